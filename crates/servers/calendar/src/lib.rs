@@ -1,0 +1,1 @@
+//! `calendar`: simulated MCP server (being written).

@@ -1,0 +1,1 @@
+//! `email`: simulated MCP server (being written).

@@ -1,0 +1,39 @@
+//! `filesystem`: an in-memory directory tree behind the tool surface of the reference
+//! filesystem MCP server (`read_text_file`, `write_file`, `edit_file`, `move_file`, ...).
+//!
+//! Paths are absolute and normalised; the whole tree is allowed except the prefixes a task
+//! seeds as read-only, which answer `permission_denied` to writes. Directory listings are
+//! sorted by name, so every answer is deterministic.
+
+mod predicates;
+mod state;
+mod templates;
+mod tools;
+
+pub use predicates::Atom;
+pub use state::{Filesystem, Seed};
+
+use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use serde_json::Value;
+
+impl Simulated for Filesystem {
+    const NAME: &'static str = "filesystem";
+    type Seed = Seed;
+    type Atom = Atom;
+
+    fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
+        Filesystem::from_seed(seed)
+    }
+    fn toolbox() -> &'static ToolBox<Self> {
+        &tools::TOOLS
+    }
+    fn holds(&self, atom: &Atom) -> bool {
+        atom.holds(self)
+    }
+    fn snapshot(&self) -> Value {
+        Filesystem::snapshot(self)
+    }
+    fn templates() -> Vec<Template<Self>> {
+        templates::all()
+    }
+}

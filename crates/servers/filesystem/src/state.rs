@@ -1,0 +1,175 @@
+//! The tree, its seed, and the path rules.
+
+use mcpbench_sim::{SeedError, ToolError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `initial_state.filesystem`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Seed {
+    /// File path -> text content. Parent directories exist implicitly.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// Directories that exist even when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directories: Vec<String>,
+    /// Path prefixes where writes are refused with `permission_denied`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_only: Vec<String>,
+}
+
+/// The simulated server: every directory and every file with its content.
+#[derive(Clone, Debug)]
+pub struct Filesystem {
+    pub(crate) files: BTreeMap<String, String>,
+    pub(crate) dirs: BTreeSet<String>,
+    pub(crate) read_only: Vec<String>,
+}
+
+/// Checks that `path` is absolute and normal (`/a/b`, no `.`/`..`, no empty parts, no trailing
+/// slash) and returns it unchanged.
+pub(crate) fn normal(path: &str) -> Result<&str, String> {
+    if path == "/" {
+        return Ok(path);
+    }
+    if !path.starts_with('/') {
+        return Err(format!("path {path:?} is not absolute; paths look like /home/user/notes.txt"));
+    }
+    if path.ends_with('/') || path[1..].split('/').any(|p| p.is_empty() || p == "." || p == "..") {
+        return Err(format!("path {path:?} is not normalised (no trailing /, //, . or ..)"));
+    }
+    Ok(path)
+}
+
+pub(crate) fn parent(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+pub(crate) fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+pub(crate) fn join(dir: &str, name: &str) -> String {
+    if dir == "/" { format!("/{name}") } else { format!("{dir}/{name}") }
+}
+
+impl Filesystem {
+    pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
+        let bad = |m: String| SeedError::new("filesystem", m);
+        let mut fs = Filesystem { files: BTreeMap::new(), dirs: BTreeSet::new(), read_only: Vec::new() };
+        fs.dirs.insert("/".into());
+        for dir in &seed.directories {
+            normal(dir).map_err(bad)?;
+            fs.add_dirs(dir);
+        }
+        for (path, content) in &seed.files {
+            normal(path).map_err(bad)?;
+            if fs.dirs.contains(path) {
+                return Err(bad(format!("{path} is both a file and a directory")));
+            }
+            fs.add_dirs(parent(path));
+            fs.files.insert(path.clone(), content.clone());
+        }
+        for dir in fs.dirs.iter() {
+            if fs.files.contains_key(dir) {
+                return Err(bad(format!("{dir} is both a file and a directory")));
+            }
+        }
+        for prefix in &seed.read_only {
+            normal(prefix).map_err(bad)?;
+            fs.read_only.push(prefix.clone());
+        }
+        Ok(fs)
+    }
+
+    fn add_dirs(&mut self, dir: &str) {
+        let mut at = dir;
+        while self.dirs.insert(at.to_string()) && at != "/" {
+            at = parent(at);
+        }
+    }
+
+    pub(crate) fn is_dir(&self, path: &str) -> bool {
+        self.dirs.contains(path)
+    }
+
+    pub(crate) fn read(&self, path: &str) -> Result<&String, ToolError> {
+        let path = normal(path).map_err(ToolError::invalid)?;
+        if self.is_dir(path) {
+            return Err(ToolError::invalid(format!("{path} is a directory, not a file")));
+        }
+        self.files.get(path).ok_or_else(|| ToolError::not_found(format!("no such file: {path}")))
+    }
+
+    /// Refuses writes under a read-only prefix.
+    pub(crate) fn writable(&self, path: &str) -> Result<(), ToolError> {
+        let hit = self.read_only.iter().find(|p| path == p.as_str() || path.starts_with(&format!("{p}/")));
+        match hit {
+            Some(p) => Err(ToolError::denied(format!("{p} is read-only; cannot modify {path}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The path as a new file's location: normal, writable, parent directory present.
+    pub(crate) fn new_file_slot<'a>(&self, path: &'a str) -> Result<&'a str, ToolError> {
+        let path = normal(path).map_err(ToolError::invalid)?;
+        if path == "/" || self.is_dir(path) {
+            return Err(ToolError::invalid(format!("{path} is a directory, not a file")));
+        }
+        self.writable(path)?;
+        let dir = parent(path);
+        if !self.is_dir(dir) {
+            if self.files.contains_key(dir) {
+                return Err(ToolError::invalid(format!("{dir} is a file, not a directory")));
+            }
+            return Err(ToolError::not_found(format!("parent directory {dir} does not exist")));
+        }
+        Ok(path)
+    }
+
+    pub(crate) fn mkdir_p(&mut self, path: &str) -> Result<(), ToolError> {
+        let path = normal(path).map_err(ToolError::invalid)?;
+        let mut at = path;
+        loop {
+            if self.files.contains_key(at) {
+                return Err(ToolError::conflict(format!("{at} exists and is a file")));
+            }
+            if at == "/" || self.is_dir(at) {
+                break;
+            }
+            at = parent(at);
+        }
+        if !self.is_dir(path) {
+            self.writable(path)?;
+        }
+        self.add_dirs(path);
+        Ok(())
+    }
+
+    /// Names directly inside `dir`: (name, is_dir), sorted by name.
+    pub(crate) fn children(&self, dir: &str) -> Result<Vec<(String, bool)>, ToolError> {
+        let dir = normal(dir).map_err(ToolError::invalid)?;
+        if !self.is_dir(dir) {
+            if self.files.contains_key(dir) {
+                return Err(ToolError::invalid(format!("{dir} is a file, not a directory")));
+            }
+            return Err(ToolError::not_found(format!("no such directory: {dir}")));
+        }
+        let mut out: Vec<(String, bool)> = Vec::new();
+        let direct = |p: &String| p != dir && parent(p) == dir;
+        out.extend(self.dirs.iter().filter(|p| direct(p)).map(|p| (file_name(p).to_string(), true)));
+        out.extend(self.files.keys().filter(|p| direct(p)).map(|p| (file_name(p).to_string(), false)));
+        out.sort();
+        Ok(out)
+    }
+
+    pub(crate) fn snapshot(&self) -> Value {
+        json!({ "files": self.files, "directories": self.dirs })
+    }
+}

@@ -1,0 +1,1 @@
+//! `github`: simulated MCP server (being written).

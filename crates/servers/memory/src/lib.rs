@@ -1,0 +1,1 @@
+//! `memory`: simulated MCP server (being written).

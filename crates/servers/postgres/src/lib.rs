@@ -1,0 +1,1 @@
+//! `postgres`: simulated MCP server (being written).

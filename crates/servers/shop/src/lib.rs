@@ -1,0 +1,1 @@
+//! `shop`: simulated MCP server (being written).

@@ -1,0 +1,1 @@
+//! `slack`: simulated MCP server (being written).

@@ -1,0 +1,1 @@
+//! `tracker`: simulated MCP server (being written).

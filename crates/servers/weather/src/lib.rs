@@ -1,0 +1,1 @@
+//! `weather`: simulated MCP server (being written).

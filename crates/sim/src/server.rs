@@ -1,0 +1,56 @@
+//! The two faces of a simulated server: [`Simulated`], the typed one each server implements,
+//! and [`Server`], the object-safe one a run holds in a list.
+
+use crate::error::{SeedError, ToolError};
+use crate::template::Template;
+use crate::tool::{ToolBox, ToolSpec};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt::Debug;
+
+/// A simulated MCP server.
+pub trait Simulated: Sized + Send + 'static {
+    /// The server's name, the namespace of its tools and predicates (`filesystem`).
+    const NAME: &'static str;
+    /// The initial state a task gives the server (`initial_state.<NAME>`).
+    type Seed: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq;
+    /// The server's predicate atoms, an externally tagged enum whose variants are renamed to
+    /// `<NAME>.<predicate>`.
+    type Atom: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq;
+
+    /// Builds the server in the given state; refuses a seed it cannot honour.
+    fn from_seed(seed: &Self::Seed) -> Result<Self, SeedError>;
+    /// The tools, in listing order.
+    fn toolbox() -> &'static ToolBox<Self>;
+    /// Whether the atom is true of the current state.
+    fn holds(&self, atom: &Self::Atom) -> bool;
+    /// The whole state as canonical JSON: the same state gives the same value, always.
+    fn snapshot(&self) -> Value;
+    /// The template grammars of tasks that use this server alone.
+    fn templates() -> Vec<Template<Self>>;
+}
+
+/// A server behind a pointer: what a run holds for each server of its task.
+pub trait Server: Send {
+    fn name(&self) -> &'static str;
+    fn tools(&self) -> Vec<ToolSpec<'static>>;
+    fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError>;
+    fn snapshot(&self) -> Value;
+}
+
+impl<S: Simulated> Server for S {
+    fn name(&self) -> &'static str {
+        S::NAME
+    }
+    fn tools(&self) -> Vec<ToolSpec<'static>> {
+        S::toolbox().specs().collect()
+    }
+    fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
+        S::toolbox().call(self, tool, args)
+    }
+    fn snapshot(&self) -> Value {
+        Simulated::snapshot(self)
+    }
+}

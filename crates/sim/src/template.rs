@@ -1,0 +1,46 @@
+//! Template grammars: a template samples bounded parameters with a seeded [`Rng`] and returns
+//! a [`Draft`], a task for one server with its goal, seed state, predicate and references.
+
+use crate::pred::Pred;
+use crate::rng::Rng;
+use crate::server::Simulated;
+use crate::step::{Call, Category, Difficulty, Fault, Step};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One template of server `S`.
+pub struct Template<S: Simulated> {
+    /// Stable id, `<server>.<name>`, recorded in every task it makes.
+    pub id: &'static str,
+    pub category: Category,
+    pub difficulty: Difficulty,
+    pub build: fn(&mut Rng) -> Draft<S>,
+}
+
+/// A generated task for one server, before it gets an id.
+///
+/// Tool names in `tools`, `references` and `faults` are qualified (`filesystem.move_file`);
+/// build them with [`qualified`] and [`call`].
+pub struct Draft<S: Simulated> {
+    /// What a person would ask: no tool or server names, every concrete value included.
+    pub goal: String,
+    pub max_steps: u32,
+    pub seed: S::Seed,
+    pub tools: Vec<String>,
+    pub predicate: Pred<S::Atom>,
+    /// One or more solutions; each must pass, and each distinct valid path has one.
+    pub references: Vec<Vec<Step>>,
+    pub faults: Vec<Fault>,
+    /// The sampled parameters, recorded in the task for audit.
+    pub params: BTreeMap<String, Value>,
+}
+
+/// `server.tool`.
+pub fn qualified<S: Simulated>(tool: &str) -> String {
+    format!("{}.{tool}", S::NAME)
+}
+
+/// A reference step calling `tool` of `S`.
+pub fn call<S: Simulated>(tool: &str, arguments: Value) -> Step {
+    Step::Call(Call { tool: qualified::<S>(tool), arguments })
+}
