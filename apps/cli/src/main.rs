@@ -1,0 +1,34 @@
+//! `mcpbench`: the command line of MCPBench.
+
+mod tasks;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "mcpbench", version, about = "MCPBench: a benchmark of how well AI agents use MCP tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate, check and describe task sets.
+    #[command(subcommand)]
+    Tasks(tasks::TasksCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Tasks(cmd) => tasks::run(cmd),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

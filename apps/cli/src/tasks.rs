@@ -1,0 +1,99 @@
+//! `mcpbench tasks ...`
+
+use anyhow::{Context, bail};
+use clap::Subcommand;
+use mcpbench_tasks::{CheckReport, check_dir, task_schema, write_set};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Seeds stay within +-2^53 so that they survive canonical JSON.
+const MAX_SEED: u64 = 1 << 53;
+
+#[derive(Subcommand)]
+pub enum TasksCommand {
+    /// Generate a task set from a seed (the same seed always gives the same files).
+    Generate {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+    },
+    /// Prove every task of a directory valid; exits 1 naming each invalid task.
+    Check {
+        dir: PathBuf,
+        /// Print the report as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema of the task format.
+    Schema,
+}
+
+pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        TasksCommand::Generate { seed, out, count } => {
+            if seed > MAX_SEED {
+                bail!("--seed must be at most 2^53 ({MAX_SEED}) so that it survives canonical JSON");
+            }
+            if count == 0 || count > 100_000 {
+                bail!("--count must be between 1 and 100000");
+            }
+            let started = Instant::now();
+            let m = write_set(&out, seed, count).with_context(|| format!("writing the set to {}", out.display()))?;
+            eprintln!("wrote {} tasks and manifest.json to {} in {:.2?}", m.count, out.display(), started.elapsed());
+            Ok(ExitCode::SUCCESS)
+        }
+        TasksCommand::Check { dir, json } => {
+            if !dir.is_dir() {
+                bail!("{} is not a directory", dir.display());
+            }
+            let started = Instant::now();
+            let report = check_dir(&dir);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print_report(&report);
+                println!("checked in {:.2?}", started.elapsed());
+            }
+            Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        TasksCommand::Schema => {
+            println!("{}", serde_json::to_string_pretty(&task_schema())?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn print_report(r: &CheckReport) {
+    println!("{:<12} {:>6} {:>6} {:>16}", "server", "tasks", "valid", "mutants killed");
+    for s in &r.by_server {
+        println!("{:<12} {:>6} {:>6} {:>9}/{:<6}", s.server, s.tasks, s.valid, s.killed, s.mutants);
+    }
+    let rate = r.kill_rate.map_or("n/a".into(), |k| format!("{:.1}%", k * 100.0));
+    println!("{:<12} {:>6} {:>6} {:>9}/{:<6} kill rate {rate}", "total", r.tasks, r.valid, r.killed, r.mutants);
+    let survivors: Vec<(&str, &String)> =
+        r.verdicts.iter().flat_map(|v| v.survivors.iter().map(move |s| (v.id.as_str(), s))).collect();
+    if !survivors.is_empty() {
+        println!("\nsurviving mutants ({}):", survivors.len());
+        for (id, s) in survivors {
+            println!("  {id}: {s}");
+        }
+    }
+    for e in &r.load_errors {
+        println!("FAIL {e}");
+    }
+    for v in r.verdicts.iter().filter(|v| !v.problems.is_empty()) {
+        for p in &v.problems {
+            println!("FAIL {}: {p}", v.id);
+        }
+    }
+    if r.ok() {
+        println!("\nall {} tasks valid", r.tasks);
+    } else {
+        let bad = r.load_errors.len() + r.verdicts.iter().filter(|v| !v.problems.is_empty()).count();
+        println!("\n{bad} problem(s); the set is not valid");
+    }
+}

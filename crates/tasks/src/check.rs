@@ -1,0 +1,194 @@
+//! `mcpbench tasks check`: the proof that a set is sound. For every task: the file matches the
+//! JSON Schema, it loads (names, tools and seeds exist), its references pass within budget
+//! with schema-valid calls to listed tools, doing nothing fails, and its mutants fail
+//! (see `mcpbench_sim::verify`). Multi-server tasks must make calls on every server they list.
+
+use crate::load::task_files;
+use crate::run::TaskRun;
+use crate::schema::task_schema;
+use crate::task::Task;
+use mcpbench_sim::verify::{Case, Mutant, verify};
+use mcpbench_world::catalog;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TaskVerdict {
+    pub id: String,
+    pub server: String,
+    pub category: String,
+    pub problems: Vec<String>,
+    #[serde(skip)]
+    pub mutants: Vec<Mutant>,
+    pub mutants_total: usize,
+    pub mutants_killed: usize,
+    /// Surviving mutants with the reason they are acceptable.
+    pub survivors: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ServerSummary {
+    pub server: String,
+    pub tasks: usize,
+    pub valid: usize,
+    pub mutants: usize,
+    pub killed: usize,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CheckReport {
+    pub tasks: usize,
+    pub valid: usize,
+    pub mutants: usize,
+    pub killed: usize,
+    pub kill_rate: Option<f64>,
+    pub by_server: Vec<ServerSummary>,
+    /// Files that did not load, with every reason.
+    pub load_errors: Vec<String>,
+    pub verdicts: Vec<TaskVerdict>,
+}
+
+impl CheckReport {
+    pub fn ok(&self) -> bool {
+        self.load_errors.is_empty() && self.verdicts.iter().all(|v| v.problems.is_empty())
+    }
+
+    fn from_verdicts(verdicts: Vec<TaskVerdict>, load_errors: Vec<String>) -> Self {
+        let mut by_server: BTreeMap<String, ServerSummary> = BTreeMap::new();
+        for v in &verdicts {
+            let s = by_server.entry(v.server.clone()).or_insert_with(|| ServerSummary { server: v.server.clone(), ..Default::default() });
+            s.tasks += 1;
+            s.valid += usize::from(v.problems.is_empty());
+            s.mutants += v.mutants_total;
+            s.killed += v.mutants_killed;
+        }
+        let mutants: usize = verdicts.iter().map(|v| v.mutants_total).sum();
+        let killed: usize = verdicts.iter().map(|v| v.mutants_killed).sum();
+        CheckReport {
+            tasks: verdicts.len() + load_errors.len(),
+            valid: verdicts.iter().filter(|v| v.problems.is_empty()).count(),
+            mutants,
+            killed,
+            kill_rate: (mutants > 0).then(|| killed as f64 / mutants as f64),
+            by_server: by_server.into_values().collect(),
+            load_errors,
+            verdicts,
+        }
+    }
+}
+
+/// Checks every task file in `dir`.
+pub fn check_dir(dir: &Path) -> CheckReport {
+    let files = match task_files(dir) {
+        Ok(f) => f,
+        Err(e) => return CheckReport::from_verdicts(vec![], vec![format!("{}: cannot list: {e}", dir.display())]),
+    };
+    let validator = jsonschema::validator_for(&task_schema()).expect("the task schema compiles");
+    let mut tasks = Vec::new();
+    let mut load_errors = Vec::new();
+    for f in &files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                load_errors.push(format!("{}: cannot read: {e}", f.display()));
+                continue;
+            }
+        };
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            let errs: Vec<String> = validator
+                .iter_errors(&value)
+                .take(3)
+                .map(|e| format!("{}: does not match the task schema at {}: {e}", f.display(), e.instance_path()))
+                .collect();
+            if !errs.is_empty() {
+                load_errors.extend(errs);
+                continue;
+            }
+        }
+        match crate::load::load_task(f) {
+            Ok(t) => tasks.push(t),
+            Err(errs) => load_errors.extend(errs.iter().map(ToString::to_string)),
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for t in &tasks {
+        if !seen.insert(t.id.clone()) {
+            load_errors.push(format!("task id {} is used twice", t.id));
+        }
+    }
+    CheckReport::from_verdicts(check_tasks(&tasks), load_errors)
+}
+
+/// Checks loaded tasks, on all cores.
+pub fn check_tasks(tasks: &[Task]) -> Vec<TaskVerdict> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let chunk = tasks.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = tasks
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(check_task).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a check thread panicked")).collect()
+    })
+}
+
+fn check_task(task: &Task) -> TaskVerdict {
+    let mut problems = goal_problems(task);
+    if task.servers.len() > 1 {
+        for server in &task.servers {
+            let uses = task.reference_solutions.iter().all(|r| {
+                r.iter().filter_map(|s| s.as_call()).any(|c| c.tool.starts_with(&format!("{server}.")))
+            });
+            if !uses {
+                problems.push(format!("a reference makes no call on {server}, one of the task's servers"));
+            }
+        }
+    }
+    let report = match TaskRun::new(task) {
+        Ok(_) => {
+            let case = Case { max_steps: task.max_steps, available_tools: &task.available_tools, references: &task.reference_solutions };
+            verify(&case, &|| TaskRun::new(task).expect("built once already"))
+        }
+        Err(e) => {
+            problems.push(e.to_string());
+            Default::default()
+        }
+    };
+    problems.extend(report.problems);
+    let killed = report.mutants.iter().filter(|m| m.killed).count();
+    let survivors = report
+        .mutants
+        .iter()
+        .filter(|m| !m.killed)
+        .map(|m| format!("{} ({})", m.description, m.explanation.as_deref().unwrap_or("unexplained")))
+        .collect();
+    TaskVerdict {
+        id: task.id.clone(),
+        server: task.server.clone(),
+        category: task.category.as_str().into(),
+        problems,
+        mutants_total: report.mutants.len(),
+        mutants_killed: killed,
+        survivors,
+        mutants: report.mutants,
+    }
+}
+
+/// A goal reads like a person asking: it names no tool and never says "MCP".
+fn goal_problems(task: &Task) -> Vec<String> {
+    let mut out = Vec::new();
+    let goal = task.goal.to_lowercase();
+    for server in &task.servers {
+        for t in catalog(server).unwrap_or_default() {
+            if t.name.contains('_') && goal.contains(t.name) {
+                out.push(format!("the goal names the tool {}", t.name));
+            }
+        }
+    }
+    if goal.contains("mcp") {
+        out.push("the goal mentions MCP".into());
+    }
+    out
+}

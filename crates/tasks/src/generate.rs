@@ -1,0 +1,167 @@
+//! The seeded generator. Task `i` of a set draws from its own stream `Rng::new(seed, i)`, and
+//! the plan of which template fills slot `i` is a pure function of `i` and earlier choices, so
+//! a set regenerates bit for bit from `(seed, count, GENERATOR_VERSION)`.
+//!
+//! Balance: servers take turns (slot `i` is filed under server `i mod 10`); within a server,
+//! its `k`-th task cycles through the three categories, and every nine tasks through all nine
+//! category x difficulty pairs. Four in seven composition slots prefer a multi-server template,
+//! which puts about a fifth of a set on two or three servers. Among the templates that fit a
+//! slot, the least used so far wins, ties broken by the slot's stream.
+
+use crate::compose;
+use crate::task::{Task, TemplateRef};
+use mcpbench_sim::{Category, Difficulty, Rng};
+use mcpbench_world::{AnyTemplate, SERVERS, single_server_templates};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Bumped whenever the same seed would give different tasks.
+pub const GENERATOR_VERSION: &str = "1";
+
+/// `manifest.json` of a generated set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub seed: u64,
+    pub generator_version: String,
+    pub count: usize,
+    /// The ids of the set, in generation order.
+    pub tasks: Vec<String>,
+}
+
+/// Every template: each server's own, then those across servers.
+pub fn templates() -> Vec<AnyTemplate> {
+    let mut all = single_server_templates();
+    all.extend(compose::templates());
+    all
+}
+
+fn prefix(server: &str) -> &'static str {
+    match server {
+        "filesystem" => "fs",
+        "github" => "gh",
+        "postgres" => "pg",
+        "slack" => "chat",
+        "calendar" => "cal",
+        "email" => "mail",
+        "tracker" => "trk",
+        "shop" => "shop",
+        "memory" => "mem",
+        "weather" => "wx",
+        _ => "task",
+    }
+}
+
+/// Generates `count` tasks from `seed`.
+pub fn generate(seed: u64, count: usize) -> Vec<Task> {
+    let all = templates();
+    let width = count.saturating_sub(1).to_string().len().max(4);
+    let mut usage: BTreeMap<&str, usize> = BTreeMap::new();
+    (0..count)
+        .map(|i| {
+            let server = SERVERS[i % SERVERS.len()];
+            let k = i / SERVERS.len();
+            let category = Category::ALL[k % 3];
+            let difficulty = Difficulty::ALL[(k / 3) % 3];
+            let multi = category == Category::Composition && (k / 3) % 2 == 0;
+            let mut rng = Rng::new(seed, i as u64);
+            let template = choose(&all, &usage, &mut rng, server, category, difficulty, multi);
+            *usage.entry(template.id).or_default() += 1;
+            let body = template.build(&mut rng);
+            let short = template.id.split_once('.').map_or(template.id, |(_, s)| s).replace('_', "-");
+            Task {
+                id: format!("{}-{short}-{i:0width$}", prefix(server)),
+                server: server.to_string(),
+                servers: body.servers,
+                category: body.category,
+                difficulty: body.difficulty,
+                max_steps: body.max_steps,
+                goal: body.goal,
+                initial_state: body.initial_state,
+                available_tools: body.available_tools,
+                success_predicate: body.success_predicate,
+                faults: body.faults,
+                reference_solutions: body.reference_solutions,
+                template: Some(TemplateRef { id: template.id.to_string(), params: body.params }),
+            }
+        })
+        .collect()
+}
+
+fn choose<'a>(
+    all: &'a [AnyTemplate],
+    usage: &BTreeMap<&str, usize>,
+    rng: &mut Rng,
+    server: &str,
+    category: Category,
+    difficulty: Difficulty,
+    multi: bool,
+) -> &'a AnyTemplate {
+    let fits: Vec<&AnyTemplate> =
+        all.iter().filter(|t| t.servers.contains(&server) && t.category == category).collect();
+    // Relax the wishes one at a time: both, then the server mix, then the difficulty.
+    let wishes: [&dyn Fn(&AnyTemplate) -> bool; 4] = [
+        &|t| t.is_multi_server() == multi && t.difficulty == difficulty,
+        &|t| t.is_multi_server() == multi,
+        &|t| t.difficulty == difficulty,
+        &|_| true,
+    ];
+    let pool = wishes
+        .iter()
+        .map(|w| fits.iter().copied().filter(|t| w(t)).collect::<Vec<_>>())
+        .find(|p| !p.is_empty())
+        .unwrap_or_else(|| panic!("no {} template for server {server}", category.as_str()));
+    let least = pool.iter().map(|t| usage.get(t.id).copied().unwrap_or(0)).min().unwrap_or(0);
+    let tied: Vec<&AnyTemplate> =
+        pool.into_iter().filter(|t| usage.get(t.id).copied().unwrap_or(0) == least).collect();
+    tied[rng.below(tied.len() as u64) as usize]
+}
+
+/// The bytes of a task file: pretty JSON and a final newline.
+pub fn task_file_bytes(task: &Task) -> String {
+    let mut text = serde_json::to_string_pretty(task).expect("tasks serialize");
+    text.push('\n');
+    text
+}
+
+/// Writes a generated set to `dir`: one `<id>.json` per task and `manifest.json`. A directory
+/// holding an earlier generated set has that set's files replaced; any other task-like file
+/// there is left alone and makes this refuse, so nothing hand-written is lost.
+pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifest> {
+    std::fs::create_dir_all(dir)?;
+    let manifest_path = dir.join("manifest.json");
+    let old: Vec<String> = match std::fs::read_to_string(&manifest_path) {
+        Ok(text) => serde_json::from_str::<Manifest>(&text).map(|m| m.tasks).map_err(std::io::Error::other)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    for f in crate::load::task_files(dir)? {
+        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        if !old.contains(&stem) {
+            return Err(std::io::Error::other(format!(
+                "{} is not part of a generated set; refusing to write a set beside it",
+                f.display()
+            )));
+        }
+    }
+    for id in &old {
+        std::fs::remove_file(dir.join(format!("{id}.json"))).or_else(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) }
+        })?;
+    }
+    let tasks = generate(seed, count);
+    for t in &tasks {
+        std::fs::write(dir.join(format!("{}.json", t.id)), task_file_bytes(t))?;
+    }
+    let manifest = Manifest {
+        seed,
+        generator_version: GENERATOR_VERSION.into(),
+        count,
+        tasks: tasks.iter().map(|t| t.id.clone()).collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&manifest).map_err(std::io::Error::other)?;
+    text.push('\n');
+    std::fs::write(manifest_path, text)?;
+    Ok(manifest)
+}

@@ -1,0 +1,21 @@
+//! MCPBench tasks: the JSON format, loading with errors that name the file, the task and the
+//! field, the seeded generator behind the public dev set, and `check`, the proof that every
+//! task is solvable and that wrong solutions fail.
+
+mod check;
+mod compose;
+mod generate;
+mod load;
+mod run;
+mod schema;
+mod task;
+
+pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
+pub use generate::{GENERATOR_VERSION, Manifest, generate, templates, write_set};
+pub use load::{LoadError, load_dir, load_task, parse_task};
+pub use run::TaskRun;
+pub use schema::task_schema;
+pub use task::{Task, TemplateRef};
+
+pub use mcpbench_sim::{Call, Category, Difficulty, Fault, Pred, Step};
+pub use mcpbench_world::{Atom, InitialState, SERVERS};

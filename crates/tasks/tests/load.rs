@@ -1,0 +1,114 @@
+//! A malformed task fails to load with a message naming the file, the task and the field.
+
+use mcpbench_tasks::{check_dir, generate, load_task};
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn valid() -> Value {
+    serde_json::to_value(&generate(5, 1)[0]).unwrap()
+}
+
+fn write(dir: &Path, v: &Value) -> std::path::PathBuf {
+    let id = v.get("id").and_then(Value::as_str).unwrap_or("broken");
+    let path = dir.join(format!("{id}.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(v).unwrap()).unwrap();
+    path
+}
+
+/// Loads `v` and returns the one-line errors.
+fn errors_of(v: &Value) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), v);
+    match load_task(&path) {
+        Ok(_) => String::new(),
+        Err(errs) => errs.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+#[test]
+fn a_generated_task_loads() {
+    assert_eq!(errors_of(&valid()), "");
+}
+
+#[test]
+fn each_kind_of_damage_is_named() {
+    let id = valid()["id"].as_str().unwrap().to_string();
+    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+        ("unknown field", Box::new(|v| { v["colour"] = json!("red"); }), "colour"),
+        ("missing goal", Box::new(|v| { v.as_object_mut().unwrap().remove("goal"); }), "goal"),
+        ("bad category", Box::new(|v| { v["category"] = json!("trivia"); }), "category"),
+        ("steps as text", Box::new(|v| { v["max_steps"] = json!("eight"); }), "max_steps"),
+        ("unknown predicate", Box::new(|v| { v["success_predicate"] = json!({"filesystem.fileExist": {"path": "/a"}}); }), "filesystem.fileExist"),
+        ("predicate argument", Box::new(|v| { v["success_predicate"] = json!({"filesystem.fileExists": {"pth": "/a"}}); }), "success_predicate"),
+        ("unknown server atom", Box::new(|v| { v["success_predicate"] = json!({"jira.issueOpen": {"key": "A-1"}}); }), "unknown predicate"),
+        ("empty all", Box::new(|v| { v["success_predicate"] = json!({"all": []}); }), "at least one"),
+        ("unknown tool", Box::new(|v| { v["available_tools"][0] = json!("filesystem.teleport"); }), "available_tools[0]"),
+        ("server not listed", Box::new(|v| { v["server"] = json!("github"); }), "server"),
+        ("unknown server", Box::new(|v| { v["servers"] = json!(["filesystem", "fax"]); }), "servers[1]"),
+        ("seed field", Box::new(|v| { v["initial_state"]["filesystem"]["flies"] = json!({}); }), "initial_state.filesystem"),
+        ("bad seed path", Box::new(|v| { v["initial_state"]["filesystem"]["files"] = json!({"relative/path": "x"}); }), "not absolute"),
+        ("huge integer", Box::new(|v| { v["max_steps"] = json!(9007199254740993u64); }), "2^53"),
+        ("fault on unlisted tool", Box::new(|v| { v["faults"] = json!([{"tool": "filesystem.delete_file", "on_call": 1, "error": "unavailable", "message": "down"}]); }), "faults[0].tool"),
+    ];
+    for (what, damage, expect) in cases {
+        let mut v = valid();
+        damage(&mut v);
+        let errors = errors_of(&v);
+        assert!(!errors.is_empty(), "{what}: the damaged task loaded");
+        assert!(errors.contains(".json"), "{what}: the error names no file: {errors}");
+        assert!(errors.contains(expect), "{what}: expected {expect:?} in: {errors}");
+        if what != "unknown field" && what != "missing goal" && what != "huge integer" {
+            assert!(errors.contains(&format!("task {id}")), "{what}: the error names no task: {errors}");
+        }
+    }
+}
+
+#[test]
+fn not_json_and_wrong_file_names_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.json");
+    std::fs::write(&path, "{ \"id\": ").unwrap();
+    let e = load_task(&path).unwrap_err()[0].to_string();
+    assert!(e.contains("x.json") && e.contains("not valid JSON"), "{e}");
+    let v = valid();
+    let path = dir.path().join("other-name.json");
+    std::fs::write(&path, v.to_string()).unwrap();
+    let e = load_task(&path).unwrap_err()[0].to_string();
+    assert!(e.contains("must be named"), "{e}");
+}
+
+#[test]
+fn oversized_files_are_refused_before_parsing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.json");
+    std::fs::write(&path, " ".repeat(2 << 20)).unwrap();
+    let e = load_task(&path).unwrap_err()[0].to_string();
+    assert!(e.contains("at most"), "{e}");
+}
+
+#[test]
+fn check_fails_a_task_whose_reference_does_not_pass_or_whose_goal_is_met_already() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = generate(11, 10);
+    for t in &good {
+        std::fs::write(dir.path().join(format!("{}.json", t.id)), serde_json::to_string(t).unwrap()).unwrap();
+    }
+    assert!(check_dir(dir.path()).ok(), "the untouched set is valid");
+
+    // A reference that drops its state-changing calls no longer passes.
+    let mut broken = serde_json::to_value(&good[0]).unwrap();
+    broken["reference_solutions"] = json!([[]]);
+    write(dir.path(), &broken);
+    let report = check_dir(dir.path());
+    assert!(!report.ok());
+    let v = report.verdicts.iter().find(|v| v.id == good[0].id).unwrap();
+    assert!(v.problems.iter().any(|p| p.contains("reference 1 does not pass")), "{:?}", v.problems);
+
+    // A predicate that is already true: doing nothing passes.
+    let mut trivial = serde_json::to_value(&good[1]).unwrap();
+    trivial["success_predicate"] = json!({"not": {"filesystem.fileExists": {"path": "/nowhere/at/all"}}});
+    write(dir.path(), &trivial);
+    let report = check_dir(dir.path());
+    let v = report.verdicts.iter().find(|v| v.id == good[1].id).unwrap();
+    assert!(v.problems.iter().any(|p| p.contains("doing nothing passes")), "{:?}", v.problems);
+}

@@ -1,0 +1,68 @@
+//! The ten simulated servers as one benchmark world.
+//!
+//! One macro invocation below lists every server once; from that list come the task format's
+//! `initial_state` object, the union of all predicate atoms (dispatched on the server prefix of
+//! their name, so `{"github.prMerged": ...}` is parsed by the github crate), the tool catalogue,
+//! and [`World`], the set of live servers of one run. Adding a server is one line here.
+
+mod macros;
+mod template;
+
+pub use template::{AnyTemplate, TaskBody};
+
+use mcpbench_sim::{SeedError, Server, ToolError, ToolSpec};
+use serde_json::Value;
+
+servers! {
+    filesystem: mcpbench_server_filesystem::Filesystem,
+}
+
+/// Splits `server.tool` into its two parts.
+pub fn split_tool(qualified: &str) -> Option<(&str, &str)> {
+    qualified.split_once('.')
+}
+
+/// The spec of a qualified tool (`filesystem.move_file`), if it exists.
+pub fn tool_spec(qualified: &str) -> Option<ToolSpec<'static>> {
+    let (server, tool) = split_tool(qualified)?;
+    catalog(server)?.into_iter().find(|t| t.name == tool)
+}
+
+/// Checks a call's arguments against the tool's input schema.
+pub fn check_arguments(qualified: &str, args: &Value) -> Result<(), ToolError> {
+    let (server, tool) = split_tool(qualified)
+        .ok_or_else(|| ToolError::not_found(format!("{qualified} is not a qualified tool name (server.tool)")))?;
+    validate(server, tool, args)
+}
+
+impl World {
+    /// Calls a qualified tool on the matching server of this world.
+    pub fn call(&mut self, qualified: &str, args: &Value) -> Result<Value, ToolError> {
+        let (server, tool) = split_tool(qualified)
+            .ok_or_else(|| ToolError::not_found(format!("no tool named {qualified}")))?;
+        let s = self
+            .server_mut(server)
+            .ok_or_else(|| ToolError::not_found(format!("no server named {server} in this run")))?;
+        s.call(tool, args)
+    }
+
+    /// The state of every server, keyed by server name.
+    pub fn snapshot(&self) -> Value {
+        let mut map = serde_json::Map::new();
+        for name in SERVERS {
+            if let Some(s) = self.server(name) {
+                map.insert((*name).to_string(), s.snapshot());
+            }
+        }
+        Value::Object(map)
+    }
+}
+
+/// Why a world could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum WorldError {
+    #[error("unknown server {0:?}; the servers are {SERVERS:?}")]
+    UnknownServer(String),
+    #[error(transparent)]
+    Seed(#[from] SeedError),
+}

@@ -1,0 +1,173 @@
+//! The `servers!` macro: everything that must list every server, generated from one list.
+
+/// `servers! { name: Type, ... }` where `Type: Simulated` and `name == Type::NAME`.
+#[macro_export]
+macro_rules! servers {
+    ($($name:ident : $ty:ty),* $(,)?) => {
+        /// Every server's name, in catalogue order.
+        pub const SERVERS: &[&str] = &[$(stringify!($name)),*];
+
+        /// `initial_state`: each server's seed, for the servers a task uses.
+        #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct InitialState {
+            $(
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $name: Option<<$ty as mcpbench_sim::Simulated>::Seed>,
+            )*
+        }
+
+        impl InitialState {
+            /// The servers this state seeds.
+            pub fn servers(&self) -> Vec<&'static str> {
+                let mut out = Vec::new();
+                $( if self.$name.is_some() { out.push(stringify!($name)); } )*
+                out
+            }
+        }
+
+        // Each server's seed and atom schemas are inlined under the server's name, so that the
+        // many types called `Seed` and `Atom` do not collide in the published schema.
+        impl schemars::JsonSchema for InitialState {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "InitialState".into()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let mut properties = serde_json::Map::new();
+                $(
+                    let mut seed = <<$ty as mcpbench_sim::Simulated>::Seed as schemars::JsonSchema>::json_schema(generator);
+                    seed.insert("title".into(), concat!("initial state of ", stringify!($name)).into());
+                    properties.insert(stringify!($name).into(), seed.to_value());
+                )*
+                schemars::json_schema!({
+                    "description": "Each server's initial state, for the servers the task uses.",
+                    "type": "object",
+                    "properties": properties,
+                    "additionalProperties": false
+                })
+            }
+        }
+
+        /// A predicate atom of any server.
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(non_camel_case_types)]
+        pub enum Atom {
+            $( $name(<$ty as mcpbench_sim::Simulated>::Atom), )*
+        }
+
+        impl Atom {
+            /// The server whose state the atom reads.
+            pub fn server(&self) -> &'static str {
+                match self { $( Atom::$name(_) => stringify!($name), )* }
+            }
+        }
+
+        impl serde::Serialize for Atom {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self { $( Atom::$name(a) => a.serialize(s), )* }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for Atom {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                use serde::de::Error;
+                let value = serde_json::Value::deserialize(d)?;
+                let key = value
+                    .as_object()
+                    .and_then(|m| m.keys().next())
+                    .cloned()
+                    .ok_or_else(|| D::Error::custom("a predicate atom is an object with one key"))?;
+                let server = key.split('.').next().unwrap_or_default();
+                match server {
+                    $( stringify!($name) => serde_json::from_value(value).map(Atom::$name).map_err(D::Error::custom), )*
+                    _ => Err(D::Error::custom(format!(
+                        "unknown predicate {key:?}: a predicate is all, any, not, answer.*, or <server>.<name> with a server among {:?}",
+                        SERVERS
+                    ))),
+                }
+            }
+        }
+
+        impl schemars::JsonSchema for Atom {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "Atom".into()
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let variants = vec![$( {
+                    let mut atoms = <<$ty as mcpbench_sim::Simulated>::Atom as schemars::JsonSchema>::json_schema(generator);
+                    atoms.insert("title".into(), concat!("predicates of ", stringify!($name)).into());
+                    atoms
+                }, )*];
+                schemars::json_schema!({ "oneOf": variants })
+            }
+        }
+
+        /// The live servers of one run.
+        pub struct World {
+            $( $name: Option<$ty>, )*
+        }
+
+        impl World {
+            /// Builds the named servers, each from its seed in `initial` (or its default seed).
+            pub fn new(initial: &InitialState, servers: &[String]) -> Result<World, WorldError> {
+                $( let mut $name = None; )*
+                for server in servers {
+                    match server.as_str() {
+                        $( stringify!($name) => {
+                            let seed = initial.$name.clone().unwrap_or_default();
+                            $name = Some(<$ty as mcpbench_sim::Simulated>::from_seed(&seed)?);
+                        } )*
+                        other => return Err(WorldError::UnknownServer(other.to_string())),
+                    }
+                }
+                Ok(World { $( $name, )* })
+            }
+
+            /// Whether the atom holds; `false` when its server is not part of this world.
+            pub fn holds(&self, atom: &Atom) -> bool {
+                match atom {
+                    $( Atom::$name(a) => self.$name.as_ref().is_some_and(|s| mcpbench_sim::Simulated::holds(s, a)), )*
+                }
+            }
+
+            pub fn server(&self, name: &str) -> Option<&dyn Server> {
+                match name {
+                    $( stringify!($name) => self.$name.as_ref().map(|s| s as &dyn Server), )*
+                    _ => None,
+                }
+            }
+
+            pub fn server_mut(&mut self, name: &str) -> Option<&mut dyn Server> {
+                match name {
+                    $( stringify!($name) => self.$name.as_mut().map(|s| s as &mut dyn Server), )*
+                    _ => None,
+                }
+            }
+        }
+
+        /// The tools of a server, in listing order.
+        pub fn catalog(server: &str) -> Option<Vec<ToolSpec<'static>>> {
+            match server {
+                $( stringify!($name) => Some(<$ty as mcpbench_sim::Simulated>::toolbox().specs().collect()), )*
+                _ => None,
+            }
+        }
+
+        fn validate(server: &str, tool: &str, args: &Value) -> Result<(), ToolError> {
+            match server {
+                $( stringify!($name) => <$ty as mcpbench_sim::Simulated>::toolbox()
+                    .get(tool)
+                    .ok_or_else(|| ToolError::not_found(format!("no tool named {server}.{tool}")))?
+                    .validate(args), )*
+                _ => Err(ToolError::not_found(format!("no server named {server}"))),
+            }
+        }
+
+        /// Every template of every single-server grammar, with its server.
+        pub fn single_server_templates() -> Vec<AnyTemplate> {
+            let mut out = Vec::new();
+            $( out.extend(<$ty as mcpbench_sim::Simulated>::templates().into_iter().map(|t| AnyTemplate::of::<$ty>(t, |a| Atom::$name(a), |s| InitialState { $name: Some(s), ..InitialState::default() }))); )*
+            out
+        }
+    };
+}

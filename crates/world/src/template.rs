@@ -1,0 +1,86 @@
+//! Templates of any server, with their drafts turned into task bodies of the whole world.
+
+use crate::{Atom, InitialState};
+use mcpbench_sim::{Category, Difficulty, Fault, Pred, Rng, Simulated, Step, Template};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Everything a task has but its id and primary server.
+#[derive(Clone, Debug)]
+pub struct TaskBody {
+    pub servers: Vec<String>,
+    pub category: Category,
+    pub difficulty: Difficulty,
+    pub max_steps: u32,
+    pub goal: String,
+    pub initial_state: InitialState,
+    pub available_tools: Vec<String>,
+    pub success_predicate: Pred<Atom>,
+    pub faults: Vec<Fault>,
+    pub reference_solutions: Vec<Vec<Step>>,
+    pub params: BTreeMap<String, Value>,
+}
+
+type Build = Box<dyn Fn(&mut Rng) -> TaskBody + Send + Sync>;
+
+/// A template of one server or of several, behind one type.
+pub struct AnyTemplate {
+    pub id: &'static str,
+    /// The servers its tasks use; the first is the one it is filed under by default.
+    pub servers: Vec<&'static str>,
+    pub category: Category,
+    pub difficulty: Difficulty,
+    build: Build,
+}
+
+impl AnyTemplate {
+    /// A template that builds whole task bodies (used for tasks across servers).
+    pub fn new(
+        id: &'static str,
+        servers: Vec<&'static str>,
+        category: Category,
+        difficulty: Difficulty,
+        build: fn(&mut Rng) -> TaskBody,
+    ) -> Self {
+        Self { id, servers, category, difficulty, build: Box::new(build) }
+    }
+
+    /// Wraps a single-server template.
+    pub(crate) fn of<S: Simulated>(
+        t: Template<S>,
+        atom: fn(S::Atom) -> Atom,
+        state: fn(S::Seed) -> InitialState,
+    ) -> Self {
+        let (category, difficulty, build) = (t.category, t.difficulty, t.build);
+        Self {
+            id: t.id,
+            servers: vec![S::NAME],
+            category,
+            difficulty,
+            build: Box::new(move |rng| {
+                let d = build(rng);
+                TaskBody {
+                    servers: vec![S::NAME.to_string()],
+                    category,
+                    difficulty,
+                    max_steps: d.max_steps,
+                    goal: d.goal,
+                    initial_state: state(d.seed),
+                    available_tools: d.tools,
+                    success_predicate: d.predicate.map(&atom),
+                    faults: d.faults,
+                    reference_solutions: d.references,
+                    params: d.params,
+                }
+            }),
+        }
+    }
+
+    pub fn build(&self, rng: &mut Rng) -> TaskBody {
+        (self.build)(rng)
+    }
+
+    pub fn is_multi_server(&self) -> bool {
+        self.servers.len() > 1
+    }
+}
