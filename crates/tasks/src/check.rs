@@ -176,11 +176,16 @@ fn check_task(task: &Task) -> TaskVerdict {
     }
 }
 
-/// A goal reads like a person asking: it names no tool and never says "MCP".
+/// A goal reads like a person asking: it names no tool and no server, and never says "MCP".
 fn goal_problems(task: &Task) -> Vec<String> {
     let mut out = Vec::new();
     let goal = task.goal.to_lowercase();
     for server in &task.servers {
+        for phrase in [format!("{server} server"), format!("{server} tool")] {
+            if goal.contains(&phrase) {
+                out.push(format!("the goal names the server ({phrase:?})"));
+            }
+        }
         for t in catalog(server).unwrap_or_default() {
             if t.name.contains('_') && goal.contains(t.name) {
                 out.push(format!("the goal names the tool {}", t.name));
