@@ -190,7 +190,7 @@ fn short(v: &Value) -> String {
 /// A different value of the same type that still fits `schema` where it can: another enum
 /// member, a neighbouring number, a flipped boolean, one character changed.
 pub fn mutate(value: &Value, schema: &Value) -> Option<Value> {
-    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+    if let Some(options) = enum_options(schema) {
         let at = options.iter().position(|o| o == value)?;
         return (options.len() > 1).then(|| options[(at + 1) % options.len()].clone());
     }
@@ -224,6 +224,16 @@ pub fn mutate(value: &Value, schema: &Value) -> Option<Value> {
     }
 }
 
+/// The values an enumerated schema allows: `enum`, or `oneOf`/`anyOf` of `const`s (what
+/// schemars emits when the variants carry doc comments).
+fn enum_options(schema: &Value) -> Option<Vec<Value>> {
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        return Some(options.clone());
+    }
+    let alternatives = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
+    alternatives.iter().map(|a| a.get("const").cloned()).collect()
+}
+
 /// The last letter or digit moved one step on (`z` to `a`, `9` to `0`); text without one
 /// gets an `x` appended.
 pub fn mutate_string(s: &str) -> String {
@@ -239,5 +249,26 @@ pub fn mutate_string(s: &str) -> String {
             chars.into_iter().collect()
         }
         None => format!("{s}x"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn mutations_stay_within_the_schema() {
+        assert_eq!(mutate(&json!("merge"), &json!({"enum": ["merge", "squash"]})), Some(json!("squash")));
+        let documented = json!({"oneOf": [{"const": "a", "description": "A"}, {"const": "b"}]});
+        assert_eq!(mutate(&json!("b"), &documented), Some(json!("a")));
+        assert_eq!(mutate(&json!(5), &json!({"maximum": 5})), Some(json!(4)));
+        assert_eq!(mutate(&json!(5), &json!({})), Some(json!(6)));
+        assert_eq!(mutate(&json!(true), &json!({})), Some(json!(false)));
+        assert_eq!(mutate(&json!(["x", "y9"]), &json!({})), Some(json!(["x", "y0"])));
+        assert_eq!(mutate(&json!({"b": "z", "a": 1}), &json!({})), Some(json!({"b": "z", "a": 2})));
+        assert_eq!(mutate(&json!(null), &json!({})), None);
+        assert_eq!(mutate_string("Deploy done!"), "Deploy donf!");
+        assert_eq!(mutate_string("--"), "--x");
     }
 }

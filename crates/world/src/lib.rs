@@ -15,6 +15,7 @@ use serde_json::Value;
 
 servers! {
     filesystem: mcpbench_server_filesystem::Filesystem,
+    github: mcpbench_server_github::Github,
 }
 
 /// Splits `server.tool` into its two parts.

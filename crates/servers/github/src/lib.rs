@@ -1,1 +1,61 @@
-//! `github`: simulated MCP server (being written).
+//! `github`: repositories, branches, commits, issues and pull requests behind the tool surface
+//! of the reference GitHub MCP server (`get_file_contents`, `create_or_update_file`,
+//! `push_files`, `create_issue`, `merge_pull_request`, ...).
+//!
+//! Rules of the model:
+//! - A repository holds commits (each a full file tree with parents and a message) and
+//!   branches pointing at them. Shas are derived from content, so the same calls give the same
+//!   shas. Every file change is a commit on an existing branch.
+//! - Issues and pull requests share one sequence of numbers per repository; a new one gets the
+//!   highest number so far plus one. Labels and assignees given to a tool replace the old ones.
+//! - A pull request merges `head` into `base` (branches of one repository). It conflicts when
+//!   a file changed on both sides since their merge base with different results; merging it
+//!   then fails with `failed_precondition`. On a base listed in `require_up_to_date` it must
+//!   first be updated (`update_pull_request_branch`). Merging applies the head's changes to
+//!   the base by merge commit, squash or rebase, and on the default branch closes the issues
+//!   its description names with a closing keyword (`Fixes #12`).
+//! - The user acts with the repository's `permission`: with `read` they may open issues and
+//!   pull requests and comment, but pushes, merges and issue edits answer
+//!   `permission_denied`; forking gives them a copy they administer.
+//! - Lists are sorted deterministically and paginated (`page`, `per_page`/`perPage`).
+
+mod fixtures;
+mod git;
+mod predicates;
+mod seed;
+mod state;
+mod templates;
+mod tools;
+
+pub use fixtures::{base_repo, sample_repo, sample_seed};
+pub use predicates::{Atom, PrState};
+pub use seed::{
+    BranchSeed, CommentSeed, CommitSeed, DEFAULT_USER, IssueSeed, Permission, PullSeed, RepoSeed,
+    Seed, State,
+};
+pub use state::{Github, MergeMethod};
+
+use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use serde_json::Value;
+
+impl Simulated for Github {
+    const NAME: &'static str = "github";
+    type Seed = Seed;
+    type Atom = Atom;
+
+    fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
+        Github::from_seed(seed)
+    }
+    fn toolbox() -> &'static ToolBox<Self> {
+        &tools::TOOLS
+    }
+    fn holds(&self, atom: &Atom) -> bool {
+        atom.holds(self)
+    }
+    fn snapshot(&self) -> Value {
+        Github::snapshot(self)
+    }
+    fn templates() -> Vec<Template<Self>> {
+        templates::all()
+    }
+}

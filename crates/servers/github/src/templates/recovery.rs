@@ -1,0 +1,274 @@
+//! Recovery templates: an injected fault to retry through, or a natural error the goal says
+//! how to work around.
+
+use super::{
+    FEATURES, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase, not,
+    params, place, tools,
+};
+use crate::fixtures::{base_repo, issues};
+use crate::{Atom, CommitSeed, DEFAULT_USER, Github, Permission, PullSeed, Seed};
+use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
+use serde_json::json;
+
+pub(crate) fn merge_after_outage(rng: &mut Rng) -> Draft<Github> {
+    let (owner, name) = place(rng);
+    let mut repo = base_repo(rng, &owner, &name);
+    let k = rng.range(1, 3) as usize;
+    repo.issues = issues(rng, 1, k, &[]);
+    let features = rng.sample(FEATURES, 2);
+    for (i, (slug, title)) in features.iter().enumerate() {
+        let branch = format!("feature/{slug}");
+        let module = slug.replace('-', "_");
+        let mut c = CommitSeed::new(
+            &branch,
+            &format!("Add {module}"),
+            &[(
+                &format!("src/{module}.py"),
+                &format!("def {module}():\n    return {i}\n"),
+            )],
+        );
+        c.from = Some("main".into());
+        repo.commits.push(c);
+        repo.pull_requests.push(PullSeed::new(
+            k as u64 + 1 + i as u64,
+            title,
+            &branch,
+            "main",
+        ));
+    }
+    let number = k as u64 + 1 + rng.below(2);
+    let method = *rng.pick(METHODS);
+    let (kind, message) = *rng.pick(&[
+        (
+            ErrorKind::RateLimited,
+            "API rate limit exceeded for user octocat; try again in a moment",
+        ),
+        (
+            ErrorKind::Unavailable,
+            "GitHub is temporarily unavailable (502); nothing was merged, try again",
+        ),
+        (
+            ErrorKind::Timeout,
+            "the merge request timed out before GitHub answered; nothing was merged",
+        ),
+    ]);
+    let merge = call::<Github>(
+        "merge_pull_request",
+        json!({ "owner": owner, "repo": name, "pull_number": number, "merge_method": method_name(method) }),
+    );
+    Draft {
+        goal: format!(
+            "Merge pull request #{number} in {owner}/{name} {}.",
+            method_phrase(method)
+        ),
+        max_steps: 4,
+        seed: Seed {
+            repos: vec![repo],
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "merge_pull_request",
+            "get_pull_request",
+            "list_pull_requests",
+            "update_pull_request_branch",
+        ]),
+        predicate: atom(Atom::PrMerged {
+            owner: owner.clone(),
+            repo: name.clone(),
+            number,
+            method: Some(method),
+        }),
+        references: vec![vec![merge.clone(), merge]],
+        faults: vec![Fault {
+            tool: qualified::<Github>("merge_pull_request"),
+            on_call: 1,
+            times: 1,
+            error: kind,
+            message: message.into(),
+        }],
+        params: params(&[
+            ("repo", json!(format!("{owner}/{name}"))),
+            ("number", json!(number)),
+            ("method", json!(method_name(method))),
+            ("error", json!(kind.as_str())),
+        ]),
+    }
+}
+
+pub(crate) fn update_then_merge(rng: &mut Rng) -> Draft<Github> {
+    let (owner, name) = place(rng);
+    let mut repo = base_repo(rng, &owner, &name);
+    repo.require_up_to_date = vec!["main".into()];
+    let k = rng.range(0, 3) as usize;
+    repo.issues = issues(rng, 1, k, &[]);
+    let (slug, title) = *rng.pick(FEATURES);
+    let branch = format!("feature/{slug}");
+    let module = slug.replace('-', "_");
+    let code_path = format!("src/{module}.py");
+    let code = format!("def {module}():\n    return True\n");
+    let mut c = CommitSeed::new(&branch, &format!("Add {module}"), &[(&code_path, &code)]);
+    c.from = Some("main".into());
+    repo.commits.push(c);
+    let step = rng.range(3, 6);
+    let setup = format!(
+        "# Setup\n\n1. Install dependencies with make deps.\n2. Run the migrations with make migrate.\n{step}. Start the service with make run.\n"
+    );
+    repo.commits.push(CommitSeed::new(
+        "main",
+        "Document the migration step",
+        &[("docs/setup.md", &setup)],
+    ));
+    let number = k as u64 + 1;
+    repo.pull_requests
+        .push(PullSeed::new(number, title, &branch, "main"));
+    let method = *rng.pick(METHODS);
+    let merge = call::<Github>(
+        "merge_pull_request",
+        json!({ "owner": owner, "repo": name, "pull_number": number, "merge_method": method_name(method) }),
+    );
+    Draft {
+        goal: format!(
+            "Merge pull request #{number} in {owner}/{name} {}. The main branch only accepts pull requests that are up to date with it; if this one is behind, bring its branch up to date with main first.",
+            method_phrase(method)
+        ),
+        max_steps: 6,
+        seed: Seed {
+            repos: vec![repo],
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "merge_pull_request",
+            "get_pull_request",
+            "update_pull_request_branch",
+            "list_pull_requests",
+            "create_branch",
+            "push_files",
+        ]),
+        predicate: Pred::All(vec![
+            atom(Atom::PrMerged {
+                owner: owner.clone(),
+                repo: name.clone(),
+                number,
+                method: Some(method),
+            }),
+            file_is(&owner, &name, "main", &code_path, &code),
+            file_is(&owner, &name, "main", "docs/setup.md", &setup),
+        ]),
+        references: vec![vec![
+            merge.clone(),
+            call::<Github>(
+                "update_pull_request_branch",
+                json!({ "owner": owner, "repo": name, "pull_number": number }),
+            ),
+            merge,
+        ]],
+        faults: vec![],
+        params: params(&[
+            ("repo", json!(format!("{owner}/{name}"))),
+            ("number", json!(number)),
+            ("method", json!(method_name(method))),
+        ]),
+    }
+}
+
+pub(crate) fn fork_fallback(rng: &mut Rng) -> Draft<Github> {
+    let (owner, name) = place(rng);
+    let mut repo = base_repo(rng, &owner, &name);
+    repo.permission = Permission::Read;
+    let (slug, feature) = *rng.pick(FEATURES);
+    let path = format!("proposals/{slug}.md");
+    let votes = rng.range(3, 40);
+    let content = format!("# Proposal: {feature}\n\nRequested by {votes} customers.");
+    let message = format!("Propose {slug}");
+    let me = DEFAULT_USER;
+    let put = |who: &str| {
+        call::<Github>(
+            "create_or_update_file",
+            json!({ "owner": who, "repo": name, "path": path, "content": content, "message": message, "branch": "main" }),
+        )
+    };
+    Draft {
+        goal: format!(
+            "Add a file {path} to the main branch of {owner}/{name} with the commit message \"{message}\". If you are not allowed to push to {owner}/{name}, fork it into your own account and commit the file to the main branch of your fork instead. The file must contain exactly these lines:\n{content}"
+        ),
+        max_steps: 6,
+        seed: Seed {
+            repos: vec![repo],
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "create_or_update_file",
+            "push_files",
+            "fork_repository",
+            "get_file_contents",
+            "search_repositories",
+            "create_pull_request",
+        ]),
+        predicate: Pred::All(vec![
+            file_is(me, &name, "main", &path, &content),
+            commit_exists(me, &name, "main", &message),
+            not(file_exists(&owner, &name, "main", &path)),
+        ]),
+        references: vec![vec![
+            put(&owner),
+            call::<Github>("fork_repository", json!({ "owner": owner, "repo": name })),
+            put(me),
+        ]],
+        faults: vec![],
+        params: params(&[
+            ("repo", json!(format!("{owner}/{name}"))),
+            ("slug", json!(slug)),
+            ("votes", json!(votes)),
+        ]),
+    }
+}
+
+pub(crate) fn commit_to_new_branch(rng: &mut Rng) -> Draft<Github> {
+    let (owner, name) = place(rng);
+    let repo = base_repo(rng, &owner, &name);
+    let version = format!("1.{}.{}", rng.range(5, 9), rng.range(0, 9));
+    let branch = format!("release-notes/{version}");
+    let path = format!("notes/{version}.md");
+    let (_, feature) = *rng.pick(FEATURES);
+    let content = format!("# Release {version}\n\n- {feature}.");
+    let message = format!("Add release notes for {version}");
+    let put = call::<Github>(
+        "create_or_update_file",
+        json!({ "owner": owner, "repo": name, "path": path, "content": content, "message": message, "branch": branch }),
+    );
+    Draft {
+        goal: format!(
+            "Commit a file {path} to the branch {branch} of {owner}/{name} with the commit message \"{message}\". If that branch does not exist yet, create it from main first. The file must contain exactly these lines:\n{content}"
+        ),
+        max_steps: 6,
+        seed: Seed {
+            repos: vec![repo],
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "create_or_update_file",
+            "push_files",
+            "create_branch",
+            "list_branches",
+            "get_file_contents",
+        ]),
+        predicate: Pred::All(vec![
+            file_is(&owner, &name, &branch, &path, &content),
+            commit_exists(&owner, &name, &branch, &message),
+            not(file_exists(&owner, &name, "main", &path)),
+        ]),
+        references: vec![vec![
+            put.clone(),
+            call::<Github>(
+                "create_branch",
+                json!({ "owner": owner, "repo": name, "branch": branch, "from_branch": "main" }),
+            ),
+            put,
+        ]],
+        faults: vec![],
+        params: params(&[
+            ("repo", json!(format!("{owner}/{name}"))),
+            ("version", json!(version)),
+        ]),
+    }
+}
