@@ -6,7 +6,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "mcpbench", version, about = "MCPBench: a benchmark of how well AI agents use MCP tools")]
+#[command(
+    name = "mcpbench",
+    version,
+    about = "MCPBench: a benchmark of how well AI agents use MCP tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -36,14 +36,22 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         TasksCommand::Generate { seed, out, count } => {
             if seed > MAX_SEED {
-                bail!("--seed must be at most 2^53 ({MAX_SEED}) so that it survives canonical JSON");
+                bail!(
+                    "--seed must be at most 2^53 ({MAX_SEED}) so that it survives canonical JSON"
+                );
             }
             if count == 0 || count > 100_000 {
                 bail!("--count must be between 1 and 100000");
             }
             let started = Instant::now();
-            let m = write_set(&out, seed, count).with_context(|| format!("writing the set to {}", out.display()))?;
-            eprintln!("wrote {} tasks and manifest.json to {} in {:.2?}", m.count, out.display(), started.elapsed());
+            let m = write_set(&out, seed, count)
+                .with_context(|| format!("writing the set to {}", out.display()))?;
+            eprintln!(
+                "wrote {} tasks and manifest.json to {} in {:.2?}",
+                m.count,
+                out.display(),
+                started.elapsed()
+            );
             Ok(ExitCode::SUCCESS)
         }
         TasksCommand::Check { dir, json } => {
@@ -58,7 +66,11 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
                 print_report(&report);
                 println!("checked in {:.2?}", started.elapsed());
             }
-            Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if report.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         TasksCommand::Schema => {
             println!("{}", serde_json::to_string_pretty(&task_schema())?);
@@ -68,14 +80,28 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn print_report(r: &CheckReport) {
-    println!("{:<12} {:>6} {:>6} {:>16}", "server", "tasks", "valid", "mutants killed");
+    println!(
+        "{:<12} {:>6} {:>6} {:>16}",
+        "server", "tasks", "valid", "mutants killed"
+    );
     for s in &r.by_server {
-        println!("{:<12} {:>6} {:>6} {:>9}/{:<6}", s.server, s.tasks, s.valid, s.killed, s.mutants);
+        println!(
+            "{:<12} {:>6} {:>6} {:>9}/{:<6}",
+            s.server, s.tasks, s.valid, s.killed, s.mutants
+        );
     }
-    let rate = r.kill_rate.map_or("n/a".into(), |k| format!("{:.1}%", k * 100.0));
-    println!("{:<12} {:>6} {:>6} {:>9}/{:<6} kill rate {rate}", "total", r.tasks, r.valid, r.killed, r.mutants);
-    let survivors: Vec<(&str, &String)> =
-        r.verdicts.iter().flat_map(|v| v.survivors.iter().map(move |s| (v.id.as_str(), s))).collect();
+    let rate = r
+        .kill_rate
+        .map_or("n/a".into(), |k| format!("{:.1}%", k * 100.0));
+    println!(
+        "{:<12} {:>6} {:>6} {:>9}/{:<6} kill rate {rate}",
+        "total", r.tasks, r.valid, r.killed, r.mutants
+    );
+    let survivors: Vec<(&str, &String)> = r
+        .verdicts
+        .iter()
+        .flat_map(|v| v.survivors.iter().map(move |s| (v.id.as_str(), s)))
+        .collect();
     if !survivors.is_empty() {
         println!("\nsurviving mutants ({}):", survivors.len());
         for (id, s) in survivors {
@@ -93,7 +119,8 @@ fn print_report(r: &CheckReport) {
     if r.ok() {
         println!("\nall {} tasks valid", r.tasks);
     } else {
-        let bad = r.load_errors.len() + r.verdicts.iter().filter(|v| !v.problems.is_empty()).count();
+        let bad =
+            r.load_errors.len() + r.verdicts.iter().filter(|v| !v.problems.is_empty()).count();
         println!("\n{bad} problem(s); the set is not valid");
     }
 }

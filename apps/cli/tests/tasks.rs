@@ -3,23 +3,42 @@
 use std::process::{Command, Output};
 
 fn mcpbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mcpbench")).args(args).output().expect("run mcpbench")
+    Command::new(env!("CARGO_BIN_EXE_mcpbench"))
+        .args(args)
+        .output()
+        .expect("run mcpbench")
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
 fn generate_then_check_passes_and_prints_a_summary() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("set");
-    let o = mcpbench(&["tasks", "generate", "--seed", "3", "--out", out.to_str().unwrap(), "--count", "30"]);
+    let o = mcpbench(&[
+        "tasks",
+        "generate",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--count",
+        "30",
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     let o = mcpbench(&["tasks", "check", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
-    assert!(t.contains("kill rate") && t.contains("all 30 tasks valid"), "{t}");
+    assert!(
+        t.contains("kill rate") && t.contains("all 30 tasks valid"),
+        "{t}"
+    );
 
     let o = mcpbench(&["tasks", "check", out.to_str().unwrap(), "--json"]);
     assert!(o.status.success());
@@ -33,20 +52,49 @@ fn generate_then_check_passes_and_prints_a_summary() {
 fn check_exits_1_and_names_the_broken_task() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("set");
-    assert!(mcpbench(&["tasks", "generate", "--seed", "4", "--out", out.to_str().unwrap(), "--count", "10"]).status.success());
-    let victim = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).find(|p| !p.ends_with("manifest.json")).unwrap();
-    let mut task: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&victim).unwrap()).unwrap();
+    assert!(
+        mcpbench(&[
+            "tasks",
+            "generate",
+            "--seed",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+            "--count",
+            "10"
+        ])
+        .status
+        .success()
+    );
+    let victim = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !p.ends_with("manifest.json"))
+        .unwrap();
+    let mut task: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&victim).unwrap()).unwrap();
     task["reference_solutions"] = serde_json::json!([[]]);
     std::fs::write(&victim, task.to_string()).unwrap();
     let o = mcpbench(&["tasks", "check", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let id = task["id"].as_str().unwrap();
-    assert!(text(&o).contains(&format!("FAIL {id}: reference 1 does not pass")), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("FAIL {id}: reference 1 does not pass")),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
 fn usage_errors_exit_2_with_a_reason() {
-    let o = mcpbench(&["tasks", "generate", "--seed", "18014398509481984", "--out", "/tmp/never"]);
+    let o = mcpbench(&[
+        "tasks",
+        "generate",
+        "--seed",
+        "18014398509481984",
+        "--out",
+        "/tmp/never",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("2^53"), "{}", text(&o));
     let o = mcpbench(&["tasks", "check", "/definitely/not/here"]);
@@ -60,6 +108,13 @@ fn usage_errors_exit_2_with_a_reason() {
 fn schema_prints_the_committed_schema() {
     let o = mcpbench(&["tasks", "schema"]);
     assert!(o.status.success());
-    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../schemas/task.schema.json")).unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout) == committed, "`mcpbench tasks schema` differs from schemas/task.schema.json");
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../schemas/task.schema.json"
+    ))
+    .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout) == committed,
+        "`mcpbench tasks schema` differs from schemas/task.schema.json"
+    );
 }

@@ -21,14 +21,20 @@ pub struct DraftRun<'a, S: Simulated> {
 impl<'a, S: Simulated> DraftRun<'a, S> {
     pub fn new(draft: &'a Draft<S>) -> Result<Self, String> {
         let server = S::from_seed(&draft.seed).map_err(|e| e.to_string())?;
-        Ok(Self { server, draft, counts: BTreeMap::new() })
+        Ok(Self {
+            server,
+            draft,
+            counts: BTreeMap::new(),
+        })
     }
 }
 
 impl<S: Simulated> Run for DraftRun<'_, S> {
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
         if !self.draft.tools.iter().any(|t| t == tool) {
-            return Err(ToolError::not_found(format!("tool {tool} is not available")));
+            return Err(ToolError::not_found(format!(
+                "tool {tool} is not available"
+            )));
         }
         let n = self.counts.entry(tool.to_string()).or_default();
         *n += 1;
@@ -39,7 +45,9 @@ impl<S: Simulated> Run for DraftRun<'_, S> {
         S::toolbox().call(&mut self.server, local, args)
     }
     fn passes(&self, answer: Option<&str>) -> bool {
-        self.draft.predicate.eval(answer, &mut |a| self.server.holds(a))
+        self.draft
+            .predicate
+            .eval(answer, &mut |a| self.server.holds(a))
     }
     fn snapshot(&self) -> Value {
         self.server.snapshot()
@@ -50,14 +58,18 @@ impl<S: Simulated> Run for DraftRun<'_, S> {
     }
     fn check_arguments(&self, tool: &str, args: &Value) -> Result<(), ToolError> {
         let local = tool.strip_prefix(&format!("{}.", S::NAME)).unwrap_or(tool);
-        let t = S::toolbox().get(local).ok_or_else(|| ToolError::not_found(format!("no tool {tool}")))?;
+        let t = S::toolbox()
+            .get(local)
+            .ok_or_else(|| ToolError::not_found(format!("no tool {tool}")))?;
         t.validate(args)
     }
 }
 
 /// The stream a template's `n`-th sample draws from; stable across runs.
 pub fn template_rng(template_id: &str, n: u64) -> Rng {
-    let h = template_id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let h = template_id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     Rng::new(h, n)
 }
 
@@ -68,7 +80,11 @@ pub fn check_server<S: Simulated>(samples: u64) -> Vec<String> {
     let templates = S::templates();
     for cat in Category::ALL {
         if !templates.iter().any(|t| t.category == cat) {
-            problems.push(format!("{}: no template of category {}", S::NAME, cat.as_str()));
+            problems.push(format!(
+                "{}: no template of category {}",
+                S::NAME,
+                cat.as_str()
+            ));
         }
     }
     for t in &templates {
@@ -77,7 +93,12 @@ pub fn check_server<S: Simulated>(samples: u64) -> Vec<String> {
         }
         for n in 0..samples {
             let draft = (t.build)(&mut template_rng(t.id, n));
-            problems.extend(check_draft(t, &draft).problems.into_iter().map(|p| format!("{} sample {n}: {p}", t.id)));
+            problems.extend(
+                check_draft(t, &draft)
+                    .problems
+                    .into_iter()
+                    .map(|p| format!("{} sample {n}: {p}", t.id)),
+            );
         }
     }
     problems
@@ -87,20 +108,38 @@ fn surface<S: Simulated>() -> Vec<String> {
     let mut problems = Vec::new();
     let specs: Vec<_> = S::toolbox().specs().collect();
     if specs.len() < 8 {
-        problems.push(format!("{} has {} tools; at least 8 are needed", S::NAME, specs.len()));
+        problems.push(format!(
+            "{} has {} tools; at least 8 are needed",
+            S::NAME,
+            specs.len()
+        ));
     }
     for t in &specs {
         if t.description.len() < 20 {
-            problems.push(format!("{}.{}: the description is too short for an agent", S::NAME, t.name));
+            problems.push(format!(
+                "{}.{}: the description is too short for an agent",
+                S::NAME,
+                t.name
+            ));
         }
         if t.input_schema.get("type") != Some(&Value::from("object")) {
-            problems.push(format!("{}.{}: the input schema is not an object schema", S::NAME, t.name));
+            problems.push(format!(
+                "{}.{}: the input schema is not an object schema",
+                S::NAME,
+                t.name
+            ));
         }
     }
     let atoms = serde_json::to_value(schemars::schema_for!(S::Atom)).unwrap_or_default();
-    let variants = atoms.get("oneOf").and_then(Value::as_array).map_or(0, Vec::len);
+    let variants = atoms
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     if variants < 3 {
-        problems.push(format!("{} has {variants} predicates; at least 3 are needed", S::NAME));
+        problems.push(format!(
+            "{} has {variants} predicates; at least 3 are needed",
+            S::NAME
+        ));
     }
     problems
 }
@@ -108,7 +147,10 @@ fn surface<S: Simulated>() -> Vec<String> {
 /// Checks one draft: its wiring, then [`verify`].
 pub fn check_draft<S: Simulated>(_template: &Template<S>, draft: &Draft<S>) -> Report {
     let mut problems = Vec::new();
-    let known: Vec<String> = S::toolbox().specs().map(|t| format!("{}.{}", S::NAME, t.name)).collect();
+    let known: Vec<String> = S::toolbox()
+        .specs()
+        .map(|t| format!("{}.{}", S::NAME, t.name))
+        .collect();
     for t in &draft.tools {
         if !known.contains(t) {
             problems.push(format!("lists tool {t}, which {} does not have", S::NAME));
@@ -131,15 +173,24 @@ pub fn check_draft<S: Simulated>(_template: &Template<S>, draft: &Draft<S>) -> R
         Ok(back) if back == draft.seed => {}
         _ => problems.push("the seed does not survive a JSON round trip".into()),
     }
-    match serde_json::to_value(&draft.predicate).and_then(serde_json::from_value::<crate::Pred<S::Atom>>) {
+    match serde_json::to_value(&draft.predicate)
+        .and_then(serde_json::from_value::<crate::Pred<S::Atom>>)
+    {
         Ok(back) if back == draft.predicate => {}
         _ => problems.push("the predicate does not survive a JSON round trip".into()),
     }
     if let Err(e) = DraftRun::new(draft) {
         problems.push(e);
-        return Report { problems, mutants: vec![] };
+        return Report {
+            problems,
+            mutants: vec![],
+        };
     }
-    let case = Case { max_steps: draft.max_steps, available_tools: &draft.tools, references: &draft.references };
+    let case = Case {
+        max_steps: draft.max_steps,
+        available_tools: &draft.tools,
+        references: &draft.references,
+    };
     let mut report = verify(&case, &|| DraftRun::new(draft).expect("checked above"));
     problems.append(&mut report.problems);
     report.problems = problems;

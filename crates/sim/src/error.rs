@@ -66,7 +66,10 @@ pub struct ToolError {
 
 impl ToolError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into() }
+        Self {
+            kind,
+            message: message.into(),
+        }
     }
     pub fn invalid(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::InvalidArguments, message)
@@ -96,6 +99,9 @@ pub struct SeedError {
 
 impl SeedError {
     pub fn new(server: &'static str, message: impl Into<String>) -> Self {
-        Self { server, message: message.into() }
+        Self {
+            server,
+            message: message.into(),
+        }
     }
 }

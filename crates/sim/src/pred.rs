@@ -100,7 +100,10 @@ impl AnswerCheck {
                 let mut numbers = numbers_in(answer);
                 numbers.sort_by(f64::total_cmp);
                 numbers.dedup();
-                numbers.len() <= 3 && numbers.iter().any(|n| (n - value).abs() <= *tolerance + 1e-9)
+                numbers.len() <= 3
+                    && numbers
+                        .iter()
+                        .any(|n| (n - value).abs() <= *tolerance + 1e-9)
             }
         }
     }
@@ -130,7 +133,10 @@ fn parse_number(word: &str) -> Option<f64> {
     if cleaned.is_empty() || !cleaned.chars().any(|c| c.is_ascii_digit()) {
         return None;
     }
-    if !cleaned.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-') {
+    if !cleaned
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+    {
         return None;
     }
     cleaned.parse::<f64>().ok().filter(|n| n.is_finite())
@@ -145,27 +151,32 @@ fn format_number(n: f64) -> String {
     }
 }
 
+/// The numbers an answer states, one per word: "63°F" and "$1,250.50" count, dates and
+/// clock times ("2026-03-04", "13:30") do not, since they restate the question.
 fn numbers_in(text: &str) -> Vec<f64> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let flush = |current: &mut String, out: &mut Vec<f64>| {
-        let token = current.trim_end_matches(['.', ',']).trim_start_matches(',');
-        if let Some(n) = parse_number(token) {
-            out.push(n);
-        }
-        current.clear();
-    };
-    for c in text.chars() {
-        let continues = c.is_ascii_digit() || ((c == '.' || c == ',') && !current.is_empty());
-        let starts_negative = c == '-' && current.is_empty();
-        if continues || starts_negative {
-            current.push(c);
-        } else {
-            flush(&mut current, &mut out);
-        }
-    }
-    flush(&mut current, &mut out);
-    out
+    text.split_whitespace()
+        .filter_map(|word| {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '$');
+            let word = word.trim_start_matches(['$', '€', '£']);
+            let inner = word.trim_start_matches('-');
+            let looks_like_date = inner.contains(|c: char| c.is_ascii_digit())
+                && inner
+                    .split(['-', '/', ':'])
+                    .filter(|p| !p.is_empty())
+                    .count()
+                    > 1;
+            if looks_like_date {
+                return None;
+            }
+            let end = word
+                .char_indices()
+                .find(|&(i, c)| {
+                    !(c.is_ascii_digit() || c == '.' || c == ',' || (i == 0 && c == '-'))
+                })
+                .map_or(word.len(), |(i, _)| i);
+            parse_number(word[..end].trim_end_matches(['.', ',']))
+        })
+        .collect()
 }
 
 impl<A: Serialize> Serialize for Pred<A> {
@@ -202,7 +213,10 @@ impl<'de, A: DeserializeOwned> Deserialize<'de> for Pred<A> {
 impl<A: DeserializeOwned> Pred<A> {
     fn from_value(value: Value) -> Result<Self, String> {
         let Value::Object(map) = value else {
-            return Err(format!("a predicate is an object with one key, found {}", kind(&value)));
+            return Err(format!(
+                "a predicate is an object with one key, found {}",
+                kind(&value)
+            ));
         };
         if map.len() != 1 {
             let keys: Vec<&String> = map.keys().collect();
@@ -216,23 +230,31 @@ impl<A: DeserializeOwned> Pred<A> {
             if items.is_empty() {
                 return Err(format!("`{key}` needs at least one predicate"));
             }
-            items.into_iter().enumerate().map(|(i, p)| {
-                Pred::from_value(p).map_err(|e| format!("{key}[{i}]: {e}"))
-            }).collect()
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| Pred::from_value(p).map_err(|e| format!("{key}[{i}]: {e}")))
+                .collect()
         };
         match key.as_str() {
             "all" => Ok(Pred::All(list(inner)?)),
             "any" => Ok(Pred::Any(list(inner)?)),
-            "not" => Ok(Pred::Not(Box::new(Pred::from_value(inner).map_err(|e| format!("not: {e}"))?))),
+            "not" => Ok(Pred::Not(Box::new(
+                Pred::from_value(inner).map_err(|e| format!("not: {e}"))?,
+            ))),
             k if k.starts_with("answer.") => {
                 let mut m = Map::new();
                 m.insert(key.clone(), inner);
-                serde_json::from_value(Value::Object(m)).map(Pred::Answer).map_err(|e| e.to_string())
+                serde_json::from_value(Value::Object(m))
+                    .map(Pred::Answer)
+                    .map_err(|e| e.to_string())
             }
             _ => {
                 let mut m = Map::new();
                 m.insert(key.clone(), inner);
-                serde_json::from_value(Value::Object(m)).map(Pred::Atom).map_err(|e| e.to_string())
+                serde_json::from_value(Value::Object(m))
+                    .map(Pred::Atom)
+                    .map_err(|e| e.to_string())
             }
         }
     }
@@ -317,16 +339,38 @@ mod tests {
 
     #[test]
     fn answers_normalise_numbers_case_and_punctuation() {
-        let m = AnswerCheck::Matches { value: "1250.50".into() };
+        let m = AnswerCheck::Matches {
+            value: "1250.50".into(),
+        };
         assert!(m.holds("The total is $1,250.5."));
         assert!(!m.holds("The total is 11250.5"));
-        let m = AnswerCheck::Matches { value: "Ada Lovelace".into() };
+        let m = AnswerCheck::Matches {
+            value: "Ada Lovelace".into(),
+        };
         assert!(m.holds("It was ADA lovelace!"));
         assert!(!m.holds("It was Ada Lovelaces"));
-        let n = AnswerCheck::Number { value: 12.5, tolerance: 0.1 };
+        let n = AnswerCheck::Number {
+            value: 12.5,
+            tolerance: 0.1,
+        };
         assert!(n.holds("About 12.55 degrees"));
         assert!(!n.holds("About 13 degrees"));
-        assert!(!n.holds("1 2 3 4 12.5"), "listing many numbers does not pass");
-        assert!(AnswerCheck::Number { value: -4.0, tolerance: 0.0 }.holds("-4 C"));
+        assert!(
+            !n.holds("1 2 3 4 12.5"),
+            "listing many numbers does not pass"
+        );
+        assert!(
+            AnswerCheck::Number {
+                value: -4.0,
+                tolerance: 0.0
+            }
+            .holds("-4 C")
+        );
+        let high = AnswerCheck::Number {
+            value: 63.0,
+            tolerance: 0.0,
+        };
+        assert!(high.holds("The high in Lisbon on 2026-03-04 at 13:00 will be 63°F."));
+        assert!(!high.holds("The high in Lisbon on 2026-03-04 will be 64°F."));
     }
 }

@@ -21,7 +21,14 @@ impl Rng {
     /// A generator for `seed`; `stream` separates independent uses of one seed (one per task).
     pub fn new(seed: u64, stream: u64) -> Self {
         let mut x = seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
-        Self { s: [splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x)] }
+        Self {
+            s: [
+                splitmix64(&mut x),
+                splitmix64(&mut x),
+                splitmix64(&mut x),
+                splitmix64(&mut x),
+            ],
+        }
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -96,7 +103,10 @@ mod tests {
     #[test]
     fn streams_are_stable_and_distinct() {
         let a: Vec<u64> = (0..4).map(|_| Rng::new(7, 0).next_u64()).collect();
-        assert!(a.windows(2).all(|w| w[0] == w[1]), "same seed and stream, same output");
+        assert!(
+            a.windows(2).all(|w| w[0] == w[1]),
+            "same seed and stream, same output"
+        );
         assert_ne!(Rng::new(7, 0).next_u64(), Rng::new(7, 1).next_u64());
         assert_ne!(Rng::new(7, 0).next_u64(), Rng::new(8, 0).next_u64());
     }

@@ -42,5 +42,8 @@ pub fn qualified<S: Simulated>(tool: &str) -> String {
 
 /// A reference step calling `tool` of `S`.
 pub fn call<S: Simulated>(tool: &str, arguments: Value) -> Step {
-    Step::Call(Call { tool: qualified::<S>(tool), arguments })
+    Step::Call(Call {
+        tool: qualified::<S>(tool),
+        arguments,
+    })
 }

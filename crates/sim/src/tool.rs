@@ -74,7 +74,14 @@ impl<S> Tool<S> {
                 .map_err(|e| ToolError::invalid(format!("arguments of {name}: {e}")))?;
             handler(state, typed)
         });
-        Self { name, description, effect, input_schema, validator, handler }
+        Self {
+            name,
+            description,
+            effect,
+            input_schema,
+            validator,
+            handler,
+        }
     }
 
     pub fn spec(&self) -> ToolSpec<'_> {
@@ -94,7 +101,11 @@ impl<S> Tool<S> {
             .take(5)
             .map(|e| {
                 let at = e.instance_path().to_string();
-                if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("{at}: {e}")
+                }
             })
             .collect();
         if problems.is_empty() {
@@ -118,7 +129,10 @@ impl<S> ToolBox<S> {
     pub fn new(tools: Vec<Tool<S>>) -> Self {
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
-        assert!(names.windows(2).all(|w| w[0] != w[1]), "duplicate tool name in {names:?}");
+        assert!(
+            names.windows(2).all(|w| w[0] != w[1]),
+            "duplicate tool name in {names:?}"
+        );
         Self { tools }
     }
 

@@ -75,60 +75,107 @@ fn replay<R: Run>(steps: &[Step], fresh: &dyn Fn() -> R) -> Replay {
             Step::Answer { answer: a } => answer = Some(a.as_str()),
         }
     }
-    Replay { results, changing, passed: run.passes(answer), final_state: before }
+    Replay {
+        results,
+        changing,
+        passed: run.passes(answer),
+        final_state: before,
+    }
 }
 
 /// Checks one task.
 pub fn verify<R: Run>(case: &Case<'_>, fresh: &dyn Fn() -> R) -> Report {
     let mut report = Report::default();
     if case.references.is_empty() {
-        report.problems.push("the task has no reference solution".into());
+        report
+            .problems
+            .push("the task has no reference solution".into());
     }
     if fresh().passes(None) || fresh().passes(Some("")) {
-        report.problems.push("doing nothing passes the success predicate".into());
+        report
+            .problems
+            .push("doing nothing passes the success predicate".into());
     }
     for (r, steps) in case.references.iter().enumerate() {
         let name = format!("reference {}", r + 1);
         check_steps(case, &name, steps, &fresh(), &mut report.problems);
         let first = replay(steps, fresh);
         if !first.passed {
-            let errors: Vec<String> =
-                first.results.iter().filter_map(|r| r.as_ref().err()).map(ToString::to_string).collect();
-            report.problems.push(format!("{name} does not pass (errors on the way: {errors:?})"));
+            let errors: Vec<String> = first
+                .results
+                .iter()
+                .filter_map(|r| r.as_ref().err())
+                .map(ToString::to_string)
+                .collect();
+            report.problems.push(format!(
+                "{name} does not pass (errors on the way: {errors:?})"
+            ));
             continue;
         }
         let second = replay(steps, fresh);
         if second.results != first.results || second.final_state != first.final_state {
-            report.problems.push(format!("{name} is not deterministic: two replays differ"));
+            report
+                .problems
+                .push(format!("{name} is not deterministic: two replays differ"));
         }
         for m in mutants(steps, &first, &fresh()) {
             let outcome = replay(&m.steps, fresh);
             let killed = !outcome.passed;
-            let explanation = (!killed && outcome.final_state == first.final_state && !m.answer_changed)
-                .then(|| "equivalent: the change leaves the same final state as the reference".to_string());
+            let explanation = (!killed
+                && outcome.final_state == first.final_state
+                && !m.answer_changed)
+                .then(|| {
+                    "equivalent: the change leaves the same final state as the reference"
+                        .to_string()
+                });
             if !killed && explanation.is_none() {
-                report.problems.push(format!("mutant survives: {name}: {}", m.description));
+                report
+                    .problems
+                    .push(format!("mutant survives: {name}: {}", m.description));
             }
-            report.mutants.push(Mutant { description: format!("{name}: {}", m.description), killed, explanation });
+            report.mutants.push(Mutant {
+                description: format!("{name}: {}", m.description),
+                killed,
+                explanation,
+            });
         }
     }
     report
 }
 
-fn check_steps<R: Run>(case: &Case<'_>, name: &str, steps: &[Step], run: &R, problems: &mut Vec<String>) {
+fn check_steps<R: Run>(
+    case: &Case<'_>,
+    name: &str,
+    steps: &[Step],
+    run: &R,
+    problems: &mut Vec<String>,
+) {
     let calls: Vec<_> = steps.iter().filter_map(Step::as_call).collect();
     if calls.len() > case.max_steps as usize {
-        problems.push(format!("{name} makes {} calls, more than max_steps {}", calls.len(), case.max_steps));
+        problems.push(format!(
+            "{name} makes {} calls, more than max_steps {}",
+            calls.len(),
+            case.max_steps
+        ));
     }
     for c in calls {
         if !case.available_tools.contains(&c.tool) {
-            problems.push(format!("{name} calls {}, which is not in available_tools", c.tool));
+            problems.push(format!(
+                "{name} calls {}, which is not in available_tools",
+                c.tool
+            ));
         }
         if let Err(e) = run.check_arguments(&c.tool, &c.arguments) {
-            problems.push(format!("{name} calls {} with invalid arguments: {e}", c.tool));
+            problems.push(format!(
+                "{name} calls {} with invalid arguments: {e}",
+                c.tool
+            ));
         }
     }
-    let answers = steps.iter().filter(|s| matches!(s, Step::Answer { .. })).count();
+    let answers = steps
+        .iter()
+        .filter(|s| matches!(s, Step::Answer { .. }))
+        .count();
     if answers > 1 || (answers == 1 && !matches!(steps.last(), Some(Step::Answer { .. }))) {
         problems.push(format!("{name}: an answer may only be the last step"));
     }
@@ -152,28 +199,48 @@ fn mutants<R: Run>(steps: &[Step], replayed: &Replay, run: &R) -> Vec<MutantStep
         });
     }
     for &i in &replayed.changing {
-        let Step::Call(call) = &steps[i] else { continue };
-        let Some(args) = call.arguments.as_object() else { continue };
+        let Step::Call(call) = &steps[i] else {
+            continue;
+        };
+        let Some(args) = call.arguments.as_object() else {
+            continue;
+        };
         let schema = run.input_schema(&call.tool).unwrap_or(Value::Null);
         for (key, value) in args {
-            let prop = schema.pointer(&format!("/properties/{}", escape(key))).cloned().unwrap_or(Value::Null);
-            let Some(changed) = mutate(value, &prop) else { continue };
+            let prop = schema
+                .pointer(&format!("/properties/{}", escape(key)))
+                .cloned()
+                .unwrap_or(Value::Null);
+            let Some(changed) = mutate(value, &prop) else {
+                continue;
+            };
             let mut mutated = steps.to_vec();
             if let Step::Call(c) = &mut mutated[i] {
                 c.arguments[key] = changed.clone();
             }
             out.push(MutantSteps {
-                description: format!("step {} ({}): {key} changed to {}", i + 1, call.tool, short(&changed)),
+                description: format!(
+                    "step {} ({}): {key} changed to {}",
+                    i + 1,
+                    call.tool,
+                    short(&changed)
+                ),
                 steps: mutated,
                 answer_changed: false,
             });
         }
     }
     if let Some(Step::Answer { answer }) = steps.last() {
-        let wrong = mutate_string(answer);
+        let wrong = mutate_answer(answer);
         let mut mutated = steps.to_vec();
-        *mutated.last_mut().expect("non-empty") = Step::Answer { answer: wrong.clone() };
-        out.push(MutantSteps { description: format!("answer changed to {wrong:?}"), steps: mutated, answer_changed: true });
+        *mutated.last_mut().expect("non-empty") = Step::Answer {
+            answer: wrong.clone(),
+        };
+        out.push(MutantSteps {
+            description: format!("answer changed to {wrong:?}"),
+            steps: mutated,
+            answer_changed: true,
+        });
     }
     out
 }
@@ -184,7 +251,11 @@ fn escape(key: &str) -> String {
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.chars().count() > 60 { format!("{}...", s.chars().take(57).collect::<String>()) } else { s }
+    if s.chars().count() > 60 {
+        format!("{}...", s.chars().take(57).collect::<String>())
+    } else {
+        s
+    }
 }
 
 /// A different value of the same type that still fits `schema` where it can: another enum
@@ -199,7 +270,10 @@ pub fn mutate(value: &Value, schema: &Value) -> Option<Value> {
         Value::Bool(b) => Some(Value::Bool(!b)),
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                let max = schema.get("maximum").and_then(Value::as_i64).unwrap_or(i64::MAX);
+                let max = schema
+                    .get("maximum")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(i64::MAX);
                 Some(Value::from(if i < max { i + 1 } else { i - 1 }))
             } else {
                 n.as_f64().map(|f| Value::from(f + 1.0))
@@ -215,7 +289,10 @@ pub fn mutate(value: &Value, schema: &Value) -> Option<Value> {
         }
         Value::Object(map) => {
             let (k, v) = map.iter().next()?;
-            let prop = schema.pointer(&format!("/properties/{}", escape(k))).cloned().unwrap_or(Value::Null);
+            let prop = schema
+                .pointer(&format!("/properties/{}", escape(k)))
+                .cloned()
+                .unwrap_or(Value::Null);
             let changed = mutate(v, &prop)?;
             let mut map = map.clone();
             map.insert(k.clone(), changed);
@@ -230,8 +307,31 @@ fn enum_options(schema: &Value) -> Option<Vec<Value>> {
     if let Some(options) = schema.get("enum").and_then(Value::as_array) {
         return Some(options.clone());
     }
-    let alternatives = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
-    alternatives.iter().map(|a| a.get("const").cloned()).collect()
+    let alternatives = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))?
+        .as_array()?;
+    alternatives
+        .iter()
+        .map(|a| a.get("const").cloned())
+        .collect()
+}
+
+/// A wrong answer: the last digit bumped when the answer states a number (so "26 mph" becomes
+/// "27 mph", not "26 mpi"), otherwise the last letter.
+pub fn mutate_answer(answer: &str) -> String {
+    let mut chars: Vec<char> = answer.chars().collect();
+    match chars.iter().rposition(char::is_ascii_digit) {
+        Some(i) => {
+            chars[i] = if chars[i] == '9' {
+                '0'
+            } else {
+                (chars[i] as u8 + 1) as char
+            };
+            chars.into_iter().collect()
+        }
+        None => mutate_string(answer),
+    }
 }
 
 /// The last letter or digit moved one step on (`z` to `a`, `9` to `0`); text without one
@@ -259,16 +359,27 @@ mod tests {
 
     #[test]
     fn mutations_stay_within_the_schema() {
-        assert_eq!(mutate(&json!("merge"), &json!({"enum": ["merge", "squash"]})), Some(json!("squash")));
+        assert_eq!(
+            mutate(&json!("merge"), &json!({"enum": ["merge", "squash"]})),
+            Some(json!("squash"))
+        );
         let documented = json!({"oneOf": [{"const": "a", "description": "A"}, {"const": "b"}]});
         assert_eq!(mutate(&json!("b"), &documented), Some(json!("a")));
         assert_eq!(mutate(&json!(5), &json!({"maximum": 5})), Some(json!(4)));
         assert_eq!(mutate(&json!(5), &json!({})), Some(json!(6)));
         assert_eq!(mutate(&json!(true), &json!({})), Some(json!(false)));
-        assert_eq!(mutate(&json!(["x", "y9"]), &json!({})), Some(json!(["x", "y0"])));
-        assert_eq!(mutate(&json!({"b": "z", "a": 1}), &json!({})), Some(json!({"b": "z", "a": 2})));
+        assert_eq!(
+            mutate(&json!(["x", "y9"]), &json!({})),
+            Some(json!(["x", "y0"]))
+        );
+        assert_eq!(
+            mutate(&json!({"b": "z", "a": 1}), &json!({})),
+            Some(json!({"b": "z", "a": 2}))
+        );
         assert_eq!(mutate(&json!(null), &json!({})), None);
         assert_eq!(mutate_string("Deploy done!"), "Deploy donf!");
         assert_eq!(mutate_string("--"), "--x");
+        assert_eq!(mutate_answer("26 mph"), "27 mph");
+        assert_eq!(mutate_answer("Lisbon"), "Lisboo");
     }
 }

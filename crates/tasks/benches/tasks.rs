@@ -11,7 +11,15 @@ fn median(mut runs: Vec<Duration>) -> Duration {
 }
 
 fn time(reps: usize, mut f: impl FnMut()) -> Duration {
-    median((0..reps).map(|_| { let t = Instant::now(); f(); t.elapsed() }).collect())
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
 }
 
 fn report(what: &str, took: Duration, target: Duration) {
@@ -30,13 +38,21 @@ fn main() {
     let gen_time = time(3, || {
         write_set(out.path(), 1, 10_000).expect("write set");
     });
-    report("generate and write 10,000 tasks", gen_time, Duration::from_secs(10));
+    report(
+        "generate and write 10,000 tasks",
+        gen_time,
+        Duration::from_secs(10),
+    );
 
     let check_big = time(1, || {
         let r = check_dir(out.path());
         assert!(r.ok(), "the generated set is valid");
     });
-    report("check 10,000 generated tasks", check_big, Duration::from_secs(250));
+    report(
+        "check 10,000 generated tasks",
+        check_big,
+        Duration::from_secs(250),
+    );
 
     let check_dev = time(5, || {
         let r = check_dir(&dev);

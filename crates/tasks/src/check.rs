@@ -58,7 +58,12 @@ impl CheckReport {
     fn from_verdicts(verdicts: Vec<TaskVerdict>, load_errors: Vec<String>) -> Self {
         let mut by_server: BTreeMap<String, ServerSummary> = BTreeMap::new();
         for v in &verdicts {
-            let s = by_server.entry(v.server.clone()).or_insert_with(|| ServerSummary { server: v.server.clone(), ..Default::default() });
+            let s = by_server
+                .entry(v.server.clone())
+                .or_insert_with(|| ServerSummary {
+                    server: v.server.clone(),
+                    ..Default::default()
+                });
             s.tasks += 1;
             s.valid += usize::from(v.problems.is_empty());
             s.mutants += v.mutants_total;
@@ -83,7 +88,12 @@ impl CheckReport {
 pub fn check_dir(dir: &Path) -> CheckReport {
     let files = match task_files(dir) {
         Ok(f) => f,
-        Err(e) => return CheckReport::from_verdicts(vec![], vec![format!("{}: cannot list: {e}", dir.display())]),
+        Err(e) => {
+            return CheckReport::from_verdicts(
+                vec![],
+                vec![format!("{}: cannot list: {e}", dir.display())],
+            );
+        }
     };
     let validator = jsonschema::validator_for(&task_schema()).expect("the task schema compiles");
     let mut tasks = Vec::new();
@@ -100,7 +110,13 @@ pub fn check_dir(dir: &Path) -> CheckReport {
             let errs: Vec<String> = validator
                 .iter_errors(&value)
                 .take(3)
-                .map(|e| format!("{}: does not match the task schema at {}: {e}", f.display(), e.instance_path()))
+                .map(|e| {
+                    format!(
+                        "{}: does not match the task schema at {}: {e}",
+                        f.display(),
+                        e.instance_path()
+                    )
+                })
                 .collect();
             if !errs.is_empty() {
                 load_errors.extend(errs);
@@ -123,14 +139,19 @@ pub fn check_dir(dir: &Path) -> CheckReport {
 
 /// Checks loaded tasks, on all cores.
 pub fn check_tasks(tasks: &[Task]) -> Vec<TaskVerdict> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
     let chunk = tasks.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = tasks
             .chunks(chunk)
             .map(|part| scope.spawn(move || part.iter().map(check_task).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a check thread panicked")).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a check thread panicked"))
+            .collect()
     })
 }
 
@@ -139,16 +160,24 @@ fn check_task(task: &Task) -> TaskVerdict {
     if task.servers.len() > 1 {
         for server in &task.servers {
             let uses = task.reference_solutions.iter().all(|r| {
-                r.iter().filter_map(|s| s.as_call()).any(|c| c.tool.starts_with(&format!("{server}.")))
+                r.iter()
+                    .filter_map(|s| s.as_call())
+                    .any(|c| c.tool.starts_with(&format!("{server}.")))
             });
             if !uses {
-                problems.push(format!("a reference makes no call on {server}, one of the task's servers"));
+                problems.push(format!(
+                    "a reference makes no call on {server}, one of the task's servers"
+                ));
             }
         }
     }
     let report = match TaskRun::new(task) {
         Ok(_) => {
-            let case = Case { max_steps: task.max_steps, available_tools: &task.available_tools, references: &task.reference_solutions };
+            let case = Case {
+                max_steps: task.max_steps,
+                available_tools: &task.available_tools,
+                references: &task.reference_solutions,
+            };
             verify(&case, &|| TaskRun::new(task).expect("built once already"))
         }
         Err(e) => {
@@ -162,7 +191,13 @@ fn check_task(task: &Task) -> TaskVerdict {
         .mutants
         .iter()
         .filter(|m| !m.killed)
-        .map(|m| format!("{} ({})", m.description, m.explanation.as_deref().unwrap_or("unexplained")))
+        .map(|m| {
+            format!(
+                "{} ({})",
+                m.description,
+                m.explanation.as_deref().unwrap_or("unexplained")
+            )
+        })
         .collect();
     TaskVerdict {
         id: task.id.clone(),

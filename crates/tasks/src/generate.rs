@@ -69,7 +69,11 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
             let template = choose(&all, &usage, &mut rng, server, category, difficulty, multi);
             *usage.entry(template.id).or_default() += 1;
             let body = template.build(&mut rng);
-            let short = template.id.split_once('.').map_or(template.id, |(_, s)| s).replace('_', "-");
+            let short = template
+                .id
+                .split_once('.')
+                .map_or(template.id, |(_, s)| s)
+                .replace('_', "-");
             Task {
                 id: format!("{}-{short}-{i:0width$}", prefix(server)),
                 server: server.to_string(),
@@ -83,7 +87,10 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
                 success_predicate: body.success_predicate,
                 faults: body.faults,
                 reference_solutions: body.reference_solutions,
-                template: Some(TemplateRef { id: template.id.to_string(), params: body.params }),
+                template: Some(TemplateRef {
+                    id: template.id.to_string(),
+                    params: body.params,
+                }),
             }
         })
         .collect()
@@ -98,8 +105,10 @@ fn choose<'a>(
     difficulty: Difficulty,
     multi: bool,
 ) -> &'a AnyTemplate {
-    let fits: Vec<&AnyTemplate> =
-        all.iter().filter(|t| t.servers.contains(&server) && t.category == category).collect();
+    let fits: Vec<&AnyTemplate> = all
+        .iter()
+        .filter(|t| t.servers.contains(&server) && t.category == category)
+        .collect();
     // Relax the wishes one at a time: both, then the server mix, then the difficulty.
     let wishes: [&dyn Fn(&AnyTemplate) -> bool; 4] = [
         &|t| t.is_multi_server() == multi && t.difficulty == difficulty,
@@ -112,9 +121,15 @@ fn choose<'a>(
         .map(|w| fits.iter().copied().filter(|t| w(t)).collect::<Vec<_>>())
         .find(|p| !p.is_empty())
         .unwrap_or_else(|| panic!("no {} template for server {server}", category.as_str()));
-    let least = pool.iter().map(|t| usage.get(t.id).copied().unwrap_or(0)).min().unwrap_or(0);
-    let tied: Vec<&AnyTemplate> =
-        pool.into_iter().filter(|t| usage.get(t.id).copied().unwrap_or(0) == least).collect();
+    let least = pool
+        .iter()
+        .map(|t| usage.get(t.id).copied().unwrap_or(0))
+        .min()
+        .unwrap_or(0);
+    let tied: Vec<&AnyTemplate> = pool
+        .into_iter()
+        .filter(|t| usage.get(t.id).copied().unwrap_or(0) == least)
+        .collect();
     tied[rng.below(tied.len() as u64) as usize]
 }
 
@@ -132,12 +147,18 @@ pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifes
     std::fs::create_dir_all(dir)?;
     let manifest_path = dir.join("manifest.json");
     let old: Vec<String> = match std::fs::read_to_string(&manifest_path) {
-        Ok(text) => serde_json::from_str::<Manifest>(&text).map(|m| m.tasks).map_err(std::io::Error::other)?,
+        Ok(text) => serde_json::from_str::<Manifest>(&text)
+            .map(|m| m.tasks)
+            .map_err(std::io::Error::other)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(e),
     };
     for f in crate::load::task_files(dir)? {
-        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let stem = f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
         if !old.contains(&stem) {
             return Err(std::io::Error::other(format!(
                 "{} is not part of a generated set; refusing to write a set beside it",
@@ -147,7 +168,11 @@ pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifes
     }
     for id in &old {
         std::fs::remove_file(dir.join(format!("{id}.json"))).or_else(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) }
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Ok(())
+            } else {
+                Err(e)
+            }
         })?;
     }
     let tasks = generate(seed, count);

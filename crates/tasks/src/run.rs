@@ -16,7 +16,11 @@ pub struct TaskRun<'a> {
 
 impl<'a> TaskRun<'a> {
     pub fn new(task: &'a Task) -> Result<Self, WorldError> {
-        Ok(Self { task, world: World::new(&task.initial_state, &task.servers)?, calls_per_tool: BTreeMap::new() })
+        Ok(Self {
+            task,
+            world: World::new(&task.initial_state, &task.servers)?,
+            calls_per_tool: BTreeMap::new(),
+        })
     }
 
     pub fn world(&self) -> &World {
@@ -27,7 +31,9 @@ impl<'a> TaskRun<'a> {
 impl Run for TaskRun<'_> {
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
         if !self.task.available_tools.iter().any(|t| t == tool) {
-            return Err(ToolError::not_found(format!("tool {tool} is not available in this task")));
+            return Err(ToolError::not_found(format!(
+                "tool {tool} is not available in this task"
+            )));
         }
         let n = self.calls_per_tool.entry(tool.to_string()).or_default();
         *n += 1;
@@ -38,7 +44,9 @@ impl Run for TaskRun<'_> {
     }
 
     fn passes(&self, answer: Option<&str>) -> bool {
-        self.task.success_predicate.eval(answer, &mut |a| self.world.holds(a))
+        self.task
+            .success_predicate
+            .eval(answer, &mut |a| self.world.holds(a))
     }
 
     fn snapshot(&self) -> Value {

@@ -12,7 +12,10 @@ use std::collections::BTreeMap;
 #[serde(deny_unknown_fields)]
 pub struct Task {
     /// Unique id, lower-case words and digits joined by `-`; the file is `<id>.json`.
-    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"), length(min = 3, max = 80))]
+    #[schemars(
+        regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        length(min = 3, max = 80)
+    )]
     pub id: String,
     /// The server the task is filed under in breakdowns; one of `servers`.
     pub server: String,
@@ -52,7 +55,11 @@ pub struct TemplateRef {
 
 fn valid_id(id: &str) -> bool {
     (3..=80).contains(&id.len())
-        && id.split('-').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && id.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 impl Task {
@@ -62,17 +69,29 @@ impl Task {
         let mut out: Vec<(String, String)> = Vec::new();
         let mut bad = |field: &str, msg: String| out.push((field.to_string(), msg));
         if !valid_id(&self.id) {
-            bad("id", format!("{:?} is not lower-case words and digits joined by '-' (3 to 80 characters)", self.id));
+            bad(
+                "id",
+                format!(
+                    "{:?} is not lower-case words and digits joined by '-' (3 to 80 characters)",
+                    self.id
+                ),
+            );
         }
         if self.goal.trim().is_empty() {
             bad("goal", "is empty".into());
         }
         if !(1..=100).contains(&self.max_steps) {
-            bad("max_steps", format!("{} is outside 1..=100", self.max_steps));
+            bad(
+                "max_steps",
+                format!("{} is outside 1..=100", self.max_steps),
+            );
         }
         for (i, s) in self.servers.iter().enumerate() {
             if !SERVERS.contains(&s.as_str()) {
-                bad(&format!("servers[{i}]"), format!("unknown server {s:?}; the servers are {SERVERS:?}"));
+                bad(
+                    &format!("servers[{i}]"),
+                    format!("unknown server {s:?}; the servers are {SERVERS:?}"),
+                );
             }
             if self.servers[..i].contains(s) {
                 bad(&format!("servers[{i}]"), format!("{s:?} is listed twice"));
@@ -82,11 +101,17 @@ impl Task {
             bad("servers", "lists no server".into());
         }
         if !self.servers.contains(&self.server) {
-            bad("server", format!("{:?} is not one of servers {:?}", self.server, self.servers));
+            bad(
+                "server",
+                format!("{:?} is not one of servers {:?}", self.server, self.servers),
+            );
         }
         for s in self.initial_state.servers() {
             if !self.servers.iter().any(|x| x == s) {
-                bad(&format!("initial_state.{s}"), format!("seeds {s}, which is not in servers"));
+                bad(
+                    &format!("initial_state.{s}"),
+                    format!("seeds {s}, which is not in servers"),
+                );
             }
         }
         if self.available_tools.is_empty() {
@@ -95,22 +120,31 @@ impl Task {
         for (i, t) in self.available_tools.iter().enumerate() {
             let field = format!("available_tools[{i}]");
             match t.split_once('.') {
-                Some((server, _)) if !self.servers.iter().any(|s| s == server) => {
-                    bad(&field, format!("{t} belongs to {server}, which is not in servers"))
-                }
+                Some((server, _)) if !self.servers.iter().any(|s| s == server) => bad(
+                    &field,
+                    format!("{t} belongs to {server}, which is not in servers"),
+                ),
                 _ if tool_spec(t).is_none() => bad(&field, format!("no such tool {t:?}")),
-                _ if self.available_tools[..i].contains(t) => bad(&field, format!("{t} is listed twice")),
+                _ if self.available_tools[..i].contains(t) => {
+                    bad(&field, format!("{t} is listed twice"))
+                }
                 _ => {}
             }
         }
         for atom in self.success_predicate.atoms() {
             if !self.servers.iter().any(|s| s == atom.server()) {
-                bad("success_predicate", format!("reads {}, which is not in servers", atom.server()));
+                bad(
+                    "success_predicate",
+                    format!("reads {}, which is not in servers", atom.server()),
+                );
             }
         }
         for (i, f) in self.faults.iter().enumerate() {
             if !self.available_tools.contains(&f.tool) {
-                bad(&format!("faults[{i}].tool"), format!("{} is not in available_tools", f.tool));
+                bad(
+                    &format!("faults[{i}].tool"),
+                    format!("{} is not in available_tools", f.tool),
+                );
             }
         }
         if let Err(e) = World::new(&self.initial_state, &self.servers) {

@@ -21,7 +21,11 @@ fn errors_of(v: &Value) -> String {
     let path = write(dir.path(), v);
     match load_task(&path) {
         Ok(_) => String::new(),
-        Err(errs) => errs.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
+        Err(errs) => errs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -34,31 +38,130 @@ fn a_generated_task_loads() {
 fn each_kind_of_damage_is_named() {
     let id = valid()["id"].as_str().unwrap().to_string();
     let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
-        ("unknown field", Box::new(|v| { v["colour"] = json!("red"); }), "colour"),
-        ("missing goal", Box::new(|v| { v.as_object_mut().unwrap().remove("goal"); }), "goal"),
-        ("bad category", Box::new(|v| { v["category"] = json!("trivia"); }), "category"),
-        ("steps as text", Box::new(|v| { v["max_steps"] = json!("eight"); }), "max_steps"),
-        ("unknown predicate", Box::new(|v| { v["success_predicate"] = json!({"filesystem.fileExist": {"path": "/a"}}); }), "filesystem.fileExist"),
-        ("predicate argument", Box::new(|v| { v["success_predicate"] = json!({"filesystem.fileExists": {"pth": "/a"}}); }), "success_predicate"),
-        ("unknown server atom", Box::new(|v| { v["success_predicate"] = json!({"jira.issueOpen": {"key": "A-1"}}); }), "unknown predicate"),
-        ("empty all", Box::new(|v| { v["success_predicate"] = json!({"all": []}); }), "at least one"),
-        ("unknown tool", Box::new(|v| { v["available_tools"][0] = json!("filesystem.teleport"); }), "available_tools[0]"),
-        ("server not listed", Box::new(|v| { v["server"] = json!("github"); }), "server"),
-        ("unknown server", Box::new(|v| { v["servers"] = json!(["filesystem", "fax"]); }), "servers[1]"),
-        ("seed field", Box::new(|v| { v["initial_state"]["filesystem"]["flies"] = json!({}); }), "initial_state.filesystem"),
-        ("bad seed path", Box::new(|v| { v["initial_state"]["filesystem"]["files"] = json!({"relative/path": "x"}); }), "not absolute"),
-        ("huge integer", Box::new(|v| { v["max_steps"] = json!(9007199254740993u64); }), "2^53"),
-        ("fault on unlisted tool", Box::new(|v| { v["faults"] = json!([{"tool": "filesystem.delete_file", "on_call": 1, "error": "unavailable", "message": "down"}]); }), "faults[0].tool"),
+        (
+            "unknown field",
+            Box::new(|v| {
+                v["colour"] = json!("red");
+            }),
+            "colour",
+        ),
+        (
+            "missing goal",
+            Box::new(|v| {
+                v.as_object_mut().unwrap().remove("goal");
+            }),
+            "goal",
+        ),
+        (
+            "bad category",
+            Box::new(|v| {
+                v["category"] = json!("trivia");
+            }),
+            "category",
+        ),
+        (
+            "steps as text",
+            Box::new(|v| {
+                v["max_steps"] = json!("eight");
+            }),
+            "max_steps",
+        ),
+        (
+            "unknown predicate",
+            Box::new(|v| {
+                v["success_predicate"] = json!({"filesystem.fileExist": {"path": "/a"}});
+            }),
+            "filesystem.fileExist",
+        ),
+        (
+            "predicate argument",
+            Box::new(|v| {
+                v["success_predicate"] = json!({"filesystem.fileExists": {"pth": "/a"}});
+            }),
+            "success_predicate",
+        ),
+        (
+            "unknown server atom",
+            Box::new(|v| {
+                v["success_predicate"] = json!({"jira.issueOpen": {"key": "A-1"}});
+            }),
+            "unknown predicate",
+        ),
+        (
+            "empty all",
+            Box::new(|v| {
+                v["success_predicate"] = json!({"all": []});
+            }),
+            "at least one",
+        ),
+        (
+            "unknown tool",
+            Box::new(|v| {
+                v["available_tools"][0] = json!("filesystem.teleport");
+            }),
+            "available_tools[0]",
+        ),
+        (
+            "server not listed",
+            Box::new(|v| {
+                v["server"] = json!("github");
+            }),
+            "server",
+        ),
+        (
+            "unknown server",
+            Box::new(|v| {
+                v["servers"] = json!(["filesystem", "fax"]);
+            }),
+            "servers[1]",
+        ),
+        (
+            "seed field",
+            Box::new(|v| {
+                v["initial_state"]["filesystem"]["flies"] = json!({});
+            }),
+            "initial_state.filesystem",
+        ),
+        (
+            "bad seed path",
+            Box::new(|v| {
+                v["initial_state"]["filesystem"]["files"] = json!({"relative/path": "x"});
+            }),
+            "not absolute",
+        ),
+        (
+            "huge integer",
+            Box::new(|v| {
+                v["max_steps"] = json!(9007199254740993u64);
+            }),
+            "2^53",
+        ),
+        (
+            "fault on unlisted tool",
+            Box::new(|v| {
+                v["faults"] = json!([{"tool": "filesystem.delete_file", "on_call": 1, "error": "unavailable", "message": "down"}]);
+            }),
+            "faults[0].tool",
+        ),
     ];
     for (what, damage, expect) in cases {
         let mut v = valid();
         damage(&mut v);
         let errors = errors_of(&v);
         assert!(!errors.is_empty(), "{what}: the damaged task loaded");
-        assert!(errors.contains(".json"), "{what}: the error names no file: {errors}");
-        assert!(errors.contains(expect), "{what}: expected {expect:?} in: {errors}");
+        assert!(
+            errors.contains(".json"),
+            "{what}: the error names no file: {errors}"
+        );
+        assert!(
+            errors.contains(expect),
+            "{what}: expected {expect:?} in: {errors}"
+        );
         if what != "unknown field" && what != "missing goal" && what != "huge integer" {
-            assert!(errors.contains(&format!("task {id}")), "{what}: the error names no task: {errors}");
+            assert!(
+                errors.contains(&format!("task {id}")),
+                "{what}: the error names no task: {errors}"
+            );
         }
     }
 }
@@ -91,7 +194,11 @@ fn check_fails_a_task_whose_reference_does_not_pass_or_whose_goal_is_met_already
     let dir = tempfile::tempdir().unwrap();
     let good = generate(11, 10);
     for t in &good {
-        std::fs::write(dir.path().join(format!("{}.json", t.id)), serde_json::to_string(t).unwrap()).unwrap();
+        std::fs::write(
+            dir.path().join(format!("{}.json", t.id)),
+            serde_json::to_string(t).unwrap(),
+        )
+        .unwrap();
     }
     assert!(check_dir(dir.path()).ok(), "the untouched set is valid");
 
@@ -102,13 +209,26 @@ fn check_fails_a_task_whose_reference_does_not_pass_or_whose_goal_is_met_already
     let report = check_dir(dir.path());
     assert!(!report.ok());
     let v = report.verdicts.iter().find(|v| v.id == good[0].id).unwrap();
-    assert!(v.problems.iter().any(|p| p.contains("reference 1 does not pass")), "{:?}", v.problems);
+    assert!(
+        v.problems
+            .iter()
+            .any(|p| p.contains("reference 1 does not pass")),
+        "{:?}",
+        v.problems
+    );
 
-    // A predicate that is already true: doing nothing passes.
+    // A predicate that is always true (not (P and not P)): doing nothing passes.
     let mut trivial = serde_json::to_value(&good[1]).unwrap();
-    trivial["success_predicate"] = json!({"not": {"filesystem.fileExists": {"path": "/nowhere/at/all"}}});
+    let p = trivial["success_predicate"].clone();
+    trivial["success_predicate"] = json!({"not": {"all": [p.clone(), {"not": p}]}});
     write(dir.path(), &trivial);
     let report = check_dir(dir.path());
     let v = report.verdicts.iter().find(|v| v.id == good[1].id).unwrap();
-    assert!(v.problems.iter().any(|p| p.contains("doing nothing passes")), "{:?}", v.problems);
+    assert!(
+        v.problems
+            .iter()
+            .any(|p| p.contains("doing nothing passes")),
+        "{:?}",
+        v.problems
+    );
 }

@@ -16,6 +16,13 @@ use serde_json::Value;
 servers! {
     filesystem: mcpbench_server_filesystem::Filesystem,
     github: mcpbench_server_github::Github,
+    slack: mcpbench_server_slack::Slack,
+    calendar: mcpbench_server_calendar::Calendar,
+    email: mcpbench_server_email::Email,
+    tracker: mcpbench_server_tracker::Tracker,
+    shop: mcpbench_server_shop::Shop,
+    memory: mcpbench_server_memory::Memory,
+    weather: mcpbench_server_weather::Weather,
 }
 
 /// Splits `server.tool` into its two parts.
@@ -31,8 +38,11 @@ pub fn tool_spec(qualified: &str) -> Option<ToolSpec<'static>> {
 
 /// Checks a call's arguments against the tool's input schema.
 pub fn check_arguments(qualified: &str, args: &Value) -> Result<(), ToolError> {
-    let (server, tool) = split_tool(qualified)
-        .ok_or_else(|| ToolError::not_found(format!("{qualified} is not a qualified tool name (server.tool)")))?;
+    let (server, tool) = split_tool(qualified).ok_or_else(|| {
+        ToolError::not_found(format!(
+            "{qualified} is not a qualified tool name (server.tool)"
+        ))
+    })?;
     validate(server, tool, args)
 }
 

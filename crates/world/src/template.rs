@@ -42,7 +42,13 @@ impl AnyTemplate {
         difficulty: Difficulty,
         build: fn(&mut Rng) -> TaskBody,
     ) -> Self {
-        Self { id, servers, category, difficulty, build: Box::new(build) }
+        Self {
+            id,
+            servers,
+            category,
+            difficulty,
+            build: Box::new(build),
+        }
     }
 
     /// Wraps a single-server template.

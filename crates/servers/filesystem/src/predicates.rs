@@ -29,7 +29,10 @@ impl Atom {
         match self {
             Atom::FileExists { path } => fs.files.contains_key(path),
             Atom::DirExists { path } => fs.is_dir(path),
-            Atom::FileContains { path, text } => fs.files.get(path).is_some_and(|c| c.contains(text.as_str())),
+            Atom::FileContains { path, text } => fs
+                .files
+                .get(path)
+                .is_some_and(|c| c.contains(text.as_str())),
             Atom::FileEquals { path, content } => fs.files.get(path) == Some(content),
             Atom::EntryCount { path, count } => {
                 fs.children(path).is_ok_and(|c| c.len() == *count as usize)

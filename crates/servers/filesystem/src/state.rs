@@ -36,10 +36,18 @@ pub(crate) fn normal(path: &str) -> Result<&str, String> {
         return Ok(path);
     }
     if !path.starts_with('/') {
-        return Err(format!("path {path:?} is not absolute; paths look like /home/user/notes.txt"));
+        return Err(format!(
+            "path {path:?} is not absolute; paths look like /home/user/notes.txt"
+        ));
     }
-    if path.ends_with('/') || path[1..].split('/').any(|p| p.is_empty() || p == "." || p == "..") {
-        return Err(format!("path {path:?} is not normalised (no trailing /, //, . or ..)"));
+    if path.ends_with('/')
+        || path[1..]
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..")
+    {
+        return Err(format!(
+            "path {path:?} is not normalised (no trailing /, //, . or ..)"
+        ));
     }
     Ok(path)
 }
@@ -56,13 +64,21 @@ pub(crate) fn file_name(path: &str) -> &str {
 }
 
 pub(crate) fn join(dir: &str, name: &str) -> String {
-    if dir == "/" { format!("/{name}") } else { format!("{dir}/{name}") }
+    if dir == "/" {
+        format!("/{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
 }
 
 impl Filesystem {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("filesystem", m);
-        let mut fs = Filesystem { files: BTreeMap::new(), dirs: BTreeSet::new(), read_only: Vec::new() };
+        let mut fs = Filesystem {
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+            read_only: Vec::new(),
+        };
         fs.dirs.insert("/".into());
         for dir in &seed.directories {
             normal(dir).map_err(bad)?;
@@ -102,16 +118,25 @@ impl Filesystem {
     pub(crate) fn read(&self, path: &str) -> Result<&String, ToolError> {
         let path = normal(path).map_err(ToolError::invalid)?;
         if self.is_dir(path) {
-            return Err(ToolError::invalid(format!("{path} is a directory, not a file")));
+            return Err(ToolError::invalid(format!(
+                "{path} is a directory, not a file"
+            )));
         }
-        self.files.get(path).ok_or_else(|| ToolError::not_found(format!("no such file: {path}")))
+        self.files
+            .get(path)
+            .ok_or_else(|| ToolError::not_found(format!("no such file: {path}")))
     }
 
     /// Refuses writes under a read-only prefix.
     pub(crate) fn writable(&self, path: &str) -> Result<(), ToolError> {
-        let hit = self.read_only.iter().find(|p| path == p.as_str() || path.starts_with(&format!("{p}/")));
+        let hit = self
+            .read_only
+            .iter()
+            .find(|p| path == p.as_str() || path.starts_with(&format!("{p}/")));
         match hit {
-            Some(p) => Err(ToolError::denied(format!("{p} is read-only; cannot modify {path}"))),
+            Some(p) => Err(ToolError::denied(format!(
+                "{p} is read-only; cannot modify {path}"
+            ))),
             None => Ok(()),
         }
     }
@@ -120,15 +145,21 @@ impl Filesystem {
     pub(crate) fn new_file_slot<'a>(&self, path: &'a str) -> Result<&'a str, ToolError> {
         let path = normal(path).map_err(ToolError::invalid)?;
         if path == "/" || self.is_dir(path) {
-            return Err(ToolError::invalid(format!("{path} is a directory, not a file")));
+            return Err(ToolError::invalid(format!(
+                "{path} is a directory, not a file"
+            )));
         }
         self.writable(path)?;
         let dir = parent(path);
         if !self.is_dir(dir) {
             if self.files.contains_key(dir) {
-                return Err(ToolError::invalid(format!("{dir} is a file, not a directory")));
+                return Err(ToolError::invalid(format!(
+                    "{dir} is a file, not a directory"
+                )));
             }
-            return Err(ToolError::not_found(format!("parent directory {dir} does not exist")));
+            return Err(ToolError::not_found(format!(
+                "parent directory {dir} does not exist"
+            )));
         }
         Ok(path)
     }
@@ -157,14 +188,26 @@ impl Filesystem {
         let dir = normal(dir).map_err(ToolError::invalid)?;
         if !self.is_dir(dir) {
             if self.files.contains_key(dir) {
-                return Err(ToolError::invalid(format!("{dir} is a file, not a directory")));
+                return Err(ToolError::invalid(format!(
+                    "{dir} is a file, not a directory"
+                )));
             }
             return Err(ToolError::not_found(format!("no such directory: {dir}")));
         }
         let mut out: Vec<(String, bool)> = Vec::new();
         let direct = |p: &String| p != dir && parent(p) == dir;
-        out.extend(self.dirs.iter().filter(|p| direct(p)).map(|p| (file_name(p).to_string(), true)));
-        out.extend(self.files.keys().filter(|p| direct(p)).map(|p| (file_name(p).to_string(), false)));
+        out.extend(
+            self.dirs
+                .iter()
+                .filter(|p| direct(p))
+                .map(|p| (file_name(p).to_string(), true)),
+        );
+        out.extend(
+            self.files
+                .keys()
+                .filter(|p| direct(p))
+                .map(|p| (file_name(p).to_string(), false)),
+        );
         out.sort();
         Ok(out)
     }

@@ -2,15 +2,37 @@
 //! bounded pool or range, and every goal states each concrete value the task needs.
 
 use crate::{Atom, Filesystem, Seed};
-use mcpbench_sim::{Category, Difficulty, Draft, ErrorKind, Fault, Pred, Rng, Step, Template, call, qualified};
+use mcpbench_sim::{
+    Category, Difficulty, Draft, ErrorKind, Fault, Pred, Rng, Step, Template, call, qualified,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
-const USERS: &[&str] = &["dana", "omar", "li", "priya", "jonas", "mei", "tariq", "ines", "kofi", "sven"];
-const APPS: &[&str] = &["acme", "billing", "ingest", "search", "gateway", "payments", "ledger", "notify"];
+const USERS: &[&str] = &[
+    "dana", "omar", "li", "priya", "jonas", "mei", "tariq", "ines", "kofi", "sven",
+];
+const APPS: &[&str] = &[
+    "acme", "billing", "ingest", "search", "gateway", "payments", "ledger", "notify",
+];
 const WORDS: &[&str] = &[
-    "eggs", "rice", "tomatoes", "invoice", "quarterly", "budget", "roadmap", "meeting", "deploy",
-    "backup", "review", "summary", "draft", "launch", "metrics", "onboarding", "audit", "retro",
+    "eggs",
+    "rice",
+    "tomatoes",
+    "invoice",
+    "quarterly",
+    "budget",
+    "roadmap",
+    "meeting",
+    "deploy",
+    "backup",
+    "review",
+    "summary",
+    "draft",
+    "launch",
+    "metrics",
+    "onboarding",
+    "audit",
+    "retro",
 ];
 const SETTINGS: &[(&str, &[&str])] = &[
     ("port", &["8080", "9090", "3000", "5432", "7000"]),
@@ -24,17 +46,72 @@ pub(crate) fn all() -> Vec<Template<Filesystem>> {
     use Category::*;
     use Difficulty::*;
     vec![
-        Template { id: "filesystem.write_note", category: SingleTool, difficulty: Easy, build: write_note },
-        Template { id: "filesystem.make_directory", category: SingleTool, difficulty: Easy, build: make_directory },
-        Template { id: "filesystem.rename_file", category: SingleTool, difficulty: Medium, build: rename_file },
-        Template { id: "filesystem.replace_setting", category: SingleTool, difficulty: Medium, build: replace_setting },
-        Template { id: "filesystem.move_by_extension", category: Composition, difficulty: Medium, build: move_by_extension },
-        Template { id: "filesystem.merge_files", category: Composition, difficulty: Hard, build: merge_files },
-        Template { id: "filesystem.find_largest", category: Composition, difficulty: Medium, build: find_largest },
-        Template { id: "filesystem.backup_then_edit", category: Composition, difficulty: Hard, build: backup_then_edit },
-        Template { id: "filesystem.move_after_outage", category: Recovery, difficulty: Easy, build: move_after_outage },
-        Template { id: "filesystem.write_fallback", category: Recovery, difficulty: Medium, build: write_fallback },
-        Template { id: "filesystem.write_into_new_dir", category: Recovery, difficulty: Hard, build: write_into_new_dir },
+        Template {
+            id: "filesystem.write_note",
+            category: SingleTool,
+            difficulty: Easy,
+            build: write_note,
+        },
+        Template {
+            id: "filesystem.make_directory",
+            category: SingleTool,
+            difficulty: Easy,
+            build: make_directory,
+        },
+        Template {
+            id: "filesystem.rename_file",
+            category: SingleTool,
+            difficulty: Medium,
+            build: rename_file,
+        },
+        Template {
+            id: "filesystem.replace_setting",
+            category: SingleTool,
+            difficulty: Medium,
+            build: replace_setting,
+        },
+        Template {
+            id: "filesystem.move_by_extension",
+            category: Composition,
+            difficulty: Medium,
+            build: move_by_extension,
+        },
+        Template {
+            id: "filesystem.merge_files",
+            category: Composition,
+            difficulty: Hard,
+            build: merge_files,
+        },
+        Template {
+            id: "filesystem.find_largest",
+            category: Composition,
+            difficulty: Medium,
+            build: find_largest,
+        },
+        Template {
+            id: "filesystem.backup_then_edit",
+            category: Composition,
+            difficulty: Hard,
+            build: backup_then_edit,
+        },
+        Template {
+            id: "filesystem.move_after_outage",
+            category: Recovery,
+            difficulty: Easy,
+            build: move_after_outage,
+        },
+        Template {
+            id: "filesystem.write_fallback",
+            category: Recovery,
+            difficulty: Medium,
+            build: write_fallback,
+        },
+        Template {
+            id: "filesystem.write_into_new_dir",
+            category: Recovery,
+            difficulty: Hard,
+            build: write_into_new_dir,
+        },
     ]
 }
 
@@ -51,11 +128,17 @@ fn exists(path: &str) -> Pred<Atom> {
 }
 
 fn equals(path: &str, content: &str) -> Pred<Atom> {
-    atom(Atom::FileEquals { path: path.into(), content: content.into() })
+    atom(Atom::FileEquals {
+        path: path.into(),
+        content: content.into(),
+    })
 }
 
 fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
 }
 
 fn phrase(rng: &mut Rng, n: usize) -> String {
@@ -66,7 +149,10 @@ fn phrase(rng: &mut Rng, n: usize) -> String {
 fn clutter(rng: &mut Rng, dir: &str, files: &mut BTreeMap<String, String>) {
     for i in 0..rng.range(1, 3) {
         let word = rng.pick(WORDS);
-        files.insert(format!("{dir}/{word}-{i}.txt"), format!("{} notes\n", rng.pick(WORDS)));
+        files.insert(
+            format!("{dir}/{word}-{i}.txt"),
+            format!("{} notes\n", rng.pick(WORDS)),
+        );
     }
 }
 
@@ -82,10 +168,21 @@ fn write_note(rng: &mut Rng) -> Draft<Filesystem> {
     Draft {
         goal: format!("Create a file at {path} whose entire content is exactly: {text}"),
         max_steps: 3,
-        seed: Seed { files, ..Seed::default() },
-        tools: tools(&["write_file", "read_text_file", "list_directory", "edit_file"]),
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "write_file",
+            "read_text_file",
+            "list_directory",
+            "edit_file",
+        ]),
         predicate: equals(&path, &text),
-        references: vec![vec![call::<Filesystem>("write_file", json!({ "path": path, "content": text }))]],
+        references: vec![vec![call::<Filesystem>(
+            "write_file",
+            json!({ "path": path, "content": text }),
+        )]],
         faults: vec![],
         params: params(&[("user", json!(user)), ("file", json!(name))]),
     }
@@ -101,12 +198,27 @@ fn make_directory(rng: &mut Rng) -> Draft<Filesystem> {
     Draft {
         goal: format!("Make sure the folder {path} exists, creating any missing parent folders."),
         max_steps: 3,
-        seed: Seed { files, ..Seed::default() },
-        tools: tools(&["create_directory", "list_directory", "directory_tree", "get_file_info"]),
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "create_directory",
+            "list_directory",
+            "directory_tree",
+            "get_file_info",
+        ]),
         predicate: atom(Atom::DirExists { path: path.clone() }),
-        references: vec![vec![call::<Filesystem>("create_directory", json!({ "path": path }))]],
+        references: vec![vec![call::<Filesystem>(
+            "create_directory",
+            json!({ "path": path }),
+        )]],
         faults: vec![],
-        params: params(&[("app", json!(app)), ("year", json!(year)), ("month", json!(month))]),
+        params: params(&[
+            ("app", json!(app)),
+            ("year", json!(year)),
+            ("month", json!(month)),
+        ]),
     }
 }
 
@@ -119,7 +231,10 @@ fn rename_pair(rng: &mut Rng) -> (String, String, String, BTreeMap<String, Strin
     let content = format!("# {topic}\n\n{}\n", phrase(rng, 4));
     let mut files = BTreeMap::new();
     clutter(rng, &dir, &mut files);
-    files.insert(format!("{dir}/{topic}-notes.md"), format!("notes on {topic}\n"));
+    files.insert(
+        format!("{dir}/{topic}-notes.md"),
+        format!("notes on {topic}\n"),
+    );
     files.insert(from.clone(), content.clone());
     (from, to, content, files)
 }
@@ -127,12 +242,29 @@ fn rename_pair(rng: &mut Rng) -> (String, String, String, BTreeMap<String, Strin
 fn rename_file(rng: &mut Rng) -> Draft<Filesystem> {
     let (from, to, content, files) = rename_pair(rng);
     Draft {
-        goal: format!("Rename {from} to {to}. Do not change its content, and do not leave a copy behind."),
+        goal: format!(
+            "Rename {from} to {to}. Do not change its content, and do not leave a copy behind."
+        ),
         max_steps: 4,
-        seed: Seed { files, ..Seed::default() },
-        tools: tools(&["move_file", "read_text_file", "write_file", "list_directory", "delete_file"]),
-        predicate: Pred::All(vec![equals(&to, &content), Pred::Not(Box::new(exists(&from)))]),
-        references: vec![vec![call::<Filesystem>("move_file", json!({ "source": from, "destination": to }))]],
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "move_file",
+            "read_text_file",
+            "write_file",
+            "list_directory",
+            "delete_file",
+        ]),
+        predicate: Pred::All(vec![
+            equals(&to, &content),
+            Pred::Not(Box::new(exists(&from))),
+        ]),
+        references: vec![vec![call::<Filesystem>(
+            "move_file",
+            json!({ "source": from, "destination": to }),
+        )]],
         faults: vec![],
         params: params(&[("from", json!(from))]),
     }
@@ -140,7 +272,10 @@ fn rename_file(rng: &mut Rng) -> Draft<Filesystem> {
 
 fn config(rng: &mut Rng) -> (Vec<(String, String)>, usize) {
     let picked = rng.sample(SETTINGS, 4);
-    let lines = picked.iter().map(|(k, vs)| (k.to_string(), rng.pick(vs).to_string())).collect();
+    let lines = picked
+        .iter()
+        .map(|(k, vs)| (k.to_string(), rng.pick(vs).to_string()))
+        .collect();
     (lines, rng.below(4) as usize)
 }
 
@@ -149,7 +284,10 @@ fn render(lines: &[(String, String)]) -> String {
 }
 
 fn other_value(rng: &mut Rng, key: &str, current: &str) -> String {
-    let (_, values) = SETTINGS.iter().find(|(k, _)| *k == key).expect("known setting");
+    let (_, values) = SETTINGS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .expect("known setting");
     let others: Vec<&str> = values.iter().copied().filter(|v| *v != current).collect();
     rng.pick(&others).to_string()
 }
@@ -164,17 +302,32 @@ fn replace_setting(rng: &mut Rng) -> Draft<Filesystem> {
     lines[at].1 = new.clone();
     let after = render(&lines);
     Draft {
-        goal: format!("In {path}, change the setting {key} from {old} to {new}. Leave every other line as it is."),
+        goal: format!(
+            "In {path}, change the setting {key} from {old} to {new}. Leave every other line as it is."
+        ),
         max_steps: 4,
-        seed: Seed { files: BTreeMap::from([(path.clone(), before)]), ..Seed::default() },
+        seed: Seed {
+            files: BTreeMap::from([(path.clone(), before)]),
+            ..Seed::default()
+        },
         tools: tools(&["read_text_file", "edit_file", "write_file", "get_file_info"]),
         predicate: equals(&path, &after),
         references: vec![
-            vec![call::<Filesystem>("edit_file", json!({ "path": path, "edits": [{ "oldText": format!("{key} = {old}"), "newText": format!("{key} = {new}") }] }))],
-            vec![call::<Filesystem>("write_file", json!({ "path": path, "content": after }))],
+            vec![call::<Filesystem>(
+                "edit_file",
+                json!({ "path": path, "edits": [{ "oldText": format!("{key} = {old}"), "newText": format!("{key} = {new}") }] }),
+            )],
+            vec![call::<Filesystem>(
+                "write_file",
+                json!({ "path": path, "content": after }),
+            )],
         ],
         faults: vec![],
-        params: params(&[("app", json!(app)), ("key", json!(key)), ("new", json!(new))]),
+        params: params(&[
+            ("app", json!(app)),
+            ("key", json!(key)),
+            ("new", json!(new)),
+        ]),
     }
 }
 
@@ -203,14 +356,20 @@ fn move_by_extension(rng: &mut Rng) -> Draft<Filesystem> {
     }
     let mut steps = vec![call::<Filesystem>("list_directory", json!({ "path": src }))];
     if create_dst {
-        steps.push(call::<Filesystem>("create_directory", json!({ "path": dst })));
+        steps.push(call::<Filesystem>(
+            "create_directory",
+            json!({ "path": dst }),
+        ));
     }
     let mut checks = vec![];
     for file in &moves {
         let (from, to) = (format!("{src}/{file}"), format!("{dst}/{file}"));
         checks.push(equals(&to, &files[&from]));
         checks.push(Pred::Not(Box::new(exists(&from))));
-        steps.push(call::<Filesystem>("move_file", json!({ "source": from, "destination": to })));
+        steps.push(call::<Filesystem>(
+            "move_file",
+            json!({ "source": from, "destination": to }),
+        ));
     }
     for (path, content) in files.iter().filter(|(p, _)| p.ends_with(".txt")) {
         checks.push(equals(path, content));
@@ -218,15 +377,36 @@ fn move_by_extension(rng: &mut Rng) -> Draft<Filesystem> {
     Draft {
         goal: format!(
             "Move every .{ext} file directly inside {src} into the folder {dst}{}, keeping their file names. Leave all other files where they are.",
-            if create_dst { " (create that folder first; it does not exist yet)" } else { "" }
+            if create_dst {
+                " (create that folder first; it does not exist yet)"
+            } else {
+                ""
+            }
         ),
         max_steps: (n + 4) as u32,
-        seed: Seed { files, directories, ..Seed::default() },
-        tools: tools(&["list_directory", "search_files", "move_file", "create_directory", "read_text_file", "write_file", "delete_file"]),
+        seed: Seed {
+            files,
+            directories,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "list_directory",
+            "search_files",
+            "move_file",
+            "create_directory",
+            "read_text_file",
+            "write_file",
+            "delete_file",
+        ]),
         predicate: Pred::All(checks),
         references: vec![steps],
         faults: vec![],
-        params: params(&[("app", json!(app)), ("ext", json!(ext)), ("count", json!(n)), ("create_destination", json!(create_dst))]),
+        params: params(&[
+            ("app", json!(app)),
+            ("ext", json!(ext)),
+            ("count", json!(n)),
+            ("create_destination", json!(create_dst)),
+        ]),
     }
 }
 
@@ -237,19 +417,34 @@ fn merge_files(rng: &mut Rng) -> Draft<Filesystem> {
     let quarters: Vec<String> = (1..=n).map(|q| format!("{dir}/q{q}.csv")).collect();
     let mut files = BTreeMap::new();
     for q in &quarters {
-        let rows: Vec<String> = (0..rng.range(1, 3)).map(|_| format!("{},{}", rng.pick(WORDS), rng.range(1, 999))).collect();
+        let rows: Vec<String> = (0..rng.range(1, 3))
+            .map(|_| format!("{},{}", rng.pick(WORDS), rng.range(1, 999)))
+            .collect();
         files.insert(q.clone(), rows.join("\n"));
     }
     let out = format!("{dir}/all.csv");
-    let merged = quarters.iter().map(|q| files[q].as_str()).collect::<Vec<_>>().join("\n");
+    let merged = quarters
+        .iter()
+        .map(|q| files[q].as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     let list = quarters.join(", ");
     Draft {
         goal: format!(
             "Create {out} holding the rows of {list}, in that order: the content of each file, one after the other, separated by a single line break, with nothing added."
         ),
         max_steps: (n + 3) as u32,
-        seed: Seed { files, ..Seed::default() },
-        tools: tools(&["read_text_file", "read_multiple_files", "write_file", "list_directory", "edit_file"]),
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "read_text_file",
+            "read_multiple_files",
+            "write_file",
+            "list_directory",
+            "edit_file",
+        ]),
         predicate: equals(&out, &merged),
         references: vec![vec![
             call::<Filesystem>("read_multiple_files", json!({ "paths": quarters })),
@@ -267,18 +462,38 @@ fn find_largest(rng: &mut Rng) -> Draft<Filesystem> {
     let names = rng.sample(WORDS, count);
     let mut sizes: Vec<i64> = (0..names.len()).map(|i| 10 + 7 * i as i64).collect();
     rng.shuffle(&mut sizes);
-    let files: BTreeMap<String, String> =
-        names.iter().zip(&sizes).map(|(n, s)| (format!("{dir}/{n}.bin"), "x".repeat(*s as usize))).collect();
-    let (largest, _) = names.iter().zip(&sizes).max_by_key(|(_, s)| **s).expect("non-empty");
+    let files: BTreeMap<String, String> = names
+        .iter()
+        .zip(&sizes)
+        .map(|(n, s)| (format!("{dir}/{n}.bin"), "x".repeat(*s as usize)))
+        .collect();
+    let (largest, _) = names
+        .iter()
+        .zip(&sizes)
+        .max_by_key(|(_, s)| **s)
+        .expect("non-empty");
     let answer = format!("{largest}.bin");
     Draft {
         goal: format!("Which file in {dir} is the largest? Reply with just its file name."),
         max_steps: 5,
-        seed: Seed { files, ..Seed::default() },
-        tools: tools(&["list_directory", "list_directory_with_sizes", "get_file_info", "read_text_file"]),
-        predicate: Pred::Answer(mcpbench_sim::AnswerCheck::Matches { value: answer.clone() }),
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "list_directory",
+            "list_directory_with_sizes",
+            "get_file_info",
+            "read_text_file",
+        ]),
+        predicate: Pred::Answer(mcpbench_sim::AnswerCheck::Matches {
+            value: answer.clone(),
+        }),
         references: vec![vec![
-            call::<Filesystem>("list_directory_with_sizes", json!({ "path": dir, "sortBy": "size" })),
+            call::<Filesystem>(
+                "list_directory_with_sizes",
+                json!({ "path": dir, "sortBy": "size" }),
+            ),
             Step::Answer { answer },
         ]],
         faults: vec![],
@@ -301,36 +516,68 @@ fn backup_then_edit(rng: &mut Rng) -> Draft<Filesystem> {
             "Before touching {path}, save an exact copy of it as {backup}. Then change its setting {key} from {old} to {new}, leaving the other lines alone."
         ),
         max_steps: 6,
-        seed: Seed { files: BTreeMap::from([(path.clone(), before.clone())]), ..Seed::default() },
-        tools: tools(&["read_text_file", "write_file", "edit_file", "move_file", "list_directory"]),
+        seed: Seed {
+            files: BTreeMap::from([(path.clone(), before.clone())]),
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "read_text_file",
+            "write_file",
+            "edit_file",
+            "move_file",
+            "list_directory",
+        ]),
         predicate: Pred::All(vec![equals(&backup, &before), equals(&path, &after)]),
         references: vec![vec![
             call::<Filesystem>("read_text_file", json!({ "path": path })),
             call::<Filesystem>("write_file", json!({ "path": backup, "content": before })),
-            call::<Filesystem>("edit_file", json!({ "path": path, "edits": [{ "oldText": format!("{key} = {old}"), "newText": format!("{key} = {new}") }] })),
+            call::<Filesystem>(
+                "edit_file",
+                json!({ "path": path, "edits": [{ "oldText": format!("{key} = {old}"), "newText": format!("{key} = {new}") }] }),
+            ),
         ]],
         faults: vec![],
-        params: params(&[("app", json!(app)), ("key", json!(key)), ("new", json!(new))]),
+        params: params(&[
+            ("app", json!(app)),
+            ("key", json!(key)),
+            ("new", json!(new)),
+        ]),
     }
 }
 
 fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
     let (from, to, content, files) = rename_pair(rng);
-    let kind = *rng.pick(&[ErrorKind::Unavailable, ErrorKind::RateLimited, ErrorKind::Timeout]);
+    let kind = *rng.pick(&[
+        ErrorKind::Unavailable,
+        ErrorKind::RateLimited,
+        ErrorKind::Timeout,
+    ]);
     let mv = call::<Filesystem>("move_file", json!({ "source": from, "destination": to }));
     Draft {
         goal: format!("Rename {from} to {to}, keeping its content."),
         max_steps: 4,
-        seed: Seed { files, ..Seed::default() },
-        tools: tools(&["move_file", "read_text_file", "write_file", "list_directory"]),
-        predicate: Pred::All(vec![equals(&to, &content), Pred::Not(Box::new(exists(&from)))]),
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "move_file",
+            "read_text_file",
+            "write_file",
+            "list_directory",
+        ]),
+        predicate: Pred::All(vec![
+            equals(&to, &content),
+            Pred::Not(Box::new(exists(&from))),
+        ]),
         references: vec![vec![mv.clone(), mv]],
         faults: vec![Fault {
             tool: qualified::<Filesystem>("move_file"),
             on_call: 1,
             times: 1,
             error: kind,
-            message: "the storage backend did not answer in time; nothing was changed, try again".into(),
+            message: "the storage backend did not answer in time; nothing was changed, try again"
+                .into(),
         }],
         params: params(&[("from", json!(from)), ("error", json!(kind.as_str()))]),
     }
@@ -344,16 +591,34 @@ fn write_fallback(rng: &mut Rng) -> Draft<Filesystem> {
     let fallback = format!("/home/{user}/{topic}.txt");
     let text = format!("{topic} report: {}", phrase(rng, 3));
     let mut files = BTreeMap::new();
-    files.insert(format!("{shared}/README.txt"), "Shared reports. Managed by IT.\n".into());
-    files.insert(format!("/home/{user}/.profile"), "export EDITOR=vi\n".into());
+    files.insert(
+        format!("{shared}/README.txt"),
+        "Shared reports. Managed by IT.\n".into(),
+    );
+    files.insert(
+        format!("/home/{user}/.profile"),
+        "export EDITOR=vi\n".into(),
+    );
     Draft {
         goal: format!(
             "Save a file {target} whose entire content is: {text}\nIf that location cannot be written to, save it as {fallback} instead."
         ),
         max_steps: 4,
-        seed: Seed { files, read_only: vec![shared.clone()], ..Seed::default() },
-        tools: tools(&["write_file", "get_file_info", "create_directory", "list_directory"]),
-        predicate: Pred::All(vec![equals(&fallback, &text), Pred::Not(Box::new(exists(&target)))]),
+        seed: Seed {
+            files,
+            read_only: vec![shared.clone()],
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "write_file",
+            "get_file_info",
+            "create_directory",
+            "list_directory",
+        ]),
+        predicate: Pred::All(vec![
+            equals(&fallback, &text),
+            Pred::Not(Box::new(exists(&target))),
+        ]),
         references: vec![vec![
             call::<Filesystem>("write_file", json!({ "path": target, "content": text })),
             call::<Filesystem>("write_file", json!({ "path": fallback, "content": text })),
@@ -373,8 +638,16 @@ fn write_into_new_dir(rng: &mut Rng) -> Draft<Filesystem> {
     Draft {
         goal: format!("Write a file {path} whose entire content is: {text}"),
         max_steps: 6,
-        seed: Seed { files: BTreeMap::from([(format!("/data/{app}/README"), format!("{app} data\n"))]), ..Seed::default() },
-        tools: tools(&["write_file", "create_directory", "list_directory", "get_file_info"]),
+        seed: Seed {
+            files: BTreeMap::from([(format!("/data/{app}/README"), format!("{app} data\n"))]),
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "write_file",
+            "create_directory",
+            "list_directory",
+            "get_file_info",
+        ]),
         predicate: equals(&path, &text),
         references: vec![vec![
             call::<Filesystem>("write_file", json!({ "path": path, "content": text })),

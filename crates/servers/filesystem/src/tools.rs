@@ -130,7 +130,12 @@ fn read_text_file(fs: &mut Filesystem, a: ReadText) -> Out {
     let content = fs.read(&a.path)?;
     let lines: Vec<&str> = content.lines().collect();
     let text = match (a.head, a.tail) {
-        (Some(n), _) => lines.iter().take(n as usize).copied().collect::<Vec<_>>().join("\n"),
+        (Some(n), _) => lines
+            .iter()
+            .take(n as usize)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n"),
         (_, Some(n)) => lines[lines.len().saturating_sub(n as usize)..].join("\n"),
         _ => content.clone(),
     };
@@ -164,9 +169,17 @@ fn edit_file(fs: &mut Filesystem, a: EditFile) -> Out {
     let mut text = fs.read(&path)?.clone();
     for (i, e) in a.edits.iter().enumerate() {
         match text.matches(e.old_text.as_str()).count() {
-            0 => return Err(ToolError::not_found(format!("edit {i}: oldText not found in {path}"))),
+            0 => {
+                return Err(ToolError::not_found(format!(
+                    "edit {i}: oldText not found in {path}"
+                )));
+            }
             1 => text = text.replacen(&e.old_text, &e.new_text, 1),
-            n => return Err(ToolError::conflict(format!("edit {i}: oldText occurs {n} times in {path}; make it unique"))),
+            n => {
+                return Err(ToolError::conflict(format!(
+                    "edit {i}: oldText occurs {n} times in {path}; make it unique"
+                )));
+            }
         }
     }
     if a.dry_run {
@@ -174,12 +187,18 @@ fn edit_file(fs: &mut Filesystem, a: EditFile) -> Out {
     }
     fs.writable(&path)?;
     fs.files.insert(path.clone(), text);
-    Ok(Value::String(format!("Applied {} edit(s) to {path}", a.edits.len())))
+    Ok(Value::String(format!(
+        "Applied {} edit(s) to {path}",
+        a.edits.len()
+    )))
 }
 
 fn create_directory(fs: &mut Filesystem, a: PathArg) -> Out {
     fs.mkdir_p(&a.path)?;
-    Ok(Value::String(format!("Successfully created directory {}", a.path)))
+    Ok(Value::String(format!(
+        "Successfully created directory {}",
+        a.path
+    )))
 }
 
 fn list_directory(fs: &mut Filesystem, a: PathArg) -> Out {
@@ -196,7 +215,11 @@ fn list_directory_with_sizes(fs: &mut Filesystem, a: ListSized) -> Out {
         .children(&a.path)?
         .into_iter()
         .map(|(name, dir)| {
-            let size = if dir { 0 } else { fs.files[&join(&a.path, &name)].len() };
+            let size = if dir {
+                0
+            } else {
+                fs.files[&join(&a.path, &name)].len()
+            };
             (name, dir, size)
         })
         .collect();
@@ -206,7 +229,13 @@ fn list_directory_with_sizes(fs: &mut Filesystem, a: ListSized) -> Out {
     let total: usize = entries.iter().map(|e| e.2).sum();
     let mut lines: Vec<String> = entries
         .iter()
-        .map(|(n, d, s)| if *d { format!("[DIR]  {n}") } else { format!("[FILE] {n} ({s} bytes)") })
+        .map(|(n, d, s)| {
+            if *d {
+                format!("[DIR]  {n}")
+            } else {
+                format!("[FILE] {n} ({s} bytes)")
+            }
+        })
         .collect();
     lines.push(format!("Total: {} entries, {total} bytes", entries.len()));
     Ok(Value::String(lines.join("\n")))
@@ -231,12 +260,18 @@ fn directory_tree(fs: &mut Filesystem, a: PathArg) -> Out {
 
 fn move_file(fs: &mut Filesystem, a: Move) -> Out {
     let src = normal(&a.source).map_err(ToolError::invalid)?.to_string();
-    let dst = normal(&a.destination).map_err(ToolError::invalid)?.to_string();
+    let dst = normal(&a.destination)
+        .map_err(ToolError::invalid)?
+        .to_string();
     if fs.files.contains_key(&dst) || fs.is_dir(&dst) {
-        return Err(ToolError::conflict(format!("destination {dst} already exists")));
+        return Err(ToolError::conflict(format!(
+            "destination {dst} already exists"
+        )));
     }
     if !fs.files.contains_key(&src) && !fs.is_dir(&src) {
-        return Err(ToolError::not_found(format!("no such file or directory: {src}")));
+        return Err(ToolError::not_found(format!(
+            "no such file or directory: {src}"
+        )));
     }
     if src == "/" || dst.starts_with(&format!("{src}/")) {
         return Err(ToolError::invalid(format!("cannot move {src} into itself")));
@@ -266,7 +301,9 @@ fn move_file(fs: &mut Filesystem, a: Move) -> Out {
 fn delete_file(fs: &mut Filesystem, a: PathArg) -> Out {
     let path = normal(&a.path).map_err(ToolError::invalid)?.to_string();
     if fs.is_dir(&path) {
-        return Err(ToolError::invalid(format!("{path} is a directory; only files can be deleted")));
+        return Err(ToolError::invalid(format!(
+            "{path} is a directory; only files can be deleted"
+        )));
     }
     if !fs.files.contains_key(&path) {
         return Err(ToolError::not_found(format!("no such file: {path}")));
@@ -315,7 +352,12 @@ fn search_files(fs: &mut Filesystem, a: Search) -> Out {
     if hits.is_empty() {
         return Ok(Value::String("No matches found".into()));
     }
-    Ok(Value::String(hits.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")))
+    Ok(Value::String(
+        hits.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    ))
 }
 
 fn get_file_info(fs: &mut Filesystem, a: PathArg) -> Out {
@@ -323,7 +365,9 @@ fn get_file_info(fs: &mut Filesystem, a: PathArg) -> Out {
     let read_only = fs.writable(path).is_err();
     if fs.is_dir(path) {
         let n = fs.children(path)?.len();
-        return Ok(json!({ "path": path, "type": "directory", "entries": n, "readOnly": read_only }));
+        return Ok(
+            json!({ "path": path, "type": "directory", "entries": n, "readOnly": read_only }),
+        );
     }
     let content = fs.read(path)?;
     Ok(json!({
@@ -339,19 +383,89 @@ fn list_allowed_directories(_: &mut Filesystem, _: NoArgs) -> Out {
 pub(crate) static TOOLS: LazyLock<ToolBox<Filesystem>> = LazyLock::new(|| {
     use Effect::{Read, Write as W};
     ToolBox::new(vec![
-        Tool::new("read_text_file", Read, "Read the complete contents of a text file. Use head or tail to read only the first or last N lines.", read_text_file),
-        Tool::new("read_file", Read, "Read the complete contents of a file as text. Deprecated: use read_text_file.", read_file),
-        Tool::new("read_multiple_files", Read, "Read several files at once. Each file's content is prefixed with its path; a file that cannot be read shows its error and does not stop the others.", read_multiple_files),
-        Tool::new("write_file", W, "Create a new file or completely overwrite an existing one. The parent directory must exist.", write_file),
-        Tool::new("edit_file", W, "Make exact text replacements in a file. Each oldText must occur exactly once. With dryRun, returns the new content without writing.", edit_file),
-        Tool::new("create_directory", W, "Create a directory, with any missing parents. Succeeds silently if it already exists.", create_directory),
-        Tool::new("list_directory", Read, "List the entries directly inside a directory, each marked [FILE] or [DIR].", list_directory),
-        Tool::new("list_directory_with_sizes", Read, "List the entries of a directory with file sizes and a total, sorted by name or size.", list_directory_with_sizes),
-        Tool::new("directory_tree", Read, "Get a recursive tree of a directory as JSON, each entry with name, type and children.", directory_tree),
-        Tool::new("move_file", W, "Move or rename a file or directory. Fails if the destination exists.", move_file),
-        Tool::new("delete_file", W, "Delete one file. Directories cannot be deleted.", delete_file),
-        Tool::new("search_files", Read, "Recursively find files and directories below a path whose names match a glob (*.log) or contain a substring.", search_files),
-        Tool::new("get_file_info", Read, "Get metadata of a file or directory: type, size in bytes, line count, whether it is read-only.", get_file_info),
-        Tool::new("list_allowed_directories", Read, "List the directories this server may access.", list_allowed_directories),
+        Tool::new(
+            "read_text_file",
+            Read,
+            "Read the complete contents of a text file. Use head or tail to read only the first or last N lines.",
+            read_text_file,
+        ),
+        Tool::new(
+            "read_file",
+            Read,
+            "Read the complete contents of a file as text. Deprecated: use read_text_file.",
+            read_file,
+        ),
+        Tool::new(
+            "read_multiple_files",
+            Read,
+            "Read several files at once. Each file's content is prefixed with its path; a file that cannot be read shows its error and does not stop the others.",
+            read_multiple_files,
+        ),
+        Tool::new(
+            "write_file",
+            W,
+            "Create a new file or completely overwrite an existing one. The parent directory must exist.",
+            write_file,
+        ),
+        Tool::new(
+            "edit_file",
+            W,
+            "Make exact text replacements in a file. Each oldText must occur exactly once. With dryRun, returns the new content without writing.",
+            edit_file,
+        ),
+        Tool::new(
+            "create_directory",
+            W,
+            "Create a directory, with any missing parents. Succeeds silently if it already exists.",
+            create_directory,
+        ),
+        Tool::new(
+            "list_directory",
+            Read,
+            "List the entries directly inside a directory, each marked [FILE] or [DIR].",
+            list_directory,
+        ),
+        Tool::new(
+            "list_directory_with_sizes",
+            Read,
+            "List the entries of a directory with file sizes and a total, sorted by name or size.",
+            list_directory_with_sizes,
+        ),
+        Tool::new(
+            "directory_tree",
+            Read,
+            "Get a recursive tree of a directory as JSON, each entry with name, type and children.",
+            directory_tree,
+        ),
+        Tool::new(
+            "move_file",
+            W,
+            "Move or rename a file or directory. Fails if the destination exists.",
+            move_file,
+        ),
+        Tool::new(
+            "delete_file",
+            W,
+            "Delete one file. Directories cannot be deleted.",
+            delete_file,
+        ),
+        Tool::new(
+            "search_files",
+            Read,
+            "Recursively find files and directories below a path whose names match a glob (*.log) or contain a substring.",
+            search_files,
+        ),
+        Tool::new(
+            "get_file_info",
+            Read,
+            "Get metadata of a file or directory: type, size in bytes, line count, whether it is read-only.",
+            get_file_info,
+        ),
+        Tool::new(
+            "list_allowed_directories",
+            Read,
+            "List the directories this server may access.",
+            list_allowed_directories,
+        ),
     ])
 });

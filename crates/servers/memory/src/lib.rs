@@ -1,1 +1,47 @@
-//! `memory`: simulated MCP server (being written).
+//! `memory`: the knowledge graph of the reference memory MCP server (`create_entities`,
+//! `create_relations`, `add_observations`, `read_graph`, `search_nodes`, `open_nodes`, ...).
+//!
+//! The graph holds entities (a unique, case-sensitive name, an `entityType`, a list of
+//! observations) and directed relations (`from`, `to`, `relationType` in active voice). The
+//! rules an agent meets:
+//! - creating an entity that exists skips it (the result says so); nothing is merged;
+//! - relations must join existing entities (`not_found` otherwise, and nothing is created);
+//! - adding observations to a missing entity is `not_found`; deleting things that are absent
+//!   does nothing and the result says what was not found;
+//! - deleting an entity deletes every relation touching it;
+//! - `search_nodes` and `open_nodes` return only relations whose two ends are both returned,
+//!   as the reference server does; `read_graph` returns everything, sorted by name.
+
+mod predicates;
+mod state;
+mod templates;
+mod tools;
+pub mod world;
+
+pub use predicates::Atom;
+pub use state::{Entity, Memory, Relation, Seed};
+
+use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use serde_json::Value;
+
+impl Simulated for Memory {
+    const NAME: &'static str = "memory";
+    type Seed = Seed;
+    type Atom = Atom;
+
+    fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
+        Memory::from_seed(seed)
+    }
+    fn toolbox() -> &'static ToolBox<Self> {
+        &tools::TOOLS
+    }
+    fn holds(&self, atom: &Atom) -> bool {
+        atom.holds(self)
+    }
+    fn snapshot(&self) -> Value {
+        Memory::snapshot(self)
+    }
+    fn templates() -> Vec<Template<Self>> {
+        templates::all()
+    }
+}

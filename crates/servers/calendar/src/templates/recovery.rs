@@ -1,0 +1,243 @@
+//! Recovery templates: a transient fault to retry through, or a refusal (read-only calendar,
+//! double booking) the goal says how to work around.
+
+use super::{
+    Day, GUESTS, Ids, PLACES, TITLES, atom, clock, event, h, next_day_events, not, other_titles,
+    params, shared_calendar, tools,
+};
+use crate::{Atom, Calendar, Seed};
+use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
+use serde_json::json;
+
+pub(crate) fn create_after_outage(rng: &mut Rng) -> Draft<Calendar> {
+    let day = Day::pick(rng);
+    let title = *rng.pick(TITLES);
+    let place = *rng.pick(PLACES);
+    let who = *rng.pick(GUESTS);
+    let start = h(rng.range(9, 15), 30 * rng.range(0, 1));
+    let end = start + *rng.pick(&[30, 60]);
+    let mut ids = Ids::new(rng);
+    let events = next_day_events(rng, &mut ids, day, &[title]);
+    let kind = *rng.pick(&[
+        ErrorKind::Unavailable,
+        ErrorKind::RateLimited,
+        ErrorKind::Timeout,
+    ]);
+    let (s, e) = (day.at(start), day.at(end));
+    let create = call::<Calendar>(
+        "create_event",
+        json!({ "summary": title, "start": s, "end": e, "location": place, "attendees": [{ "email": who }] }),
+    );
+    Draft {
+        goal: format!(
+            "Schedule \"{title}\" on my calendar on {} from {} to {} at {place}, with {who} as a guest.",
+            day.long(),
+            clock(start),
+            clock(end)
+        ),
+        max_steps: 4,
+        seed: Seed {
+            events,
+            ..Seed::default()
+        },
+        tools: tools(&["create_event", "list_events", "get_event", "update_event"]),
+        predicate: atom(Atom::EventExists {
+            title: title.into(),
+            start: s.clone(),
+            end: Some(e.clone()),
+            calendar: Some("primary".into()),
+            attendees: Some(vec![who.into()]),
+            location: Some(place.into()),
+        }),
+        references: vec![vec![create.clone(), create]],
+        faults: vec![Fault {
+            tool: qualified::<Calendar>("create_event"),
+            on_call: 1,
+            times: 1,
+            error: kind,
+            message: "the calendar service did not respond; no event was created, try again".into(),
+        }],
+        params: params(&[
+            ("title", json!(title)),
+            ("start", json!(s)),
+            ("error", json!(kind.as_str())),
+        ]),
+    }
+}
+
+pub(crate) fn read_only_fallback(rng: &mut Rng) -> Draft<Calendar> {
+    let day = Day::pick(rng);
+    let title = *rng.pick(&[
+        "Team offsite",
+        "Town hall",
+        "Spring party",
+        "Training day",
+        "Charity run",
+    ]);
+    let start = h(rng.range(9, 14), 0);
+    let end = start + 60 * rng.range(1, 3);
+    let mut ids = Ids::new(rng);
+    let mut events = next_day_events(rng, &mut ids, day, &[]);
+    let mut holiday = event(
+        &mut ids,
+        "Public holiday",
+        Day { n: day.n + 7 },
+        h(0, 0),
+        h(23, 59),
+    );
+    holiday.calendar = "company-events".into();
+    events.push(holiday);
+    let (s, e) = (day.at(start), day.at(end));
+    let wanted = |calendar: &str| {
+        atom(Atom::EventExists {
+            title: title.into(),
+            start: s.clone(),
+            end: Some(e.clone()),
+            calendar: Some(calendar.into()),
+            attendees: None,
+            location: None,
+        })
+    };
+    Draft {
+        goal: format!(
+            "Add \"{title}\" on {} from {} to {} to the Company events calendar (id company-events). If you are not allowed to add it there, put it on my own calendar instead.",
+            day.long(),
+            clock(start),
+            clock(end)
+        ),
+        max_steps: 4,
+        seed: Seed {
+            calendars: vec![shared_calendar(
+                "company-events",
+                "Company events",
+                Some("hr@northwind.io"),
+                true,
+                false,
+            )],
+            events,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "create_event",
+            "quick_add_event",
+            "list_calendars",
+            "list_events",
+        ]),
+        predicate: wanted("primary"),
+        references: vec![vec![
+            call::<Calendar>(
+                "create_event",
+                json!({ "calendarId": "company-events", "summary": title, "start": s, "end": e }),
+            ),
+            call::<Calendar>(
+                "create_event",
+                json!({ "summary": title, "start": s, "end": e }),
+            ),
+        ]],
+        faults: vec![],
+        params: params(&[("title", json!(title)), ("start", json!(s))]),
+    }
+}
+
+const ROOMS: &[(&str, &str)] = &[
+    ("room-atlas", "Atlas"),
+    ("room-borealis", "Borealis"),
+    ("room-cirrus", "Cirrus"),
+];
+
+pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
+    let day = Day::pick(rng);
+    let (room_id, room) = *rng.pick(ROOMS);
+    let title = *rng.pick(TITLES);
+    let mut ids = Ids::new(rng);
+    let start = h(rng.range(9, 13), 0);
+    let length = *rng.pick(&[30, 60]);
+    let taken_from = start - 30 + 15 * rng.range(0, 3);
+    let mut booking = event(
+        &mut ids,
+        other_titles(rng, &[title], 1)[0],
+        day,
+        taken_from,
+        taken_from + 60,
+    );
+    booking.calendar = room_id.into();
+    let booked = booking.id.clone();
+    let alt = taken_from + 60 + 30 * rng.range(0, 2);
+    let mut later = event(
+        &mut ids,
+        other_titles(rng, &[title], 1)[0],
+        day,
+        alt + length + 30,
+        alt + length + 90,
+    );
+    later.calendar = room_id.into();
+    let mut events = vec![booking, later];
+    events.extend(next_day_events(rng, &mut ids, day, &[title]));
+    let (s, e) = (day.at(start), day.at(start + length));
+    let (alt_s, alt_e) = (day.at(alt), day.at(alt + length));
+    let first = call::<Calendar>(
+        "create_event",
+        json!({ "calendarId": room_id, "summary": title, "start": s, "end": e }),
+    );
+    Draft {
+        goal: format!(
+            "Book the {room} room (calendar id {room_id}) for \"{title}\" on {} from {} to {}. If that time is already taken there, book it from {} to {} instead. Do not change anyone else's booking.",
+            day.long(),
+            clock(start),
+            clock(start + length),
+            clock(alt),
+            clock(alt + length)
+        ),
+        max_steps: 6,
+        seed: Seed {
+            calendars: vec![shared_calendar(
+                room_id,
+                &format!("Room {room}"),
+                Some("facilities@northwind.io"),
+                false,
+                true,
+            )],
+            events,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "create_event",
+            "list_events",
+            "get_freebusy",
+            "delete_event",
+            "update_event",
+            "list_calendars",
+        ]),
+        predicate: Pred::All(vec![
+            atom(Atom::EventExists {
+                title: title.into(),
+                start: alt_s.clone(),
+                end: Some(alt_e.clone()),
+                calendar: Some(room_id.into()),
+                attendees: None,
+                location: None,
+            }),
+            not(atom(Atom::EventAbsent { id: booked })),
+        ]),
+        references: vec![vec![
+            first.clone(),
+            first,
+            call::<Calendar>(
+                "create_event",
+                json!({ "calendarId": room_id, "summary": title, "start": alt_s, "end": alt_e }),
+            ),
+        ]],
+        faults: vec![Fault {
+            tool: qualified::<Calendar>("create_event"),
+            on_call: 1,
+            times: 1,
+            error: ErrorKind::RateLimited,
+            message: "too many requests to the room booking service; retry in a moment".into(),
+        }],
+        params: params(&[
+            ("room", json!(room_id)),
+            ("start", json!(s)),
+            ("alternative", json!(alt_s)),
+        ]),
+    }
+}

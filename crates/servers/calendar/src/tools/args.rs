@@ -1,0 +1,183 @@
+//! Argument types of the calendar tools: their JSON Schemas are what agents read and what
+//! calls are validated against before a handler runs.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AttendeeArg {
+    /// The guest's email address.
+    #[schemars(length(min = 3, max = 200))]
+    pub(crate) email: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct ListEvents {
+    /// Calendar id (default `primary`, the user's own calendar).
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// Only events ending after this local time, `2026-03-04T00:00`.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) time_min: Option<String>,
+    /// Only events starting before this local time, `2026-03-05T00:00`.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) time_max: Option<String>,
+    /// At most this many events, earliest first (default 50).
+    #[schemars(range(min = 1, max = 250))]
+    pub(crate) max_results: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct SearchEvents {
+    /// Words that must all occur in the title, description, location or guest addresses.
+    #[schemars(length(min = 1, max = 200))]
+    pub(crate) query: String,
+    /// Calendar id; all calendars when omitted.
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// Only events ending after this local time.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) time_min: Option<String>,
+    /// Only events starting before this local time.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) time_max: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct EventRef {
+    /// Calendar id (default `primary`).
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// Event id, as returned by list_events or search_events.
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) event_id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct CreateEvent {
+    /// Calendar id (default `primary`).
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// The event title.
+    #[schemars(length(min = 1, max = 200))]
+    pub(crate) summary: String,
+    /// Local start, `2026-03-04T13:30`.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) start: String,
+    /// Local end, after the start.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) end: String,
+    /// Where it takes place.
+    #[schemars(length(max = 200))]
+    pub(crate) location: Option<String>,
+    /// Free-text notes.
+    #[schemars(length(max = 5000))]
+    pub(crate) description: Option<String>,
+    /// Guests to invite; their answers start as needsAction.
+    #[schemars(length(max = 50))]
+    pub(crate) attendees: Option<Vec<AttendeeArg>>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct UpdateEvent {
+    /// Calendar id (default `primary`).
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// Event id, as returned by list_events or search_events.
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) event_id: String,
+    /// New title.
+    #[schemars(length(min = 1, max = 200))]
+    pub(crate) summary: Option<String>,
+    /// New local start.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) start: Option<String>,
+    /// New local end.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) end: Option<String>,
+    /// Where it takes place.
+    #[schemars(length(max = 200))]
+    pub(crate) location: Option<String>,
+    /// Free-text notes.
+    #[schemars(length(max = 5000))]
+    pub(crate) description: Option<String>,
+    /// The complete new guest list; guests already invited keep their answers.
+    #[schemars(length(max = 50))]
+    pub(crate) attendees: Option<Vec<AttendeeArg>>,
+}
+
+#[derive(Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum Answer {
+    Accepted,
+    Declined,
+    Tentative,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct Respond {
+    /// Calendar id (default `primary`).
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// Event id, as returned by list_events or search_events.
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) event_id: String,
+    /// Your answer to the invitation.
+    pub(crate) response: Answer,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct FreeSlots {
+    /// Calendars whose events count as busy (default `["primary"]`).
+    #[schemars(length(min = 1, max = 10))]
+    pub(crate) calendar_ids: Option<Vec<String>>,
+    /// The day, `2026-03-04`.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}$"))]
+    pub(crate) date: String,
+    /// Minimum length of a free window, in minutes.
+    #[schemars(range(min = 5, max = 600))]
+    pub(crate) duration_minutes: u32,
+    /// Start of the working day, `HH:MM` (default 09:00).
+    #[schemars(pattern(r"^\d{2}:\d{2}$"))]
+    pub(crate) workday_start: Option<String>,
+    /// End of the working day, `HH:MM` (default 17:00).
+    #[schemars(pattern(r"^\d{2}:\d{2}$"))]
+    pub(crate) workday_end: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct FreeBusy {
+    /// Calendars to report (default `["primary"]`).
+    #[schemars(length(min = 1, max = 10))]
+    pub(crate) calendar_ids: Option<Vec<String>>,
+    /// Local start of the range, `2026-03-04T00:00`.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) time_min: String,
+    /// Local end of the range.
+    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    pub(crate) time_max: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct QuickAdd {
+    /// Calendar id (default `primary`).
+    #[schemars(length(min = 1, max = 100))]
+    pub(crate) calendar_id: Option<String>,
+    /// `<title> on YYYY-MM-DD at HH:MM [for N minutes|hours]`; one hour when no length is given.
+    #[schemars(length(min = 1, max = 300))]
+    pub(crate) text: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoArgs {}

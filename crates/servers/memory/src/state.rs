@@ -1,0 +1,125 @@
+//! The knowledge graph, its seed, and the rules the tools share.
+
+use mcpbench_sim::{SeedError, ToolError};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `initial_state.memory`: the graph as the reference server stores it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Seed {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<Entity>,
+    /// Relations between entities of `entities`, each at most once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relations: Vec<Relation>,
+}
+
+/// A node: a unique name, a type, and atomic facts about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Entity {
+    pub name: String,
+    /// `person`, `organization`, `city`, `project`, ...
+    pub entity_type: String,
+    #[serde(default)]
+    pub observations: Vec<String>,
+}
+
+/// A directed edge, its type in active voice (`works_at`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Relation {
+    pub from: String,
+    pub to: String,
+    pub relation_type: String,
+}
+
+/// The simulated server: entities by name, relations in sorted order.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    pub(crate) entities: BTreeMap<String, Entity>,
+    pub(crate) relations: BTreeSet<Relation>,
+}
+
+impl Memory {
+    pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
+        let bad = |m: String| SeedError::new("memory", m);
+        let mut entities = BTreeMap::new();
+        for e in &seed.entities {
+            if e.name.trim().is_empty() || e.entity_type.trim().is_empty() {
+                return Err(bad(format!(
+                    "entity {:?} needs a name and an entityType",
+                    e.name
+                )));
+            }
+            let distinct: BTreeSet<&String> = e.observations.iter().collect();
+            if distinct.len() != e.observations.len() {
+                return Err(bad(format!("entity {} lists an observation twice", e.name)));
+            }
+            if entities.insert(e.name.clone(), e.clone()).is_some() {
+                return Err(bad(format!("entity {} is defined twice", e.name)));
+            }
+        }
+        let mut relations = BTreeSet::new();
+        for r in &seed.relations {
+            for end in [&r.from, &r.to] {
+                if !entities.contains_key(end) {
+                    return Err(bad(format!(
+                        "relation {} -{}-> {} names the unknown entity {end}",
+                        r.from, r.relation_type, r.to
+                    )));
+                }
+            }
+            if r.relation_type.trim().is_empty() || !relations.insert(r.clone()) {
+                return Err(bad(format!(
+                    "relation {} -{}-> {} is empty or listed twice",
+                    r.from, r.relation_type, r.to
+                )));
+            }
+        }
+        Ok(Memory {
+            entities,
+            relations,
+        })
+    }
+
+    pub(crate) fn entity(&self, name: &str) -> Result<&Entity, ToolError> {
+        self.entities.get(name).ok_or_else(|| {
+            let near: Vec<&String> = self
+                .entities
+                .keys()
+                .filter(|k| k.eq_ignore_ascii_case(name))
+                .collect();
+            let hint = match near.first() {
+                Some(k) => format!("; names are case-sensitive, did you mean {k:?}?"),
+                None => String::new(),
+            };
+            ToolError::not_found(format!("Entity with name {name:?} not found{hint}"))
+        })
+    }
+
+    /// The entities named in `names` (in name order) and the relations between them.
+    pub(crate) fn subgraph(&self, names: &BTreeSet<&str>) -> Value {
+        let entities: Vec<&Entity> = self
+            .entities
+            .values()
+            .filter(|e| names.contains(e.name.as_str()))
+            .collect();
+        let relations: Vec<&Relation> = self
+            .relations
+            .iter()
+            .filter(|r| names.contains(r.from.as_str()) && names.contains(r.to.as_str()))
+            .collect();
+        json!({ "entities": entities, "relations": relations })
+    }
+
+    pub(crate) fn snapshot(&self) -> Value {
+        json!({
+            "entities": self.entities.values().collect::<Vec<_>>(),
+            "relations": self.relations,
+        })
+    }
+}

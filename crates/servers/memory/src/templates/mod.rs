@@ -1,0 +1,139 @@
+//! Template grammars for tasks on the knowledge graph alone. Names, types, relation types and
+//! observation texts come from bounded pools; goals state each of them exactly, and
+//! predicates check exactly what the goal fixes.
+
+mod composite;
+mod recovery;
+mod simple;
+
+use crate::{Atom, Memory};
+use mcpbench_sim::{Category, Difficulty, Pred, Template, qualified};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub(crate) fn all() -> Vec<Template<Memory>> {
+    use Category::*;
+    use Difficulty::*;
+    vec![
+        Template {
+            id: "memory.remember_person",
+            category: SingleTool,
+            difficulty: Easy,
+            build: simple::remember_person,
+        },
+        Template {
+            id: "memory.add_fact",
+            category: SingleTool,
+            difficulty: Easy,
+            build: simple::add_fact,
+        },
+        Template {
+            id: "memory.employer_lookup",
+            category: SingleTool,
+            difficulty: Easy,
+            build: simple::employer_lookup,
+        },
+        Template {
+            id: "memory.link_entities",
+            category: SingleTool,
+            difficulty: Medium,
+            build: simple::link_entities,
+        },
+        Template {
+            id: "memory.forget_entity",
+            category: SingleTool,
+            difficulty: Medium,
+            build: simple::forget_entity,
+        },
+        Template {
+            id: "memory.record_meeting",
+            category: Composition,
+            difficulty: Medium,
+            build: composite::record_meeting,
+        },
+        Template {
+            id: "memory.correct_observation",
+            category: Composition,
+            difficulty: Medium,
+            build: composite::correct_observation,
+        },
+        Template {
+            id: "memory.change_employer",
+            category: Composition,
+            difficulty: Hard,
+            build: composite::change_employer,
+        },
+        Template {
+            id: "memory.note_employer_city",
+            category: Composition,
+            difficulty: Hard,
+            build: composite::note_employer_city,
+        },
+        Template {
+            id: "memory.count_after_outage",
+            category: Recovery,
+            difficulty: Easy,
+            build: recovery::count_after_outage,
+        },
+        Template {
+            id: "memory.relate_missing_entity",
+            category: Recovery,
+            difficulty: Medium,
+            build: recovery::relate_missing_entity,
+        },
+        Template {
+            id: "memory.offboard_with_timeouts",
+            category: Recovery,
+            difficulty: Hard,
+            build: recovery::offboard_with_timeouts,
+        },
+    ]
+}
+
+fn tools(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| qualified::<Memory>(n)).collect()
+}
+
+fn atom(a: Atom) -> Pred<Atom> {
+    Pred::Atom(a)
+}
+
+fn not(p: Pred<Atom>) -> Pred<Atom> {
+    Pred::Not(Box::new(p))
+}
+
+fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
+fn exists(name: &str, entity_type: &str) -> Pred<Atom> {
+    atom(Atom::EntityExists {
+        name: name.into(),
+        entity_type: Some(entity_type.into()),
+    })
+}
+
+fn related(from: &str, to: &str, relation_type: &str) -> Pred<Atom> {
+    atom(Atom::RelationExists {
+        from: from.into(),
+        to: to.into(),
+        relation_type: relation_type.into(),
+    })
+}
+
+fn observed(entity: &str, observation: &str) -> Pred<Atom> {
+    atom(Atom::HasObservation {
+        entity: entity.into(),
+        observation: observation.into(),
+    })
+}
+
+fn observation_count(entity: &str, count: usize) -> Pred<Atom> {
+    atom(Atom::ObservationCount {
+        entity: entity.into(),
+        count: count as u32,
+    })
+}

@@ -1,0 +1,169 @@
+//! Single-tool templates: one call with the right arguments, or one read and an answer.
+
+use super::{atom, exists, not, observation_count, observed, params, related, tools};
+use crate::world::{FACTS, company};
+use crate::{Atom, Memory};
+use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
+use serde_json::json;
+
+pub(super) fn remember_person(rng: &mut Rng) -> Draft<Memory> {
+    let c = company(rng, 3, 2);
+    let name = *rng.pick(&c.outsiders());
+    let fact = *rng.pick(FACTS);
+    Draft {
+        goal: format!(
+            "Add {name} to the knowledge graph as a new entity of type person, with exactly one observation: {fact}"
+        ),
+        max_steps: 3,
+        seed: c.graph.seed,
+        tools: tools(&[
+            "create_entities",
+            "add_observations",
+            "read_graph",
+            "search_nodes",
+        ]),
+        predicate: Pred::All(vec![
+            exists(name, "person"),
+            observed(name, fact),
+            observation_count(name, 1),
+        ]),
+        references: vec![vec![call::<Memory>(
+            "create_entities",
+            json!({ "entities": [{ "name": name, "entityType": "person", "observations": [fact] }] }),
+        )]],
+        faults: vec![],
+        params: params(&[("name", json!(name)), ("fact", json!(fact))]),
+    }
+}
+
+pub(super) fn add_fact(rng: &mut Rng) -> Draft<Memory> {
+    let c = company(rng, 4, 2);
+    let who = rng.pick(&c.people).clone();
+    let had = c.graph.observations(&who).to_vec();
+    let fresh: Vec<&str> = FACTS
+        .iter()
+        .copied()
+        .filter(|f| !had.iter().any(|h| h == f))
+        .collect();
+    let fact = *rng.pick(&fresh);
+    Draft {
+        goal: format!(
+            "Add the observation \"{fact}\" to {who} in the knowledge graph, keeping the observations already there."
+        ),
+        max_steps: 3,
+        seed: c.graph.seed,
+        tools: tools(&[
+            "add_observations",
+            "create_entities",
+            "open_nodes",
+            "get_entity",
+        ]),
+        predicate: Pred::All(vec![
+            observed(&who, fact),
+            observation_count(&who, had.len() + 1),
+        ]),
+        references: vec![vec![call::<Memory>(
+            "add_observations",
+            json!({ "observations": [{ "entityName": who, "contents": [fact] }] }),
+        )]],
+        faults: vec![],
+        params: params(&[("person", json!(who)), ("fact", json!(fact))]),
+    }
+}
+
+pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
+    let n = rng.range(4, 7) as usize;
+    let mut c = company(rng, n, 3);
+    let who = rng.pick(&c.people).clone();
+    let org = c.employer[&who].clone();
+    let former = rng.chance(1, 2);
+    if former {
+        let old = *rng.pick(&c.other_orgs());
+        c.graph.observe(&who, &format!("Used to work at {old}"));
+    }
+    Draft {
+        goal: format!(
+            "According to the knowledge graph, which organization does {who} work at now? Answer with its name."
+        ),
+        max_steps: 3,
+        seed: c.graph.seed,
+        tools: tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
+        predicate: Pred::Answer(AnswerCheck::Matches { value: org.clone() }),
+        references: vec![vec![
+            call::<Memory>("read_graph", json!({})),
+            Step::Answer { answer: org },
+        ]],
+        faults: vec![],
+        params: params(&[
+            ("person", json!(who)),
+            ("former_employer_noted", json!(former)),
+        ]),
+    }
+}
+
+pub(super) fn link_entities(rng: &mut Rng) -> Draft<Memory> {
+    let c = company(rng, 5, 2);
+    let pair = rng.sample(&c.people, 2);
+    let (from, to) = (&pair[0], &pair[1]);
+    let kind = *rng.pick(&["mentors", "reports_to", "collaborates_with"]);
+    let phrase = kind.replace('_', " ");
+    Draft {
+        goal: format!(
+            "Record in the knowledge graph that {from} {phrase} {to}: a relation of type {kind} from {from} to {to}."
+        ),
+        max_steps: 3,
+        seed: c.graph.seed,
+        tools: tools(&[
+            "create_relations",
+            "create_entities",
+            "add_observations",
+            "read_graph",
+        ]),
+        predicate: related(from, to, kind),
+        references: vec![vec![call::<Memory>(
+            "create_relations",
+            json!({ "relations": [{ "from": from, "to": to, "relationType": kind }] }),
+        )]],
+        faults: vec![],
+        params: params(&[
+            ("from", json!(from)),
+            ("to", json!(to)),
+            ("relation", json!(kind)),
+        ]),
+    }
+}
+
+pub(super) fn forget_entity(rng: &mut Rng) -> Draft<Memory> {
+    let c = company(rng, 5, 2);
+    let who = rng.pick(&c.people).clone();
+    let left = c.entity_count() - 1;
+    Draft {
+        goal: format!(
+            "Delete {who} from the knowledge graph, along with all of their relations. Leave everything else as it is."
+        ),
+        max_steps: 3,
+        seed: c.graph.seed,
+        tools: tools(&[
+            "delete_entities",
+            "delete_relations",
+            "delete_observations",
+            "read_graph",
+        ]),
+        predicate: Pred::All(vec![
+            not(atom(Atom::EntityExists {
+                name: who.clone(),
+                entity_type: None,
+            })),
+            atom(Atom::EntityCount {
+                count: left,
+                entity_type: None,
+            }),
+        ]),
+        references: vec![vec![call::<Memory>(
+            "delete_entities",
+            json!({ "entityNames": [who] }),
+        )]],
+        faults: vec![],
+        params: params(&[("person", json!(who))]),
+    }
+}

@@ -1,0 +1,398 @@
+//! The tools of the reference knowledge-graph memory server, with its names and argument names
+//! (`create_entities`, `add_observations`, `open_nodes`, ...), plus two near-duplicates:
+//! `update_entity_type`, and `get_entity`, a deprecated lookup that shows no relations.
+//!
+//! Where the reference server quietly skips (an entity that exists already, a relation listed
+//! twice, a deletion of something absent), this one skips too but says so in its result.
+//! Relations must join existing entities: a missing end is `not_found` and nothing is created.
+
+use crate::state::{Entity, Memory, Relation};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+type Out = Result<Value, ToolError>;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NewEntity {
+    /// The entity's name, its unique identifier.
+    #[schemars(length(min = 1, max = 200))]
+    name: String,
+    /// The type of the entity (person, organization, city, project, ...).
+    #[schemars(length(min = 1, max = 100))]
+    entity_type: String,
+    /// Atomic facts about the entity, one per string.
+    #[schemars(length(max = 100), inner(length(min = 1, max = 1000)))]
+    observations: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CreateEntities {
+    /// The entities to create.
+    #[schemars(length(min = 1, max = 50))]
+    entities: Vec<NewEntity>,
+}
+
+#[derive(Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RelationArg {
+    /// The name of the entity the relation starts at.
+    #[schemars(length(min = 1, max = 200))]
+    from: String,
+    /// The name of the entity the relation ends at.
+    #[schemars(length(min = 1, max = 200))]
+    to: String,
+    /// The relation type, in active voice (works_at, knows, located_in).
+    #[schemars(length(min = 1, max = 100))]
+    relation_type: String,
+}
+
+impl RelationArg {
+    fn relation(&self) -> Relation {
+        Relation {
+            from: self.from.clone(),
+            to: self.to.clone(),
+            relation_type: self.relation_type.clone(),
+        }
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Relations {
+    /// The relations.
+    #[schemars(length(min = 1, max = 50))]
+    relations: Vec<RelationArg>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NewObservations {
+    /// The name of the entity to add the observations to.
+    #[schemars(length(min = 1, max = 200))]
+    entity_name: String,
+    /// The observations to add.
+    #[schemars(length(min = 1, max = 50), inner(length(min = 1, max = 1000)))]
+    contents: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct AddObservations {
+    /// Observations to add, grouped by entity.
+    #[schemars(length(min = 1, max = 50))]
+    observations: Vec<NewObservations>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct DeleteEntities {
+    /// The names of the entities to delete.
+    #[schemars(length(min = 1, max = 50), inner(length(min = 1, max = 200)))]
+    entity_names: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Deletion {
+    /// The name of the entity holding the observations.
+    #[schemars(length(min = 1, max = 200))]
+    entity_name: String,
+    /// The exact observations to delete.
+    #[schemars(length(min = 1, max = 50))]
+    observations: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DeleteObservations {
+    /// Observations to delete, grouped by entity.
+    #[schemars(length(min = 1, max = 50))]
+    deletions: Vec<Deletion>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NoArgs {}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SearchNodes {
+    /// Text to look for in entity names, types and observations (case-insensitive).
+    #[schemars(length(min = 1, max = 200))]
+    query: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct OpenNodes {
+    /// The names of the entities to retrieve.
+    #[schemars(length(min = 1, max = 50), inner(length(min = 1, max = 200)))]
+    names: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct UpdateType {
+    /// The name of the entity.
+    #[schemars(length(min = 1, max = 200))]
+    name: String,
+    /// Its new type.
+    #[schemars(length(min = 1, max = 100))]
+    entity_type: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetEntity {
+    /// The name of the entity.
+    #[schemars(length(min = 1, max = 200))]
+    name: String,
+}
+
+fn create_entities(m: &mut Memory, a: CreateEntities) -> Out {
+    let (mut created, mut existing) = (Vec::new(), Vec::new());
+    for e in a.entities {
+        if m.entities.contains_key(&e.name) {
+            existing.push(e.name);
+            continue;
+        }
+        let mut observations: Vec<String> = Vec::new();
+        for o in e.observations {
+            if !observations.contains(&o) {
+                observations.push(o);
+            }
+        }
+        let entity = Entity {
+            name: e.name.clone(),
+            entity_type: e.entity_type,
+            observations,
+        };
+        created.push(entity.clone());
+        m.entities.insert(e.name, entity);
+    }
+    let mut out = json!({ "created": created });
+    if !existing.is_empty() {
+        out["skipped"] = json!(existing);
+        out["note"] = json!(
+            "skipped entities already exist and were left unchanged; use add_observations to add facts to them"
+        );
+    }
+    Ok(out)
+}
+
+fn create_relations(m: &mut Memory, a: Relations) -> Out {
+    for r in &a.relations {
+        for end in [&r.from, &r.to] {
+            m.entity(end).map_err(|e| {
+                ToolError::not_found(format!(
+                    "{}; create the entity before relating it (nothing was created)",
+                    e.message
+                ))
+            })?;
+        }
+    }
+    let (mut created, mut existing) = (Vec::new(), Vec::new());
+    for r in a.relations.iter().map(RelationArg::relation) {
+        if m.relations.insert(r.clone()) {
+            created.push(r)
+        } else {
+            existing.push(r)
+        }
+    }
+    let mut out = json!({ "created": created });
+    if !existing.is_empty() {
+        out["skipped"] = json!(existing);
+    }
+    Ok(out)
+}
+
+fn add_observations(m: &mut Memory, a: AddObservations) -> Out {
+    for o in &a.observations {
+        m.entity(&o.entity_name)?;
+    }
+    let mut results = Vec::new();
+    for o in a.observations {
+        let e = m.entities.get_mut(&o.entity_name).expect("checked");
+        let mut added = Vec::new();
+        for c in o.contents {
+            if !e.observations.contains(&c) {
+                e.observations.push(c.clone());
+                added.push(c);
+            }
+        }
+        results.push(json!({ "entityName": o.entity_name, "addedObservations": added }));
+    }
+    Ok(Value::Array(results))
+}
+
+fn delete_entities(m: &mut Memory, a: DeleteEntities) -> Out {
+    let (mut deleted, mut missing) = (Vec::new(), Vec::new());
+    for name in a.entity_names {
+        if m.entities.remove(&name).is_some() {
+            deleted.push(name);
+        } else if !deleted.contains(&name) {
+            missing.push(name);
+        }
+    }
+    let before = m.relations.len();
+    m.relations
+        .retain(|r| !deleted.contains(&r.from) && !deleted.contains(&r.to));
+    let mut text = format!(
+        "Deleted {} entities ({}) and {} relations attached to them.",
+        deleted.len(),
+        deleted.join(", "),
+        before - m.relations.len()
+    );
+    if !missing.is_empty() {
+        text.push_str(&format!(
+            " Not found, nothing done: {}.",
+            missing.join(", ")
+        ));
+    }
+    Ok(Value::String(text))
+}
+
+fn delete_observations(m: &mut Memory, a: DeleteObservations) -> Out {
+    let (mut count, mut missing) = (0, Vec::new());
+    for d in a.deletions {
+        match m.entities.get_mut(&d.entity_name) {
+            Some(e) => {
+                let before = e.observations.len();
+                e.observations.retain(|o| !d.observations.contains(o));
+                count += before - e.observations.len();
+            }
+            None => missing.push(d.entity_name),
+        }
+    }
+    let mut text = format!("Deleted {count} observations.");
+    if !missing.is_empty() {
+        text.push_str(&format!(" Entities not found: {}.", missing.join(", ")));
+    }
+    Ok(Value::String(text))
+}
+
+fn delete_relations(m: &mut Memory, a: Relations) -> Out {
+    let count = a
+        .relations
+        .iter()
+        .filter(|r| m.relations.remove(&r.relation()))
+        .count();
+    Ok(Value::String(format!(
+        "Deleted {count} of {} relations given.",
+        a.relations.len()
+    )))
+}
+
+fn read_graph(m: &mut Memory, _: NoArgs) -> Out {
+    Ok(m.snapshot())
+}
+
+fn search_nodes(m: &mut Memory, a: SearchNodes) -> Out {
+    let q = a.query.to_lowercase();
+    let hit = |e: &Entity| {
+        e.name.to_lowercase().contains(&q)
+            || e.entity_type.to_lowercase().contains(&q)
+            || e.observations.iter().any(|o| o.to_lowercase().contains(&q))
+    };
+    let names: BTreeSet<&str> = m
+        .entities
+        .values()
+        .filter(|e| hit(e))
+        .map(|e| e.name.as_str())
+        .collect();
+    Ok(m.subgraph(&names))
+}
+
+fn open_nodes(m: &mut Memory, a: OpenNodes) -> Out {
+    let names: BTreeSet<&str> = a.names.iter().map(String::as_str).collect();
+    Ok(m.subgraph(&names))
+}
+
+fn update_entity_type(m: &mut Memory, a: UpdateType) -> Out {
+    m.entity(&a.name)?;
+    let e = m.entities.get_mut(&a.name).expect("checked");
+    e.entity_type = a.entity_type;
+    Ok(json!(e))
+}
+
+fn get_entity(m: &mut Memory, a: GetEntity) -> Out {
+    Ok(json!(m.entity(&a.name)?))
+}
+
+pub(crate) static TOOLS: LazyLock<ToolBox<Memory>> = LazyLock::new(|| {
+    use Effect::{Read, Write};
+    ToolBox::new(vec![
+        Tool::new(
+            "create_entities",
+            Write,
+            "Create multiple new entities in the knowledge graph. Entities whose name already exists are skipped, not changed.",
+            create_entities,
+        ),
+        Tool::new(
+            "create_relations",
+            Write,
+            "Create multiple new relations between existing entities. Relations should be in active voice (works_at, knows). Duplicates are skipped.",
+            create_relations,
+        ),
+        Tool::new(
+            "add_observations",
+            Write,
+            "Add new observations to existing entities in the knowledge graph. Observations already present are not repeated.",
+            add_observations,
+        ),
+        Tool::new(
+            "delete_entities",
+            Write,
+            "Delete multiple entities and every relation that starts or ends at them.",
+            delete_entities,
+        ),
+        Tool::new(
+            "delete_observations",
+            Write,
+            "Delete specific observations (exact text) from entities.",
+            delete_observations,
+        ),
+        Tool::new(
+            "delete_relations",
+            Write,
+            "Delete multiple relations, each given by from, to and relationType exactly.",
+            delete_relations,
+        ),
+        Tool::new(
+            "read_graph",
+            Read,
+            "Read the entire knowledge graph: every entity with its observations, and every relation.",
+            read_graph,
+        ),
+        Tool::new(
+            "search_nodes",
+            Read,
+            "Search for entities whose name, type or observations contain the query (case-insensitive). Returns those entities and only the relations between two of them.",
+            search_nodes,
+        ),
+        Tool::new(
+            "open_nodes",
+            Read,
+            "Retrieve specific entities by name. Returns those entities and only the relations between two of them; unknown names are left out.",
+            open_nodes,
+        ),
+        Tool::new(
+            "update_entity_type",
+            Write,
+            "Change the entityType of one existing entity; its name, observations and relations stay.",
+            update_entity_type,
+        ),
+        Tool::new(
+            "get_entity",
+            Read,
+            "Deprecated: retrieve one entity by name, without any relations. Use open_nodes.",
+            get_entity,
+        ),
+    ])
+});

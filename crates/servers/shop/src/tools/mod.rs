@@ -1,0 +1,454 @@
+//! The tools, modelled on the Shopify MCP servers (products, inventory, orders, discounts).
+//! Near-duplicates an agent must choose between: `adjust_inventory` adds a delta while
+//! `set_inventory` writes an absolute count, `list_products` pages through everything while
+//! `search_products` matches text, and `list_orders` summarises what `get_order` details.
+
+mod args;
+
+use crate::state::{
+    DiscountCode, Order, OrderStatus, Product, ProductStatus, Refund, Shop, valid_code,
+};
+use args::*;
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use serde_json::{Value, json};
+use std::sync::LazyLock;
+
+type Out = Result<Value, ToolError>;
+
+fn summary(s: &Shop, p: &Product) -> Value {
+    json!({
+        "id": p.id,
+        "sku": p.sku,
+        "title": p.title,
+        "price": p.price,
+        "priceFormatted": s.money(p.price),
+        "status": p.status,
+        "tags": p.tags,
+        "totalInventory": p.inventory.values().map(|n| u64::from(*n)).sum::<u64>(),
+    })
+}
+
+fn detail(s: &Shop, p: &Product) -> Value {
+    let mut out = summary(s, p);
+    let stock: Vec<Value> = s
+        .locations
+        .values()
+        .map(|l| json!({ "location": l.id, "name": l.name, "available": p.inventory.get(&l.id).copied().unwrap_or(0) }))
+        .collect();
+    out["inventory"] = Value::Array(stock);
+    out
+}
+
+fn order_summary(s: &Shop, o: &Order) -> Value {
+    json!({
+        "id": o.id,
+        "name": format!("#{}", o.id),
+        "email": o.email,
+        "status": o.status,
+        "total": o.total(),
+        "totalFormatted": s.money(o.total()),
+        "items": o.lines.iter().map(|l| u64::from(l.quantity)).sum::<u64>(),
+    })
+}
+
+fn order_detail(s: &Shop, o: &Order) -> Value {
+    let lines: Vec<Value> = o
+        .lines
+        .iter()
+        .map(|l| {
+            let line_total = l.price * u64::from(l.quantity);
+            json!({ "sku": l.sku, "title": l.title, "quantity": l.quantity, "price": l.price, "lineTotal": line_total })
+        })
+        .collect();
+    let refunded = o.refunded();
+    json!({
+        "id": o.id,
+        "name": format!("#{}", o.id),
+        "email": o.email,
+        "status": o.status,
+        "currency": s.currency,
+        "lines": lines,
+        "subtotal": o.subtotal(),
+        "shipping": o.shipping,
+        "discount": o.discount,
+        "total": o.total(),
+        "totalFormatted": s.money(o.total()),
+        "refunded": refunded,
+        "refundable": o.total() - refunded,
+        "refunds": o.refunds,
+    })
+}
+
+/// Trimmed, without blanks or repeats (case-insensitive), sorted.
+fn clean_tags(tags: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in tags {
+        let t = t.trim().to_string();
+        if !t.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(&t)) {
+            out.push(t);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn list_locations(s: &mut Shop, _: NoArgs) -> Out {
+    let out: Vec<Value> = s
+        .locations
+        .values()
+        .map(|l| json!({ "id": l.id, "name": l.name, "managedBy": l.managed_by, "inventoryEditable": l.managed_by.is_none() }))
+        .collect();
+    Ok(json!({ "locations": out }))
+}
+
+fn list_products(s: &mut Shop, a: ListProducts) -> Out {
+    let all: Vec<&Product> = s
+        .products
+        .values()
+        .filter(|p| a.status.is_none_or(|st| p.status == st))
+        .collect();
+    let limit = a.limit.unwrap_or(50) as usize;
+    let page = a.page.unwrap_or(1) as usize;
+    let pages = all.len().div_ceil(limit).max(1);
+    let shown: Vec<Value> = all
+        .iter()
+        .skip((page - 1) * limit)
+        .take(limit)
+        .map(|p| summary(s, p))
+        .collect();
+    Ok(json!({ "products": shown, "page": page, "pages": pages, "total": all.len() }))
+}
+
+fn search_products(s: &mut Shop, a: SearchProducts) -> Out {
+    let q = a.query.trim().to_lowercase();
+    let hits: Vec<&Product> = s
+        .products
+        .values()
+        .filter(|p| {
+            p.title.to_lowercase().contains(&q)
+                || p.sku.to_lowercase().contains(&q)
+                || p.tags.iter().any(|t| t.to_lowercase().contains(&q))
+        })
+        .collect();
+    let limit = a.limit.unwrap_or(20) as usize;
+    let shown: Vec<Value> = hits.iter().take(limit).map(|p| summary(s, p)).collect();
+    Ok(json!({ "products": shown, "total": hits.len() }))
+}
+
+fn get_product(s: &mut Shop, a: ProductIdArg) -> Out {
+    let p = s.product(a.product_id)?;
+    Ok(detail(s, p))
+}
+
+fn create_product(s: &mut Shop, a: CreateProduct) -> Out {
+    let sku = a.sku.trim().to_string();
+    let title = a.title.trim().to_string();
+    if sku.is_empty() || title.is_empty() {
+        return Err(ToolError::invalid("sku and title cannot be blank"));
+    }
+    if let Some(p) = s
+        .products
+        .values()
+        .find(|p| p.sku.eq_ignore_ascii_case(&sku))
+    {
+        return Err(ToolError::conflict(format!(
+            "SKU {} is already used by product {} ({})",
+            p.sku, p.id, p.title
+        )));
+    }
+    let mut inventory = std::collections::BTreeMap::new();
+    for e in a.inventory.unwrap_or_default() {
+        let loc = s.editable_location(&e.location)?;
+        if inventory.insert(loc.clone(), e.quantity).is_some() {
+            return Err(ToolError::invalid(format!(
+                "location {loc} is listed twice in inventory"
+            )));
+        }
+    }
+    inventory.retain(|_, n| *n > 0);
+    let id = s.products.keys().next_back().map_or(1, |id| id + 1);
+    let product = Product {
+        id,
+        sku,
+        title,
+        price: a.price,
+        status: a.status.unwrap_or_default(),
+        tags: clean_tags(a.tags.unwrap_or_default()),
+        inventory,
+    };
+    let out = detail(s, &product);
+    s.products.insert(id, product);
+    Ok(out)
+}
+
+fn update_product(s: &mut Shop, a: UpdateProduct) -> Out {
+    s.product(a.product_id)?;
+    if a.title.is_none() && a.price.is_none() && a.tags.is_none() {
+        return Err(ToolError::invalid(
+            "give at least one of title, price, tags; stock is changed with adjust_inventory or set_inventory, status with archive_product",
+        ));
+    }
+    if a.title.as_ref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(ToolError::invalid("the title cannot be blank"));
+    }
+    let p = s.products.get_mut(&a.product_id).expect("checked");
+    if let Some(t) = a.title {
+        p.title = t.trim().to_string();
+    }
+    if let Some(price) = a.price {
+        p.price = price;
+    }
+    if let Some(tags) = a.tags {
+        p.tags = clean_tags(tags);
+    }
+    let p = p.clone();
+    Ok(detail(s, &p))
+}
+
+fn archive_product(s: &mut Shop, a: ProductIdArg) -> Out {
+    let p = s.product(a.product_id)?;
+    if p.status == ProductStatus::Archived {
+        return Err(ToolError::precondition(format!(
+            "product {} ({}) is already archived",
+            p.id, p.title
+        )));
+    }
+    let p = s.products.get_mut(&a.product_id).expect("checked");
+    p.status = ProductStatus::Archived;
+    Ok(json!({ "id": p.id, "sku": p.sku, "status": p.status }))
+}
+
+/// Writes a new stock level; returns what a tool answers.
+fn put_stock(s: &mut Shop, id: u64, loc: String, new: u32, before: u32) -> Value {
+    let p = s.products.get_mut(&id).expect("resolved");
+    if new == 0 {
+        p.inventory.remove(&loc);
+    } else {
+        p.inventory.insert(loc.clone(), new);
+    }
+    json!({ "sku": p.sku, "location": loc, "previous": before, "available": new })
+}
+
+fn adjust_inventory(s: &mut Shop, a: AdjustInventory) -> Out {
+    let id = s.product_id_by_sku(&a.sku)?;
+    let loc = s.editable_location(&a.location)?;
+    if a.delta == 0 {
+        return Err(ToolError::invalid("delta must not be 0"));
+    }
+    let before = s.products[&id].inventory.get(&loc).copied().unwrap_or(0);
+    let after = i64::from(before) + a.delta;
+    if after < 0 {
+        return Err(ToolError::precondition(format!(
+            "{} has only {before} units at {loc}; removing {} would go below zero",
+            s.products[&id].sku, -a.delta
+        )));
+    }
+    let after =
+        u32::try_from(after).map_err(|_| ToolError::invalid("the resulting stock is too large"))?;
+    Ok(put_stock(s, id, loc, after, before))
+}
+
+fn set_inventory(s: &mut Shop, a: SetInventory) -> Out {
+    let id = s.product_id_by_sku(&a.sku)?;
+    let loc = s.editable_location(&a.location)?;
+    let before = s.products[&id].inventory.get(&loc).copied().unwrap_or(0);
+    Ok(put_stock(s, id, loc, a.quantity, before))
+}
+
+fn list_orders(s: &mut Shop, a: ListOrders) -> Out {
+    let email = a.email.map(|e| e.trim().to_lowercase());
+    let hits: Vec<&Order> = s
+        .orders
+        .values()
+        .rev()
+        .filter(|o| a.status.is_none_or(|st| o.status == st))
+        .filter(|o| email.as_ref().is_none_or(|e| o.email.to_lowercase() == *e))
+        .collect();
+    let limit = a.limit.unwrap_or(20) as usize;
+    let shown: Vec<Value> = hits
+        .iter()
+        .take(limit)
+        .map(|o| order_summary(s, o))
+        .collect();
+    Ok(json!({ "orders": shown, "total": hits.len() }))
+}
+
+fn get_order(s: &mut Shop, a: OrderIdArg) -> Out {
+    let o = s.order(a.order_id)?;
+    Ok(order_detail(s, o))
+}
+
+fn refund_order(s: &mut Shop, a: RefundOrder) -> Out {
+    let o = s.order(a.order_id)?;
+    match o.status {
+        OrderStatus::Refunded => {
+            return Err(ToolError::precondition(format!(
+                "order #{} is already fully refunded",
+                o.id
+            )));
+        }
+        OrderStatus::Cancelled => {
+            return Err(ToolError::precondition(format!(
+                "order #{} was cancelled; there is nothing to refund",
+                o.id
+            )));
+        }
+        OrderStatus::Paid | OrderStatus::Fulfilled => {}
+    }
+    let left = o.total() - o.refunded();
+    let amount = a.amount.unwrap_or(left);
+    if amount > left {
+        return Err(ToolError::precondition(format!(
+            "only {} of order #{} is left to refund; {} was asked",
+            s.money(left),
+            o.id,
+            s.money(amount)
+        )));
+    }
+    let currency = s.currency.clone();
+    let o = s.orders.get_mut(&a.order_id).expect("checked");
+    o.refunds.push(Refund {
+        amount,
+        reason: a.reason.unwrap_or_default(),
+    });
+    if o.refunded() == o.total() {
+        o.status = OrderStatus::Refunded;
+    }
+    Ok(json!({
+        "id": o.id,
+        "refunded": amount,
+        "refundedFormatted": crate::state::money(amount, &currency),
+        "totalRefunded": o.refunded(),
+        "refundable": o.total() - o.refunded(),
+        "status": o.status,
+    }))
+}
+
+fn create_discount_code(s: &mut Shop, a: CreateDiscount) -> Out {
+    let code = a.code.to_uppercase();
+    if !valid_code(&code) {
+        return Err(ToolError::invalid(format!(
+            "{code:?} is not a valid code: 3-32 letters, digits, - or _"
+        )));
+    }
+    if a.percent_off.is_some() == a.amount_off.is_some() {
+        return Err(ToolError::invalid(
+            "give exactly one of percentOff and amountOff",
+        ));
+    }
+    if s.discounts.contains_key(&code) {
+        return Err(ToolError::conflict(format!(
+            "discount code {code} already exists"
+        )));
+    }
+    let d = DiscountCode {
+        code: code.clone(),
+        percent_off: a.percent_off,
+        amount_off: a.amount_off,
+        usage_limit: a.usage_limit,
+        used: 0,
+    };
+    s.discounts.insert(code, d.clone());
+    Ok(
+        json!({ "code": d.code, "percentOff": d.percent_off, "amountOff": d.amount_off, "usageLimit": d.usage_limit }),
+    )
+}
+
+fn list_discount_codes(s: &mut Shop, _: NoArgs) -> Out {
+    let out: Vec<Value> = s
+        .discounts
+        .values()
+        .map(|d| json!({ "code": d.code, "percentOff": d.percent_off, "amountOff": d.amount_off, "usageLimit": d.usage_limit, "used": d.used }))
+        .collect();
+    Ok(json!({ "discountCodes": out }))
+}
+
+pub(crate) static TOOLS: LazyLock<ToolBox<Shop>> = LazyLock::new(|| {
+    use Effect::{Read, Write};
+    ToolBox::new(vec![
+        Tool::new(
+            "list_locations",
+            Read,
+            "List the stock locations (warehouses, stores) with their ids, and whether their inventory can be edited here or is managed by a fulfillment service.",
+            list_locations,
+        ),
+        Tool::new(
+            "list_products",
+            Read,
+            "List products page by page, sorted by id, optionally only active or archived ones. Each with id, SKU, title, price in cents, status, tags and total stock.",
+            list_products,
+        ),
+        Tool::new(
+            "search_products",
+            Read,
+            "Find products whose title, SKU or tags contain the query text. Returns summaries with id, SKU, price in cents and total stock.",
+            search_products,
+        ),
+        Tool::new(
+            "get_product",
+            Read,
+            "Get one product by numeric id, including the units available at every location.",
+            get_product,
+        ),
+        Tool::new(
+            "create_product",
+            Write,
+            "Create a product with title, unique SKU, price in cents (2450 = 24.50), optional tags, status and starting stock per location.",
+            create_product,
+        ),
+        Tool::new(
+            "update_product",
+            Write,
+            "Change a product's title, price in cents, or tags (the list replaces all tags). Does not change stock or status.",
+            update_product,
+        ),
+        Tool::new(
+            "archive_product",
+            Write,
+            "Archive a product so it is no longer sold. Its stock and orders are kept.",
+            archive_product,
+        ),
+        Tool::new(
+            "adjust_inventory",
+            Write,
+            "Change the stock of a SKU at one location by a relative amount: delta 5 adds five units, -2 removes two.",
+            adjust_inventory,
+        ),
+        Tool::new(
+            "set_inventory",
+            Write,
+            "Overwrite the stock of a SKU at one location with an absolute count, for example after a stock take.",
+            set_inventory,
+        ),
+        Tool::new(
+            "list_orders",
+            Read,
+            "List orders newest first, optionally by status (paid, fulfilled, refunded, cancelled) or customer email, with totals in cents.",
+            list_orders,
+        ),
+        Tool::new(
+            "get_order",
+            Read,
+            "Get one order by number (1043 for #1043): lines with quantities and unit prices, subtotal, shipping, discount, total, and what was refunded, all in cents.",
+            get_order,
+        ),
+        Tool::new(
+            "refund_order",
+            Write,
+            "Refund an order in full, or partly with amount in cents. Fails if the order is cancelled, already fully refunded, or the amount exceeds what is left.",
+            refund_order,
+        ),
+        Tool::new(
+            "create_discount_code",
+            Write,
+            "Create a discount code giving percentOff percent or amountOff cents off, optionally limited to usageLimit uses.",
+            create_discount_code,
+        ),
+        Tool::new(
+            "list_discount_codes",
+            Read,
+            "List the existing discount codes with their value and usage.",
+            list_discount_codes,
+        ),
+    ])
+});

@@ -1,0 +1,279 @@
+//! The tools that only read, and the JSON shapes of channels, messages and users (the Slack
+//! Web API's, trimmed to what the simulation has).
+
+use crate::state::{Channel, Message, Slack, User, parse_ts};
+use crate::tools::Out;
+use mcpbench_sim::ToolError;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListChannels {
+    /// How many channels to return (default 100).
+    #[schemars(range(min = 1, max = 200))]
+    limit: Option<u32>,
+    /// The next_cursor of a previous page.
+    #[schemars(length(max = 100))]
+    cursor: Option<String>,
+    /// Include archived channels too.
+    #[serde(default)]
+    include_archived: bool,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct History {
+    /// The id of the channel (like C0123ABCD).
+    #[schemars(length(min = 1, max = 40))]
+    channel_id: String,
+    /// How many messages to return, newest first (default 10).
+    #[schemars(range(min = 1, max = 200))]
+    limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Replies {
+    /// The id of the channel holding the thread.
+    #[schemars(length(min = 1, max = 40))]
+    channel_id: String,
+    /// The ts of the thread's parent message.
+    #[schemars(length(min = 1, max = 40))]
+    thread_ts: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Users {
+    /// The next_cursor of a previous page.
+    #[schemars(length(max = 100))]
+    cursor: Option<String>,
+    /// How many users to return (default 100).
+    #[schemars(range(min = 1, max = 200))]
+    limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Profile {
+    /// The user's id (like U0123ABCD).
+    #[schemars(length(min = 1, max = 40))]
+    user_id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Search {
+    /// Words to find; "quoted phrases", in:#channel and from:@handle are understood.
+    #[schemars(length(min = 1, max = 500))]
+    query: String,
+    /// How many matches to return (default 20).
+    #[schemars(range(min = 1, max = 100))]
+    count: Option<u32>,
+}
+
+pub(crate) fn channel_json(s: &Slack, c: &Channel) -> Value {
+    json!({
+        "id": c.id, "name": c.name, "is_channel": true, "is_private": c.is_private,
+        "is_archived": c.archived, "is_member": c.members.contains(&s.bot),
+        "topic": { "value": c.topic }, "purpose": { "value": c.purpose }, "num_members": c.members.len(),
+    })
+}
+
+pub(crate) fn message_json(s: &Slack, m: &Message) -> Value {
+    let mut v = json!({ "type": "message", "user": m.user, "text": m.text, "ts": m.ts });
+    if let Some(t) = &m.thread_ts {
+        v["thread_ts"] = json!(t);
+    } else {
+        let replies = s
+            .messages
+            .iter()
+            .filter(|r| r.channel == m.channel && r.thread_ts.as_ref() == Some(&m.ts))
+            .count();
+        if replies > 0 {
+            v["thread_ts"] = json!(m.ts);
+            v["reply_count"] = json!(replies);
+        }
+    }
+    if !m.reactions.is_empty() {
+        let rs: Vec<Value> = m
+            .reactions
+            .iter()
+            .map(|r| json!({ "name": r.name, "count": r.users.len(), "users": r.users }))
+            .collect();
+        v["reactions"] = json!(rs);
+    }
+    v
+}
+
+fn user_json(u: &User) -> Value {
+    json!({
+        "id": u.id, "name": u.name, "real_name": u.real_name, "is_bot": u.is_bot,
+        "profile": { "real_name": u.real_name, "display_name": u.name, "title": u.title },
+    })
+}
+
+fn offset(cursor: &Option<String>) -> Result<usize, ToolError> {
+    match cursor.as_deref() {
+        None | Some("") => Ok(0),
+        Some(c) => c
+            .strip_prefix("next:")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| {
+                ToolError::invalid(format!(
+                    "invalid_cursor: {c:?} is not a cursor this server returned"
+                ))
+            }),
+    }
+}
+
+/// One page of `items` and the cursor of the next.
+fn page<T: Clone>(
+    items: &[T],
+    cursor: &Option<String>,
+    limit: Option<u32>,
+    default: u32,
+) -> Result<(Vec<T>, String), ToolError> {
+    let from = offset(cursor)?.min(items.len());
+    let to = (from + limit.unwrap_or(default) as usize).min(items.len());
+    let next = if to < items.len() {
+        format!("next:{to}")
+    } else {
+        String::new()
+    };
+    Ok((items[from..to].to_vec(), next))
+}
+
+pub(crate) fn list_channels(s: &mut Slack, a: ListChannels) -> Out {
+    let mut shown: Vec<&Channel> = s
+        .channels
+        .values()
+        .filter(|c| s.visible(c) && (a.include_archived || !c.archived))
+        .collect();
+    shown.sort_by(|x, y| x.name.cmp(&y.name));
+    let (items, next) = page(&shown, &a.cursor, a.limit, 100)?;
+    let channels: Vec<Value> = items.iter().map(|c| channel_json(s, c)).collect();
+    Ok(json!({ "ok": true, "channels": channels, "response_metadata": { "next_cursor": next } }))
+}
+
+fn newest_first(a: &&Message, b: &&Message) -> std::cmp::Ordering {
+    parse_ts(&b.ts).cmp(&parse_ts(&a.ts))
+}
+
+pub(crate) fn get_channel_history(s: &mut Slack, a: History) -> Out {
+    let id = s.channel(&a.channel_id)?.id.clone();
+    let mut top: Vec<&Message> = s
+        .messages
+        .iter()
+        .filter(|m| m.channel == id && m.thread_ts.is_none())
+        .collect();
+    top.sort_by(newest_first);
+    let limit = a.limit.unwrap_or(10) as usize;
+    let has_more = top.len() > limit;
+    let messages: Vec<Value> = top.iter().take(limit).map(|m| message_json(s, m)).collect();
+    Ok(json!({ "ok": true, "messages": messages, "has_more": has_more }))
+}
+
+pub(crate) fn get_thread_replies(s: &mut Slack, a: Replies) -> Out {
+    let id = s.channel(&a.channel_id)?.id.clone();
+    let i = s.message_index(&id, &a.thread_ts)?;
+    let root = s.messages[i]
+        .thread_ts
+        .clone()
+        .unwrap_or_else(|| s.messages[i].ts.clone());
+    let mut thread: Vec<&Message> = s
+        .messages
+        .iter()
+        .filter(|m| m.channel == id && (m.ts == root || m.thread_ts.as_ref() == Some(&root)))
+        .collect();
+    thread.sort_by(|x, y| newest_first(y, x));
+    let messages: Vec<Value> = thread.iter().map(|m| message_json(s, m)).collect();
+    Ok(json!({ "ok": true, "messages": messages, "has_more": false }))
+}
+
+pub(crate) fn get_users(s: &mut Slack, a: Users) -> Out {
+    let mut all: Vec<&User> = s.users.values().collect();
+    all.sort_by(|x, y| x.name.cmp(&y.name));
+    let (items, next) = page(&all, &a.cursor, a.limit, 100)?;
+    let members: Vec<Value> = items.iter().map(|u| user_json(u)).collect();
+    Ok(json!({ "ok": true, "members": members, "response_metadata": { "next_cursor": next } }))
+}
+
+pub(crate) fn get_user_profile(s: &mut Slack, a: Profile) -> Out {
+    let u = s.user(&a.user_id)?;
+    Ok(json!({
+        "ok": true,
+        "profile": { "real_name": u.real_name, "display_name": u.name, "title": u.title, "is_bot": u.is_bot },
+    }))
+}
+
+/// The query's plain terms (lower case), channel filter and author filter.
+fn parse_query(q: &str) -> (Vec<String>, Option<String>, Option<String>) {
+    let (mut terms, mut channel, mut author) = (Vec::new(), None, None);
+    let mut rest = q.trim();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('"') {
+            let (phrase, tail) = after.split_once('"').unwrap_or((after, ""));
+            if !phrase.trim().is_empty() {
+                terms.push(phrase.trim().to_lowercase());
+            }
+            rest = tail.trim_start();
+            continue;
+        }
+        let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        if let Some(c) = word.strip_prefix("in:") {
+            channel = Some(c.trim_start_matches('#').to_string());
+        } else if let Some(u) = word.strip_prefix("from:") {
+            author = Some(
+                u.trim_start_matches("<@")
+                    .trim_start_matches('@')
+                    .trim_end_matches('>')
+                    .to_string(),
+            );
+        } else {
+            terms.push(word.to_lowercase());
+        }
+        rest = tail.trim_start();
+    }
+    (terms, channel, author)
+}
+
+pub(crate) fn search_messages(s: &mut Slack, a: Search) -> Out {
+    let (terms, channel, author) = parse_query(&a.query);
+    if terms.is_empty() && channel.is_none() && author.is_none() {
+        return Err(ToolError::invalid("the query has no words to search for"));
+    }
+    let mut hits: Vec<&Message> = s
+        .messages
+        .iter()
+        .filter(|m| {
+            let c = &s.channels[&m.channel];
+            let u = &s.users[&m.user];
+            let text = m.text.to_lowercase();
+            s.visible(c)
+                && channel.as_ref().is_none_or(|f| *f == c.name || *f == c.id)
+                && author.as_ref().is_none_or(|f| *f == u.name || *f == u.id)
+                && terms.iter().all(|t| text.contains(t.as_str()))
+        })
+        .collect();
+    hits.sort_by(|x, y| newest_first(x, y).then_with(|| x.channel.cmp(&y.channel)));
+    let total = hits.len();
+    let matches: Vec<Value> = hits
+        .iter()
+        .take(a.count.unwrap_or(20) as usize)
+        .map(|m| {
+            let c = &s.channels[&m.channel];
+            let mut v = json!({
+                "channel": { "id": c.id, "name": c.name }, "user": m.user,
+                "username": s.users[&m.user].name, "text": m.text, "ts": m.ts,
+            });
+            if let Some(t) = &m.thread_ts {
+                v["thread_ts"] = json!(t);
+            }
+            v
+        })
+        .collect();
+    Ok(json!({ "ok": true, "query": a.query, "messages": { "total": total, "matches": matches } }))
+}

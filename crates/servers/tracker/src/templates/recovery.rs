@@ -1,0 +1,178 @@
+//! Recovery templates: an injected fault to retry through, or a natural error the goal says
+//! how to work around.
+
+use super::{
+    DESCRIPTIONS, Exists, NEW_BUGS, NEW_LABELS, atom, params, pick_issue, project_name,
+    sample_seed, tools,
+};
+use crate::{Atom, Status, Tracker};
+use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
+use serde_json::json;
+
+const COMMENTS: &[&str] = &[
+    "Reproduced on build 4.2.1; attaching logs tomorrow.",
+    "Customer confirmed the workaround helps for now.",
+    "Moving this to next sprint, capacity is full.",
+    "Root cause is the retry loop in the client.",
+    "Fixed on staging, please verify before release.",
+    "Waiting for design input on the empty state.",
+];
+
+pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
+    let seed = sample_seed(rng);
+    let at = pick_issue(rng, &seed, |_| true);
+    let issue = seed.issues[at].clone();
+    let body = rng.pick(COMMENTS).to_string();
+    let kind = *rng.pick(&[
+        ErrorKind::Unavailable,
+        ErrorKind::RateLimited,
+        ErrorKind::Timeout,
+    ]);
+    let comment = call::<Tracker>("add_comment", json!({ "id": issue.id, "body": body }));
+    Draft {
+        goal: format!("Add this comment to {}: {body}", issue.id),
+        max_steps: 4,
+        seed,
+        tools: tools(&["add_comment", "list_comments", "get_issue", "update_issue"]),
+        predicate: atom(Atom::IssueHasComment {
+            id: issue.id.clone(),
+            body: body.clone(),
+            author: None,
+        }),
+        references: vec![vec![comment.clone(), comment]],
+        faults: vec![Fault {
+            tool: qualified::<Tracker>("add_comment"),
+            on_call: 1,
+            times: 1,
+            error: kind,
+            message: "the tracker is busy; the comment was not saved, try again".into(),
+        }],
+        params: params(&[("issue", json!(issue.id)), ("error", json!(kind.as_str()))]),
+    }
+}
+
+pub(crate) fn file_elsewhere(rng: &mut Rng) -> Draft<Tracker> {
+    let mut seed = sample_seed(rng);
+    let picked = rng.sample(&seed.projects, 2);
+    let (locked, open) = (picked[0].key.clone(), picked[1].key.clone());
+    for p in &mut seed.projects {
+        p.read_only = p.key == locked;
+    }
+    let title = rng.pick(NEW_BUGS).to_string();
+    let description = rng.pick(DESCRIPTIONS).to_string();
+    let mut want = Exists::new(&open, &title);
+    want.description = Some(description.clone());
+    let create = |project: &str| {
+        call::<Tracker>(
+            "create_issue",
+            json!({ "project": project, "title": title, "description": description }),
+        )
+    };
+    Draft {
+        goal: format!(
+            "File an issue titled \"{title}\" with the description \"{description}\" in the {} project ({locked}). If you are not allowed to create issues there, file it in the {} project ({open}) instead.",
+            project_name(&seed, &locked),
+            project_name(&seed, &open)
+        ),
+        max_steps: 5,
+        seed,
+        tools: tools(&[
+            "create_issue",
+            "list_projects",
+            "search_issues",
+            "update_issue",
+        ]),
+        predicate: want.pred(),
+        references: vec![vec![create(&locked), create(&open)]],
+        faults: vec![],
+        params: params(&[
+            ("locked", json!(locked)),
+            ("fallback", json!(open)),
+            ("title", json!(title)),
+        ]),
+    }
+}
+
+pub(crate) fn add_missing_label(rng: &mut Rng) -> Draft<Tracker> {
+    let seed = sample_seed(rng);
+    let at = pick_issue(rng, &seed, |_| true);
+    let issue = seed.issues[at].clone();
+    let new = rng.pick(NEW_LABELS).to_string();
+    let mut labels = issue.labels.clone();
+    labels.push(new.clone());
+    let mut checks: Vec<Pred<Atom>> = labels
+        .iter()
+        .map(|l| {
+            atom(Atom::IssueHasLabel {
+                id: issue.id.clone(),
+                label: l.clone(),
+            })
+        })
+        .collect();
+    checks.push(atom(Atom::IssueStatus {
+        id: issue.id.clone(),
+        status: issue.status,
+    }));
+    let tag = call::<Tracker>("update_issue", json!({ "id": issue.id, "labels": labels }));
+    Draft {
+        goal: format!(
+            "Tag {} with the label {new}, keeping any labels it already has. If no label called {new} exists yet, create it first.",
+            issue.id
+        ),
+        max_steps: 7,
+        seed,
+        tools: tools(&[
+            "update_issue",
+            "create_label",
+            "list_labels",
+            "get_issue",
+            "search_issues",
+        ]),
+        predicate: Pred::All(checks),
+        references: vec![vec![
+            call::<Tracker>("get_issue", json!({ "id": issue.id })),
+            tag.clone(),
+            call::<Tracker>("create_label", json!({ "name": new })),
+            tag,
+        ]],
+        faults: vec![],
+        params: params(&[("issue", json!(issue.id)), ("label", json!(new))]),
+    }
+}
+
+pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
+    let mut seed = sample_seed(rng);
+    let at = pick_issue(rng, &seed, |_| true);
+    seed.issues[at].status = Status::InProgress;
+    let issue = seed.issues[at].clone();
+    let to = |s: &str| call::<Tracker>("transition_issue", json!({ "id": issue.id, "status": s }));
+    Draft {
+        goal: format!(
+            "The work on {} (\"{}\") has been reviewed and approved. Mark it Done, going through whatever intermediate status the workflow requires.",
+            issue.id, issue.title
+        ),
+        max_steps: 6,
+        seed,
+        tools: tools(&[
+            "transition_issue",
+            "update_issue",
+            "list_transitions",
+            "get_issue",
+            "add_comment",
+        ]),
+        predicate: atom(Atom::IssueStatus {
+            id: issue.id.clone(),
+            status: Status::Done,
+        }),
+        references: vec![
+            vec![to("done"), to("in_review"), to("done")],
+            vec![
+                call::<Tracker>("list_transitions", json!({ "id": issue.id })),
+                to("in_review"),
+                to("done"),
+            ],
+        ],
+        faults: vec![],
+        params: params(&[("issue", json!(issue.id))]),
+    }
+}
