@@ -9,7 +9,7 @@
 //! slot, the least used so far wins, ties broken by the slot's stream.
 
 use crate::compose;
-use crate::task::{Task, TemplateRef};
+use crate::task::Task;
 use mcpbench_sim::{Category, Difficulty, Rng};
 use mcpbench_world::{AnyTemplate, SERVERS, single_server_templates};
 use serde::{Deserialize, Serialize};
@@ -74,24 +74,8 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
                 .split_once('.')
                 .map_or(template.id, |(_, s)| s)
                 .replace('_', "-");
-            Task {
-                id: format!("{}-{short}-{i:0width$}", prefix(server)),
-                server: server.to_string(),
-                servers: body.servers,
-                category: body.category,
-                difficulty: body.difficulty,
-                max_steps: body.max_steps,
-                goal: body.goal,
-                initial_state: body.initial_state,
-                available_tools: body.available_tools,
-                success_predicate: body.success_predicate,
-                faults: body.faults,
-                reference_solutions: body.reference_solutions,
-                template: Some(TemplateRef {
-                    id: template.id.to_string(),
-                    params: body.params,
-                }),
-            }
+            let id = format!("{}-{short}-{i:0width$}", prefix(server));
+            Task::from_body(id, server, template.id, body)
         })
         .collect()
 }

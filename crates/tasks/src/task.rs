@@ -1,7 +1,7 @@
 //! The task format of DESIGN.md section 3: the spec's fields verbatim, then our extensions.
 
 use mcpbench_sim::{Category, Difficulty, Fault, Pred, Step};
-use mcpbench_world::{Atom, InitialState, SERVERS, World, tool_spec};
+use mcpbench_world::{Atom, InitialState, SERVERS, TaskBody, World, tool_spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -63,6 +63,28 @@ fn valid_id(id: &str) -> bool {
 }
 
 impl Task {
+    /// A task from a template's body, filed under `server` (one of the body's servers).
+    pub fn from_body(id: String, server: &str, template: &str, body: TaskBody) -> Task {
+        Task {
+            id,
+            server: server.to_string(),
+            servers: body.servers,
+            category: body.category,
+            difficulty: body.difficulty,
+            max_steps: body.max_steps,
+            goal: body.goal,
+            initial_state: body.initial_state,
+            available_tools: body.available_tools,
+            success_predicate: body.success_predicate,
+            faults: body.faults,
+            reference_solutions: body.reference_solutions,
+            template: Some(TemplateRef {
+                id: template.to_string(),
+                params: body.params,
+            }),
+        }
+    }
+
     /// Checks what types cannot: names that must exist, lists that must agree, a seed each
     /// server accepts. Each problem is `(field, message)`.
     pub fn validate(&self) -> Vec<(String, String)> {

@@ -16,6 +16,7 @@ use serde_json::Value;
 servers! {
     filesystem: mcpbench_server_filesystem::Filesystem,
     github: mcpbench_server_github::Github,
+    postgres: mcpbench_server_postgres::Postgres,
     slack: mcpbench_server_slack::Slack,
     calendar: mcpbench_server_calendar::Calendar,
     email: mcpbench_server_email::Email,

@@ -1,8 +1,17 @@
 //! Templates of tasks across two or three servers, where one server's output is another's
-//! input (a number read from the database is posted to a channel, a file's text is mailed).
+//! input (a count read from the tracker is posted to a channel, a file's text is mailed).
+//! Each file groups templates by theme; every template here lists more than one server, and
+//! its references call every server it lists.
+
+mod data;
+mod ops;
+mod people;
 
 use mcpbench_world::AnyTemplate;
 
 pub(crate) fn templates() -> Vec<AnyTemplate> {
-    Vec::new()
+    let mut all = ops::templates();
+    all.extend(people::templates());
+    all.extend(data::templates());
+    all
 }

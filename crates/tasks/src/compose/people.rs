@@ -1,0 +1,7 @@
+//! (being written)
+
+use mcpbench_world::AnyTemplate;
+
+pub(crate) fn templates() -> Vec<AnyTemplate> {
+    Vec::new()
+}

@@ -1,0 +1,46 @@
+//! Every multi-server template, sampled many times, makes valid tasks whose references use
+//! every server they list. `COMPOSE_ONLY=<template id prefix>` narrows the run while writing one.
+
+use mcpbench_sim::Rng;
+use mcpbench_tasks::{SERVERS, Task, check_tasks, templates};
+
+#[test]
+fn multi_server_templates_make_valid_tasks() {
+    let only = std::env::var("COMPOSE_ONLY").unwrap_or_default();
+    let mut tasks = Vec::new();
+    for t in templates()
+        .into_iter()
+        .filter(|t| t.is_multi_server() && t.id.starts_with(only.as_str()))
+    {
+        for n in 0..40u64 {
+            let body = t.build(&mut Rng::new(0xC0FFEE, n));
+            let id = format!("x-{}-{n}", t.id.replace(['.', '_'], "-"));
+            tasks.push(Task::from_body(id, t.servers[0], t.id, body));
+        }
+    }
+    let mut problems = Vec::new();
+    for t in &tasks {
+        let v = t.validate();
+        problems.extend(v.into_iter().map(|(f, m)| format!("{}: {f}: {m}", t.id)));
+    }
+    for v in check_tasks(&tasks) {
+        problems.extend(v.problems.iter().map(|p| format!("{}: {p}", v.id)));
+    }
+    problems.truncate(40);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_server_takes_part_in_two_multi_server_templates() {
+    let all = templates();
+    for server in SERVERS {
+        let n = all
+            .iter()
+            .filter(|t| t.is_multi_server() && t.servers.contains(server))
+            .count();
+        assert!(
+            n >= 2,
+            "{server} is in {n} multi-server templates; the generator needs at least 2 for variety"
+        );
+    }
+}
