@@ -64,7 +64,7 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
             let k = i / SERVERS.len();
             let category = Category::ALL[k % 3];
             let difficulty = Difficulty::ALL[(k / 3) % 3];
-            let multi = category == Category::Composition && (k / 3) % 2 == 0;
+            let multi = category == Category::Composition && (k / 3).is_multiple_of(2);
             let mut rng = Rng::new(seed, i as u64);
             let template = choose(&all, &usage, &mut rng, server, category, difficulty, multi);
             *usage.entry(template.id).or_default() += 1;

@@ -1,5 +1,5 @@
 //! Every multi-server template, sampled many times, makes valid tasks whose references use
-//! every server they list. `COMPOSE_ONLY=<template id prefix>` narrows the run while writing one.
+//! every server they list. `COMPOSE_ONLY=<id prefix>[,<id prefix>...]` narrows the run while writing one.
 
 use mcpbench_sim::Rng;
 use mcpbench_tasks::{SERVERS, Task, check_tasks, templates};
@@ -7,10 +7,11 @@ use mcpbench_tasks::{SERVERS, Task, check_tasks, templates};
 #[test]
 fn multi_server_templates_make_valid_tasks() {
     let only = std::env::var("COMPOSE_ONLY").unwrap_or_default();
+    let wanted = |id: &str| only.split(',').any(|prefix| id.starts_with(prefix.trim()));
     let mut tasks = Vec::new();
     for t in templates()
         .into_iter()
-        .filter(|t| t.is_multi_server() && t.id.starts_with(only.as_str()))
+        .filter(|t| t.is_multi_server() && wanted(t.id))
     {
         for n in 0..40u64 {
             let body = t.build(&mut Rng::new(0xC0FFEE, n));

@@ -34,10 +34,13 @@ fn a_generated_task_loads() {
     assert_eq!(errors_of(&valid()), "");
 }
 
+/// A change that breaks a valid task.
+type Damage = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn each_kind_of_damage_is_named() {
     let id = valid()["id"].as_str().unwrap().to_string();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    let cases: Vec<(&str, Damage, &str)> = vec![
         (
             "unknown field",
             Box::new(|v| {
