@@ -1,0 +1,124 @@
+//! Recovery templates: an injected fault or a natural error to work around.
+
+use super::*;
+
+pub(super) fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
+    let (from, to, content, files) = rename_pair(rng);
+    let kind = *rng.pick(&[
+        ErrorKind::Unavailable,
+        ErrorKind::RateLimited,
+        ErrorKind::Timeout,
+    ]);
+    let mv = call::<Filesystem>("move_file", json!({ "source": from, "destination": to }));
+    Draft {
+        goal: format!("Rename {from} to {to}, keeping its content."),
+        max_steps: 4,
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "move_file",
+            "read_text_file",
+            "write_file",
+            "list_directory",
+        ]),
+        predicate: Pred::All(vec![
+            equals(&to, &content),
+            Pred::Not(Box::new(exists(&from))),
+        ]),
+        references: vec![vec![mv.clone(), mv]],
+        faults: vec![Fault {
+            tool: qualified::<Filesystem>("move_file"),
+            on_call: 1,
+            times: 1,
+            error: kind,
+            message: "the storage backend did not answer in time; nothing was changed, try again"
+                .into(),
+        }],
+        params: params(&[("from", json!(from)), ("error", json!(kind.as_str()))]),
+    }
+}
+
+pub(super) fn write_fallback(rng: &mut Rng) -> Draft<Filesystem> {
+    let user = rng.pick(USERS);
+    let topic = rng.pick(WORDS);
+    let shared = "/shared/reports".to_string();
+    let target = format!("{shared}/{topic}.txt");
+    let fallback = format!("/home/{user}/{topic}.txt");
+    let text = format!("{topic} report: {}", phrase(rng, 3));
+    let mut files = BTreeMap::new();
+    files.insert(
+        format!("{shared}/README.txt"),
+        "Shared reports. Managed by IT.\n".into(),
+    );
+    files.insert(
+        format!("/home/{user}/.profile"),
+        "export EDITOR=vi\n".into(),
+    );
+    Draft {
+        goal: format!(
+            "Save a file {target} whose entire content is: {text}\nIf that location cannot be written to, save it as {fallback} instead."
+        ),
+        max_steps: 4,
+        seed: Seed {
+            files,
+            read_only: vec![shared.clone()],
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "write_file",
+            "get_file_info",
+            "create_directory",
+            "list_directory",
+        ]),
+        predicate: Pred::All(vec![
+            equals(&fallback, &text),
+            Pred::Not(Box::new(exists(&target))),
+        ]),
+        references: vec![vec![
+            call::<Filesystem>("write_file", json!({ "path": target, "content": text })),
+            call::<Filesystem>("write_file", json!({ "path": fallback, "content": text })),
+        ]],
+        faults: vec![],
+        params: params(&[("user", json!(user)), ("topic", json!(topic))]),
+    }
+}
+
+pub(super) fn write_into_new_dir(rng: &mut Rng) -> Draft<Filesystem> {
+    let app = rng.pick(APPS);
+    let year = rng.range(2020, 2026);
+    let dir = format!("/data/{app}/exports/{year}");
+    let path = format!("{dir}/summary.txt");
+    let text = format!("{app} {year}: {}", phrase(rng, 3));
+    let mkdir = call::<Filesystem>("create_directory", json!({ "path": dir }));
+    Draft {
+        goal: format!("Write a file {path} whose entire content is: {text}"),
+        max_steps: 6,
+        seed: Seed {
+            files: BTreeMap::from([(format!("/data/{app}/README"), format!("{app} data\n"))]),
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "write_file",
+            "create_directory",
+            "list_directory",
+            "get_file_info",
+        ]),
+        predicate: equals(&path, &text),
+        references: vec![vec![
+            call::<Filesystem>("write_file", json!({ "path": path, "content": text })),
+            mkdir.clone(),
+            mkdir,
+            call::<Filesystem>("write_file", json!({ "path": path, "content": text })),
+        ]],
+        faults: vec![Fault {
+            tool: qualified::<Filesystem>("create_directory"),
+            on_call: 1,
+            times: 1,
+            error: ErrorKind::RateLimited,
+            message: "too many requests; retry after a moment".into(),
+        }],
+        params: params(&[("app", json!(app)), ("year", json!(year))]),
+    }
+}

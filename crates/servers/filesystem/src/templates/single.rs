@@ -1,0 +1,178 @@
+//! Single-tool templates: one right call with the right arguments.
+
+use super::*;
+
+pub(super) fn write_note(rng: &mut Rng) -> Draft<Filesystem> {
+    let user = rng.pick(USERS);
+    let dir = format!("/home/{user}/notes");
+    let name = format!("{}.txt", rng.pick(WORDS));
+    let path = format!("{dir}/{name}");
+    let text = phrase(rng, 3).replace(' ', ", ");
+    let mut files = BTreeMap::new();
+    clutter(rng, &dir, &mut files);
+    files.remove(&path);
+    Draft {
+        goal: format!("Create a file at {path} whose entire content is exactly: {text}"),
+        max_steps: 3,
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "write_file",
+            "read_text_file",
+            "list_directory",
+            "edit_file",
+        ]),
+        predicate: equals(&path, &text),
+        references: vec![vec![call::<Filesystem>(
+            "write_file",
+            json!({ "path": path, "content": text }),
+        )]],
+        faults: vec![],
+        params: params(&[("user", json!(user)), ("file", json!(name))]),
+    }
+}
+
+pub(super) fn make_directory(rng: &mut Rng) -> Draft<Filesystem> {
+    let app = rng.pick(APPS);
+    let year = rng.range(2019, 2026);
+    let month = rng.range(1, 12);
+    let path = format!("/srv/{app}/reports/{year}/{month:02}");
+    let mut files = BTreeMap::new();
+    clutter(rng, &format!("/srv/{app}"), &mut files);
+    Draft {
+        goal: format!("Make sure the folder {path} exists, creating any missing parent folders."),
+        max_steps: 3,
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "create_directory",
+            "list_directory",
+            "directory_tree",
+            "get_file_info",
+        ]),
+        predicate: atom(Atom::DirExists { path: path.clone() }),
+        references: vec![vec![call::<Filesystem>(
+            "create_directory",
+            json!({ "path": path }),
+        )]],
+        faults: vec![],
+        params: params(&[
+            ("app", json!(app)),
+            ("year", json!(year)),
+            ("month", json!(month)),
+        ]),
+    }
+}
+
+pub(super) fn rename_pair(rng: &mut Rng) -> (String, String, String, BTreeMap<String, String>) {
+    let user = rng.pick(USERS);
+    let topic = rng.pick(WORDS);
+    let dir = format!("/home/{user}/documents");
+    let from = format!("{dir}/{topic}-draft.md");
+    let to = format!("{dir}/{topic}-final.md");
+    let content = format!("# {topic}\n\n{}\n", phrase(rng, 4));
+    let mut files = BTreeMap::new();
+    clutter(rng, &dir, &mut files);
+    files.insert(
+        format!("{dir}/{topic}-notes.md"),
+        format!("notes on {topic}\n"),
+    );
+    files.insert(from.clone(), content.clone());
+    (from, to, content, files)
+}
+
+pub(super) fn rename_file(rng: &mut Rng) -> Draft<Filesystem> {
+    let (from, to, content, files) = rename_pair(rng);
+    Draft {
+        goal: format!(
+            "Rename {from} to {to}. Do not change its content, and do not leave a copy behind."
+        ),
+        max_steps: 4,
+        seed: Seed {
+            files,
+            ..Seed::default()
+        },
+        tools: tools(&[
+            "move_file",
+            "read_text_file",
+            "write_file",
+            "list_directory",
+            "delete_file",
+        ]),
+        predicate: Pred::All(vec![
+            equals(&to, &content),
+            Pred::Not(Box::new(exists(&from))),
+        ]),
+        references: vec![vec![call::<Filesystem>(
+            "move_file",
+            json!({ "source": from, "destination": to }),
+        )]],
+        faults: vec![],
+        params: params(&[("from", json!(from))]),
+    }
+}
+
+pub(super) fn config(rng: &mut Rng) -> (Vec<(String, String)>, usize) {
+    let picked = rng.sample(SETTINGS, 4);
+    let lines = picked
+        .iter()
+        .map(|(k, vs)| (k.to_string(), rng.pick(vs).to_string()))
+        .collect();
+    (lines, rng.below(4) as usize)
+}
+
+pub(super) fn render(lines: &[(String, String)]) -> String {
+    lines.iter().map(|(k, v)| format!("{k} = {v}\n")).collect()
+}
+
+pub(super) fn other_value(rng: &mut Rng, key: &str, current: &str) -> String {
+    let (_, values) = SETTINGS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .expect("known setting");
+    let others: Vec<&str> = values.iter().copied().filter(|v| *v != current).collect();
+    rng.pick(&others).to_string()
+}
+
+pub(super) fn replace_setting(rng: &mut Rng) -> Draft<Filesystem> {
+    let app = rng.pick(APPS);
+    let path = format!("/etc/{app}/{app}.conf");
+    let (mut lines, at) = config(rng);
+    let before = render(&lines);
+    let (key, old) = lines[at].clone();
+    let new = other_value(rng, &key, &old);
+    lines[at].1 = new.clone();
+    let after = render(&lines);
+    Draft {
+        goal: format!(
+            "In {path}, change the setting {key} from {old} to {new}. Leave every other line as it is."
+        ),
+        max_steps: 4,
+        seed: Seed {
+            files: BTreeMap::from([(path.clone(), before)]),
+            ..Seed::default()
+        },
+        tools: tools(&["read_text_file", "edit_file", "write_file", "get_file_info"]),
+        predicate: equals(&path, &after),
+        references: vec![
+            vec![call::<Filesystem>(
+                "edit_file",
+                json!({ "path": path, "edits": [{ "oldText": format!("{key} = {old}"), "newText": format!("{key} = {new}") }] }),
+            )],
+            vec![call::<Filesystem>(
+                "write_file",
+                json!({ "path": path, "content": after }),
+            )],
+        ],
+        faults: vec![],
+        params: params(&[
+            ("app", json!(app)),
+            ("key", json!(key)),
+            ("new", json!(new)),
+        ]),
+    }
+}
