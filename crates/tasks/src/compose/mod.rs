@@ -6,6 +6,7 @@
 mod data;
 mod ops;
 mod people;
+mod plans;
 
 use mcpbench_world::AnyTemplate;
 
@@ -13,5 +14,6 @@ pub(crate) fn templates() -> Vec<AnyTemplate> {
     let mut all = ops::templates();
     all.extend(people::templates());
     all.extend(data::templates());
+    all.extend(plans::templates());
     all
 }
