@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
-use mcpbench_tasks::{CheckReport, check_dir, task_schema, write_set};
+use mcpbench_tasks::{CheckReport, check_dir, servers_markdown, task_schema, write_set};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,6 +30,8 @@ pub enum TasksCommand {
     },
     /// Print the JSON Schema of the task format.
     Schema,
+    /// Print every server's tools and predicates as Markdown (docs/servers.md).
+    Servers,
 }
 
 pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
@@ -71,6 +73,10 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        TasksCommand::Servers => {
+            print!("{}", servers_markdown());
+            Ok(ExitCode::SUCCESS)
         }
         TasksCommand::Schema => {
             println!("{}", serde_json::to_string_pretty(&task_schema())?);

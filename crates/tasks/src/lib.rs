@@ -4,6 +4,7 @@
 
 mod check;
 mod compose;
+mod describe;
 mod generate;
 mod load;
 mod run;
@@ -11,6 +12,7 @@ mod schema;
 mod task;
 
 pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
+pub use describe::servers_markdown;
 pub use generate::{GENERATOR_VERSION, Manifest, generate, templates, write_set};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use run::TaskRun;

@@ -24,6 +24,20 @@ fn task_schema_file_is_current() {
 }
 
 #[test]
+fn servers_page_is_current() {
+    let path = root().join("docs/servers.md");
+    let want = mcpbench_tasks::servers_markdown();
+    if std::env::var_os("UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/servers.md is stale; run with UPDATE_SCHEMA=1 to rewrite it"
+    );
+}
+
+#[test]
 fn dev_set_regenerates_byte_for_byte_from_its_seed() {
     let dir = root().join("tasks/dev");
     let manifest: Manifest = serde_json::from_str(
