@@ -6,21 +6,28 @@ use mcpbench_sim::ToolError;
 use mcpbench_sim::verify::Run;
 use mcpbench_world::{World, WorldError, check_arguments, tool_spec};
 use serde_json::Value;
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
-pub struct TaskRun<'a> {
-    task: &'a Task,
+/// `T` is how the run holds its task: `&Task` for a check, `Arc<Task>` for a live run.
+pub struct TaskRun<T: Borrow<Task>> {
+    task: T,
     world: World,
     calls_per_tool: BTreeMap<String, u32>,
 }
 
-impl<'a> TaskRun<'a> {
-    pub fn new(task: &'a Task) -> Result<Self, WorldError> {
+impl<T: Borrow<Task>> TaskRun<T> {
+    pub fn new(task: T) -> Result<Self, WorldError> {
+        let world = World::new(&task.borrow().initial_state, &task.borrow().servers)?;
         Ok(Self {
             task,
-            world: World::new(&task.initial_state, &task.servers)?,
+            world,
             calls_per_tool: BTreeMap::new(),
         })
+    }
+
+    pub fn task(&self) -> &Task {
+        self.task.borrow()
     }
 
     pub fn world(&self) -> &World {
@@ -28,23 +35,24 @@ impl<'a> TaskRun<'a> {
     }
 }
 
-impl Run for TaskRun<'_> {
+impl<T: Borrow<Task>> Run for TaskRun<T> {
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
-        if !self.task.available_tools.iter().any(|t| t == tool) {
+        if !self.task().available_tools.iter().any(|t| t == tool) {
             return Err(ToolError::not_found(format!(
                 "tool {tool} is not available in this task"
             )));
         }
         let n = self.calls_per_tool.entry(tool.to_string()).or_default();
         *n += 1;
-        if let Some(f) = self.task.faults.iter().find(|f| f.hits(tool, *n)) {
+        let n = *n;
+        if let Some(f) = self.task.borrow().faults.iter().find(|f| f.hits(tool, n)) {
             return Err(ToolError::new(f.error, f.message.clone()));
         }
         self.world.call(tool, args)
     }
 
     fn passes(&self, answer: Option<&str>) -> bool {
-        self.task
+        self.task()
             .success_predicate
             .eval(answer, &mut |a| self.world.holds(a))
     }

@@ -1,0 +1,131 @@
+//! The trace format, `mcpbench-trace/1` (documented in docs/trace-format.md): JSON Lines, a
+//! header line, one line per event, and a result line. Field names are stable; new fields may
+//! be added, none removed or renamed, without a new format version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub const FORMAT: &str = "mcpbench-trace/1";
+
+/// The first line of a trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    pub run_id: String,
+    pub task_id: String,
+    /// The task set (`dev`, `2026-11`, ...).
+    pub set: String,
+    /// Who ran: `oracle`, `null`, `random`, or the agent's URL.
+    pub agent: String,
+    /// The MCP protocol revisions the agent used, in order of first use.
+    pub protocol_revisions: Vec<String>,
+    /// Wall-clock start, RFC 3339, UTC.
+    pub started_at: String,
+    pub max_steps: u32,
+    pub servers: Vec<String>,
+}
+
+/// What became of one MCP request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The request was answered normally.
+    Ok,
+    /// A tool ran (or was stopped) and answered with an error the agent reads (`isError`).
+    ToolError,
+    /// The request was refused at the protocol level (JSON-RPC error), e.g. an unlisted tool.
+    ProtocolError,
+}
+
+/// One MCP request of the agent and the gateway's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// 1-based, in order of arrival.
+    pub seq: u32,
+    /// Microseconds from the start of the run to the request and to the answer.
+    pub start_us: u64,
+    pub end_us: u64,
+    pub server: String,
+    /// `initialize`, `server/discover`, `tools/list`, `tools/call`.
+    pub method: String,
+    /// The revision of this request, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Value>,
+    pub outcome: Outcome,
+    /// The tool's result (for `tools/call`) or a summary (for `tools/list`: the tool names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    /// The error text the agent saw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The tool is not among the task's tools.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hallucinated: bool,
+    /// The arguments did not match the tool's input schema.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invalid_arguments: bool,
+    /// The call came after the step budget was spent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over_budget: bool,
+    /// The error was injected by one of the task's faults.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub injected_fault: bool,
+    /// Bytes of the request's arguments and of the answer, as JSON.
+    pub request_bytes: u64,
+    pub response_bytes: u64,
+}
+
+/// One line of a trace file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Line {
+    Header(Header),
+    Event(Event),
+    /// The agent's HTTP exchange with the harness.
+    Agent(AgentExchange),
+    Result(RunSummary),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentExchange {
+    /// Microseconds from the start of the run to the request and to the reply (or giving up).
+    pub start_us: u64,
+    pub end_us: u64,
+    /// The HTTP status of the agent's reply; absent when there was none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The last line: the verdict and the counts scores are made of.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub passed: bool,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    pub tool_calls: u32,
+    pub hallucinated_calls: u32,
+    pub invalid_calls: u32,
+    pub errors_observed: u32,
+    pub budget_exceeded: bool,
+    pub duration_ms: u64,
+}
+
+/// A whole trace as JSON Lines text.
+pub fn to_jsonl(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&serde_json::to_string(line).expect("trace lines serialize"));
+        out.push('\n');
+    }
+    out
+}

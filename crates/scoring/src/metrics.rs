@@ -1,0 +1,127 @@
+//! [`Outcome`], [`Metrics`], [`Scores`] and the functions [`metrics`] and [`score`].
+//! The formulas are stated in the crate documentation.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::wilson;
+
+/// What scoring needs to know of one run of one task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub task_id: String,
+    /// The server the task is filed under.
+    pub server: String,
+    /// `"single-tool"` | `"composition"` | `"recovery"`.
+    pub category: String,
+    /// `"easy"` | `"medium"` | `"hard"`.
+    pub difficulty: String,
+    pub max_steps: u32,
+    pub passed: bool,
+    /// Every `tools/call` the agent made, listed tool or not.
+    pub tool_calls: u32,
+    /// Calls to a tool not in the task's listed tools.
+    pub hallucinated_calls: u32,
+    /// Tool calls that returned an error to the agent (any kind).
+    pub errors_observed: u32,
+}
+
+/// The metrics of a set of outcomes; see the crate documentation for each formula.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    pub tasks: usize,
+    pub passed: usize,
+    /// `passed / tasks`; `None` when `tasks == 0`.
+    pub success_rate: Option<f64>,
+    /// Wilson score interval, z = 1.959964; `None` when `tasks == 0`.
+    pub success_ci95: Option<[f64; 2]>,
+    /// Mean over passed tasks of `tool_calls / max_steps`; `None` if none passed.
+    pub efficiency: Option<f64>,
+    /// `sum hallucinated / sum tool_calls`; `None` if no calls at all.
+    pub hallucinated_tool_rate: Option<f64>,
+    /// Over recovery tasks with `errors_observed >= 1`: share passed; `None` if there are none.
+    pub recovery_rate: Option<f64>,
+    pub tool_calls: u64,
+    pub hallucinated_calls: u64,
+}
+
+/// Overall metrics plus breakdowns by server, category and difficulty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scores {
+    #[serde(flatten)]
+    pub overall: Metrics,
+    pub by_server: BTreeMap<String, Metrics>,
+    pub by_category: BTreeMap<String, Metrics>,
+    pub by_difficulty: BTreeMap<String, Metrics>,
+}
+
+/// The metrics of `outcomes`, taken together.
+pub fn metrics(outcomes: &[Outcome]) -> Metrics {
+    metrics_of(outcomes.iter())
+}
+
+/// The overall metrics of `outcomes` and their breakdowns.
+pub fn score(outcomes: &[Outcome]) -> Scores {
+    Scores {
+        overall: metrics(outcomes),
+        by_server: group_by(outcomes, |o| &o.server),
+        by_category: group_by(outcomes, |o| &o.category),
+        by_difficulty: group_by(outcomes, |o| &o.difficulty),
+    }
+}
+
+fn group_by(outcomes: &[Outcome], key: impl Fn(&Outcome) -> &String) -> BTreeMap<String, Metrics> {
+    let mut groups: BTreeMap<&String, Vec<&Outcome>> = BTreeMap::new();
+    for o in outcomes {
+        groups.entry(key(o)).or_default().push(o);
+    }
+    groups
+        .into_iter()
+        .map(|(k, v)| (k.clone(), metrics_of(v.into_iter())))
+        .collect()
+}
+
+fn ratio(num: f64, den: f64) -> Option<f64> {
+    (den > 0.0).then(|| num / den)
+}
+
+fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> Metrics {
+    let mut tasks = 0usize;
+    let mut passed = 0usize;
+    let mut tool_calls = 0u64;
+    let mut hallucinated_calls = 0u64;
+    let mut eff_sum = 0.0f64;
+    let mut eff_n = 0usize;
+    let mut rec_n = 0usize;
+    let mut rec_passed = 0usize;
+    for o in outcomes {
+        tasks += 1;
+        tool_calls += u64::from(o.tool_calls);
+        hallucinated_calls += u64::from(o.hallucinated_calls);
+        if o.passed {
+            passed += 1;
+            if o.max_steps > 0 {
+                eff_sum += f64::from(o.tool_calls) / f64::from(o.max_steps);
+                eff_n += 1;
+            }
+        }
+        if o.category == "recovery" && o.errors_observed >= 1 {
+            rec_n += 1;
+            if o.passed {
+                rec_passed += 1;
+            }
+        }
+    }
+    Metrics {
+        tasks,
+        passed,
+        success_rate: ratio(passed as f64, tasks as f64),
+        success_ci95: wilson(passed, tasks),
+        efficiency: ratio(eff_sum, eff_n as f64),
+        hallucinated_tool_rate: ratio(hallucinated_calls as f64, tool_calls as f64),
+        recovery_rate: ratio(rec_passed as f64, rec_n as f64),
+        tool_calls,
+        hallucinated_calls,
+    }
+}
