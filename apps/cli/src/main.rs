@@ -1,5 +1,7 @@
 //! `mcpbench`: the command line of MCPBench.
 
+mod agent;
+mod eval;
 mod tasks;
 
 use clap::{Parser, Subcommand};
@@ -21,12 +23,19 @@ enum Command {
     /// Generate, check and describe task sets.
     #[command(subcommand)]
     Tasks(tasks::TasksCommand),
+    /// Run a task set against an agent and score it.
+    Eval(eval::EvalArgs),
+    /// Serve a reference agent.
+    #[command(subcommand)]
+    Agent(agent::AgentCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Tasks(cmd) => tasks::run(cmd),
+        Command::Eval(args) => eval::run(args),
+        Command::Agent(cmd) => agent::run(cmd),
     };
     match result {
         Ok(code) => code,

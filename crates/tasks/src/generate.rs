@@ -2,6 +2,9 @@
 //! the plan of which template fills slot `i` is a pure function of `i` and earlier choices, so
 //! a set regenerates bit for bit from `(seed, count, GENERATOR_VERSION)`.
 //!
+//! Goals are unique within a set as far as the templates allow (a repeated goal makes the
+//! slot draw again, up to 50 times).
+//!
 //! Balance: servers take turns (slot `i` is filed under server `i mod 10`); within a server,
 //! its `k`-th task cycles through the three categories, and every nine tasks through all nine
 //! category x difficulty pairs. Four in seven composition slots prefer a multi-server template,
@@ -17,7 +20,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks.
-pub const GENERATOR_VERSION: &str = "1";
+pub const GENERATOR_VERSION: &str = "2";
+
+/// How often a slot may draw again to get a goal not yet in the set.
+const MAX_REDRAWS: u64 = 50;
 
 /// `manifest.json` of a generated set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +64,7 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
     let all = templates();
     let width = count.saturating_sub(1).to_string().len().max(4);
     let mut usage: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut goals = std::collections::BTreeSet::new();
     (0..count)
         .map(|i| {
             let server = SERVERS[i % SERVERS.len()];
@@ -68,7 +75,14 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
             let mut rng = Rng::new(seed, i as u64);
             let template = choose(&all, &usage, &mut rng, server, category, difficulty, multi);
             *usage.entry(template.id).or_default() += 1;
-            let body = template.build(&mut rng);
+            // A slot whose goal came up before draws again from further streams of its own, so
+            // that goals are unique unless a template's space is too small for the set.
+            let mut body = template.build(&mut rng);
+            let mut retry = 0;
+            while !goals.insert(body.goal.clone()) && retry < MAX_REDRAWS {
+                retry += 1;
+                body = template.build(&mut Rng::new(seed, i as u64 | (retry << 40)));
+            }
             let short = template
                 .id
                 .split_once('.')

@@ -1,0 +1,64 @@
+//! `mcpbench agent serve`: a reference agent on an address, for trying the protocol.
+
+use anyhow::Context;
+use clap::Subcommand;
+use mcpbench_agents::AgentKind;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Subcommand)]
+pub enum AgentCommand {
+    /// Serve a reference agent over mcpbench/1.
+    Serve {
+        /// oracle, null or random.
+        #[arg(long)]
+        kind: AgentKind,
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// The tasks the oracle knows (it recognises a task by its goal).
+        #[arg(long, default_value = "tasks/dev")]
+        tasks: PathBuf,
+        /// Refuse requests not signed with this secret.
+        #[arg(
+            long,
+            env = "MCPBENCH_SIGNING_SECRET",
+            hide_env_values = true,
+            default_value = ""
+        )]
+        signing_secret: String,
+    },
+}
+
+pub fn run(cmd: AgentCommand) -> anyhow::Result<ExitCode> {
+    let AgentCommand::Serve {
+        kind,
+        addr,
+        tasks,
+        signing_secret,
+    } = cmd;
+    let tasks: Vec<_> = if kind == AgentKind::Oracle {
+        mcpbench_tasks::load_dir(&tasks)
+            .map_err(|e| anyhow::anyhow!("the oracle's tasks do not load: {}", e[0]))?
+            .into_iter()
+            .map(Arc::new)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .with_context(|| format!("binding {addr}"))?;
+        eprintln!(
+            "{kind:?} agent listening on http://{}/",
+            listener.local_addr()?
+        );
+        let app = mcpbench_agents::router(kind, &tasks, signing_secret.as_bytes());
+        mcpbench_agents::serve(listener, app)
+            .await
+            .context("serving")
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

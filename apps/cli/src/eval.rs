@@ -1,0 +1,254 @@
+//! `mcpbench eval`: a task set against an agent, with progress, a summary and a report.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use mcpbench_agents::AgentKind;
+use mcpbench_gateway::{GatewayConfig, trace};
+use mcpbench_runner::{
+    AgentTarget, EvalOptions, LocalGateway, Report, RunResult, Runner, evaluate,
+};
+use mcpbench_tasks::load_dir;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The directory of task files.
+    #[arg(long)]
+    tasks: PathBuf,
+    /// `oracle`, `null`, `random` (reference agents served here), or an agent's URL.
+    #[arg(long)]
+    agent: String,
+    /// Runs at a time.
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    /// Where report.json and the traces go.
+    #[arg(long, default_value = "mcpbench-eval")]
+    out: PathBuf,
+    /// Print the report as JSON on stdout (progress and summary go to stderr).
+    #[arg(long)]
+    json: bool,
+    /// Seconds an agent has for one task.
+    #[arg(long, default_value_t = 120)]
+    time_budget: u64,
+    /// The secret requests to a URL agent are signed with.
+    #[arg(
+        long,
+        env = "MCPBENCH_SIGNING_SECRET",
+        hide_env_values = true,
+        default_value = ""
+    )]
+    signing_secret: String,
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    if args.concurrency == 0 || args.concurrency > 256 {
+        bail!("--concurrency must be between 1 and 256");
+    }
+    let tasks = load_dir(&args.tasks).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().take(20).map(ToString::to_string).collect();
+        anyhow::anyhow!("the tasks do not load:\n{}", lines.join("\n"))
+    })?;
+    if tasks.is_empty() {
+        bail!("{} holds no task files", args.tasks.display());
+    }
+    let tasks: Vec<_> = tasks.into_iter().map(Arc::new).collect();
+    let set = args
+        .tasks
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("tasks")
+        .to_string();
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let (report, results) = runtime.block_on(async {
+        let gateway = LocalGateway::start(GatewayConfig::default())
+            .await
+            .context("starting the gateway")?;
+        let (agent, _server) = agent_target(&args, &tasks).await?;
+        let runner = Arc::new(Runner::new(
+            gateway.gateway.clone(),
+            &gateway.base_url,
+            Duration::from_secs(args.time_budget),
+            &set,
+        ));
+        let mut progress = Progress::new(std::io::stderr().is_terminal());
+        let options = EvalOptions {
+            concurrency: args.concurrency,
+            ..EvalOptions::default()
+        };
+        let out = evaluate(runner, tasks.clone(), agent, &options, |done, total, r| {
+            progress.show(done, total, r)
+        })
+        .await;
+        progress.finish();
+        anyhow::Ok(out)
+    })?;
+    write_outputs(&args.out, &report, &results)?;
+    print_summary(&report);
+    eprintln!("report and traces in {}", args.out.display());
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The agent to call: a reference agent served on a loopback port, or the given URL.
+async fn agent_target(
+    args: &EvalArgs,
+    tasks: &[Arc<mcpbench_tasks::Task>],
+) -> anyhow::Result<(AgentTarget, Option<tokio::task::JoinHandle<()>>)> {
+    match args.agent.parse::<AgentKind>() {
+        Ok(kind) => {
+            let mut secret = [0u8; 32];
+            getrandom::fill(&mut secret)
+                .map_err(|e| anyhow::anyhow!("reading the system's random source: {e}"))?;
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+            let url = format!("http://{}/", listener.local_addr()?);
+            let app = mcpbench_agents::router(kind, tasks, &secret);
+            let server = tokio::spawn(async move {
+                let _ = mcpbench_agents::serve(listener, app).await;
+            });
+            Ok((
+                AgentTarget {
+                    label: args.agent.clone(),
+                    url,
+                    signing_secret: secret.to_vec(),
+                },
+                Some(server),
+            ))
+        }
+        Err(_) if args.agent.starts_with("http://") || args.agent.starts_with("https://") => Ok((
+            AgentTarget {
+                label: args.agent.clone(),
+                url: args.agent.clone(),
+                signing_secret: args.signing_secret.clone().into_bytes(),
+            },
+            None,
+        )),
+        Err(e) => bail!("--agent: {e}, or an http(s):// URL"),
+    }
+}
+
+struct Progress {
+    terminal: bool,
+    passed: usize,
+}
+
+impl Progress {
+    fn new(terminal: bool) -> Self {
+        Self {
+            terminal,
+            passed: 0,
+        }
+    }
+
+    fn show(&mut self, done: usize, total: usize, r: &RunResult) {
+        self.passed += usize::from(r.passed);
+        if self.terminal {
+            let width = 30;
+            let filled = done * width / total.max(1);
+            eprint!(
+                "\r[{}{}] {done}/{total} passed {}",
+                "#".repeat(filled),
+                "-".repeat(width - filled),
+                self.passed
+            );
+            let _ = std::io::stderr().flush();
+        } else {
+            let detail = r
+                .detail
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default();
+            eprintln!(
+                "[{done}/{total}] {} {}{detail}",
+                r.task_id,
+                r.reason.as_str()
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if self.terminal {
+            eprintln!();
+        }
+    }
+}
+
+fn write_outputs(
+    out: &std::path::Path,
+    report: &Report,
+    results: &[RunResult],
+) -> anyhow::Result<()> {
+    let traces = out.join("traces");
+    std::fs::create_dir_all(&traces).with_context(|| format!("creating {}", traces.display()))?;
+    std::fs::write(
+        out.join("report.json"),
+        serde_json::to_string_pretty(report)? + "\n",
+    )?;
+    for r in results.iter().filter(|r| !r.trace.is_empty()) {
+        std::fs::write(
+            traces.join(format!("{}.jsonl", r.task_id)),
+            trace::to_jsonl(&r.trace),
+        )?;
+    }
+    Ok(())
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |v| format!("{:.1}%", v * 100.0))
+}
+
+fn print_summary(report: &Report) {
+    let s = &report.scores.overall;
+    let ci = s.success_ci95.map_or("n/a".into(), |[lo, hi]| {
+        format!("{:.1}-{:.1}%", lo * 100.0, hi * 100.0)
+    });
+    eprintln!(
+        "\nagent {} on {} ({} tasks, {:.1} s)",
+        report.agent, report.set, s.tasks, report.duration_s
+    );
+    eprintln!(
+        "  success rate            {} ({} of {}), 95% CI {ci}",
+        pct(s.success_rate),
+        s.passed,
+        s.tasks
+    );
+    eprintln!(
+        "  tool-call efficiency    {}",
+        s.efficiency.map_or("n/a".into(), |e| format!(
+            "{e:.3} (calls / max_steps, lower is better)"
+        ))
+    );
+    eprintln!(
+        "  hallucinated-tool rate  {} ({} of {} calls)",
+        pct(s.hallucinated_tool_rate),
+        s.hallucinated_calls,
+        s.tool_calls
+    );
+    eprintln!("  recovery rate           {}", pct(s.recovery_rate));
+    if report.harness_errors > 0 {
+        eprintln!(
+            "  harness errors          {} (not counted)",
+            report.harness_errors
+        );
+    }
+    eprintln!(
+        "\n  {:<12} {:>6} {:>8} {:>16}",
+        "server", "tasks", "passed", "success (95% CI)"
+    );
+    for (server, m) in &report.scores.by_server {
+        let ci = m.success_ci95.map_or(String::new(), |[lo, hi]| {
+            format!(" ({:.0}-{:.0}%)", lo * 100.0, hi * 100.0)
+        });
+        eprintln!(
+            "  {server:<12} {:>6} {:>8} {:>7}{ci}",
+            m.tasks,
+            m.passed,
+            pct(m.success_rate)
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! A thin MCP client over rmcp's Streamable HTTP transport.
+
+use mcpbench_runner::McpServerRef;
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::Value;
+
+pub(crate) struct Session {
+    service: RunningService<RoleClient, ()>,
+}
+
+impl Session {
+    pub(crate) async fn connect(
+        http: &reqwest::Client,
+        server: &McpServerRef,
+    ) -> Result<Self, String> {
+        let token = server
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+            .and_then(|(_, v)| v.strip_prefix("Bearer "))
+            .unwrap_or_default();
+        let config =
+            StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(token);
+        let transport = StreamableHttpClientTransport::with_client(http.clone(), config);
+        let service = ()
+            .serve(transport)
+            .await
+            .map_err(|e| format!("connecting to {}: {e}", server.name))?;
+        Ok(Self { service })
+    }
+
+    pub(crate) async fn tools(&self) -> Result<Vec<Tool>, String> {
+        self.service
+            .list_all_tools()
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    pub(crate) async fn call(
+        &self,
+        tool: &str,
+        arguments: &Value,
+    ) -> Result<CallToolResult, String> {
+        let args = arguments.as_object().cloned().unwrap_or_default();
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(args);
+        self.service
+            .call_tool(params)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    pub(crate) async fn close(self) {
+        let _ = self.service.cancel().await;
+    }
+}

@@ -1,0 +1,15 @@
+//! Reference agents, served over `mcpbench/1` like any vendor's agent so that they exercise
+//! the whole path (signature, MCP endpoints, replies):
+//!
+//! - `oracle` replays the task's first reference solution through the MCP endpoints, as any
+//!   MCP client would, and gives the reference's answer. It knows the tasks of its set and
+//!   recognises a task by its goal. It should pass everything.
+//! - `null` answers at once and calls nothing. It should pass nothing.
+//! - `random` lists the tools and calls random ones with arguments drawn from their input
+//!   schemas until the budget is spent. It is the floor a real agent must clear.
+
+mod client;
+mod random;
+mod server;
+
+pub use server::{AgentKind, router, serve};

@@ -1,0 +1,188 @@
+//! The `mcpbench/1` HTTP face shared by the reference agents.
+
+use crate::client::Session;
+use crate::random::value_for;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mcpbench_runner::{AgentRequest, McpServerRef, PROTOCOL, sign};
+use mcpbench_sim::{Rng, Step};
+use mcpbench_tasks::Task;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use subtle::ConstantTimeEq;
+
+/// Which reference agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentKind {
+    Oracle,
+    Null,
+    Random,
+}
+
+impl std::str::FromStr for AgentKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "oracle" => Ok(Self::Oracle),
+            "null" => Ok(Self::Null),
+            "random" => Ok(Self::Random),
+            other => Err(format!(
+                "unknown agent kind {other:?}; the kinds are oracle, null, random"
+            )),
+        }
+    }
+}
+
+struct Agent {
+    kind: AgentKind,
+    /// The oracle's tasks, by goal.
+    by_goal: HashMap<String, Arc<Task>>,
+    /// The secret requests must be signed with; empty accepts any signature.
+    secret: Vec<u8>,
+    http: reqwest::Client,
+}
+
+/// The agent's routes: `POST /` takes `mcpbench/1` requests, `GET /healthz` says it is up.
+pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("the HTTP client builds");
+    let by_goal = tasks.iter().map(|t| (t.goal.clone(), t.clone())).collect();
+    let agent = Arc::new(Agent {
+        kind,
+        by_goal,
+        secret: secret.to_vec(),
+        http,
+    });
+    Router::new()
+        .route("/", post(handle))
+        .route("/healthz", get(|| async { "ok" }))
+        .with_state(agent)
+}
+
+/// Serves the agent on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
+    axum::serve(listener, app).await
+}
+
+fn reply(status: StatusCode, body: Value) -> Response {
+    (status, Json(body)).into_response()
+}
+
+async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -> Response {
+    if !agent.secret.is_empty() {
+        let given = headers
+            .get("x-mcpbench-signature")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        let want = sign(&agent.secret, &body);
+        if given.len() != want.len() || !bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
+            return reply(
+                StatusCode::UNAUTHORIZED,
+                json!({ "error": "bad or missing X-MCPBench-Signature" }),
+            );
+        }
+    }
+    let request: AgentRequest = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            return reply(
+                StatusCode::BAD_REQUEST,
+                json!({ "error": format!("not an mcpbench/1 request: {e}") }),
+            );
+        }
+    };
+    if request.protocol != PROTOCOL {
+        return reply(
+            StatusCode::BAD_REQUEST,
+            json!({ "error": format!("protocol {:?} is not {PROTOCOL}", request.protocol) }),
+        );
+    }
+    let answer = match agent.kind {
+        AgentKind::Null => None,
+        AgentKind::Oracle => match agent.by_goal.get(&request.goal) {
+            Some(task) => oracle(&agent.http, task, &request.mcp_servers).await,
+            None => {
+                return reply(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    json!({ "error": "the oracle does not know this task" }),
+                );
+            }
+        },
+        AgentKind::Random => random(&agent.http, &request).await,
+    };
+    reply(StatusCode::OK, json!({ "answer": answer }))
+}
+
+async fn connect_all(http: &reqwest::Client, servers: &[McpServerRef]) -> Vec<(String, Session)> {
+    let mut sessions = Vec::new();
+    for s in servers {
+        match Session::connect(http, s).await {
+            Ok(session) => sessions.push((s.name.clone(), session)),
+            Err(e) => tracing::warn!(server = %s.name, error = %e, "could not connect"),
+        }
+    }
+    sessions
+}
+
+/// Replays the first reference solution; a failing call does not stop it (recovery tasks
+/// expect the retry that follows).
+async fn oracle(http: &reqwest::Client, task: &Task, servers: &[McpServerRef]) -> Option<String> {
+    let sessions = connect_all(http, servers).await;
+    let mut answer = None;
+    for step in task.reference_solutions.first().into_iter().flatten() {
+        match step {
+            Step::Call(call) => {
+                let Some((server, tool)) = call.tool.split_once('.') else {
+                    continue;
+                };
+                let Some((_, session)) = sessions.iter().find(|(name, _)| name == server) else {
+                    continue;
+                };
+                if let Err(e) = session.call(tool, &call.arguments).await {
+                    tracing::debug!(tool = %call.tool, error = %e, "reference call refused");
+                }
+            }
+            Step::Answer { answer: a } => answer = Some(a.clone()),
+        }
+    }
+    for (_, s) in sessions {
+        s.close().await;
+    }
+    answer
+}
+
+async fn random(http: &reqwest::Client, request: &AgentRequest) -> Option<String> {
+    let seed = request.goal.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut rng = Rng::new(seed, 0);
+    let sessions = connect_all(http, &request.mcp_servers).await;
+    let mut tools = Vec::new();
+    for (i, (_, session)) in sessions.iter().enumerate() {
+        for t in session.tools().await.unwrap_or_default() {
+            tools.push((
+                i,
+                t.name.to_string(),
+                Value::Object((*t.input_schema).clone()),
+            ));
+        }
+    }
+    let mut calls = 0;
+    while calls < request.max_steps && !tools.is_empty() {
+        let (i, name, schema) = rng.pick(&tools).clone();
+        let args = value_for(&schema, &mut rng, 0);
+        let _ = sessions[i].1.call(&name, &args).await;
+        calls += 1;
+    }
+    for (_, s) in sessions {
+        s.close().await;
+    }
+    Some(format!("made {calls} random calls"))
+}

@@ -1,0 +1,161 @@
+//! A whole set against one agent, `concurrency` runs at a time, into a scored report.
+
+use crate::run::{AgentTarget, Reason, RunResult, Runner};
+use mcpbench_scoring::{Outcome, Scores, score};
+use mcpbench_tasks::Task;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Runs at a time (at least 1).
+    pub concurrency: usize,
+    /// Extra tries of a run that ended in a harness error.
+    pub retries: u32,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        Self {
+            concurrency: 4,
+            retries: 2,
+        }
+    }
+}
+
+/// One task's line in the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunEntry {
+    pub task_id: String,
+    pub run_id: String,
+    pub server: String,
+    pub category: String,
+    pub difficulty: String,
+    pub passed: bool,
+    pub reason: Reason,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    pub tool_calls: u32,
+    pub hallucinated_calls: u32,
+    pub invalid_calls: u32,
+    pub errors_observed: u32,
+    pub duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+}
+
+/// `report.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub agent: String,
+    pub set: String,
+    #[serde(flatten)]
+    pub scores: Scores,
+    /// Runs that failed on our side even after retries; left out of every score.
+    pub harness_errors: usize,
+    pub duration_s: f64,
+    pub runs: Vec<RunEntry>,
+}
+
+fn outcome(task: &Task, r: &RunResult) -> Outcome {
+    Outcome {
+        task_id: task.id.clone(),
+        server: task.server.clone(),
+        category: task.category.as_str().into(),
+        difficulty: task.difficulty.as_str().into(),
+        max_steps: task.max_steps,
+        passed: r.passed,
+        tool_calls: r.counters.tool_calls,
+        hallucinated_calls: r.counters.hallucinated_calls,
+        errors_observed: r.counters.errors_observed,
+    }
+}
+
+/// Runs every task; `on_done(done, total, result)` is called as each finishes.
+pub async fn evaluate(
+    runner: Arc<Runner>,
+    tasks: Vec<Arc<Task>>,
+    agent: AgentTarget,
+    options: &EvalOptions,
+    mut on_done: impl FnMut(usize, usize, &RunResult),
+) -> (Report, Vec<RunResult>) {
+    let started = Instant::now();
+    let permits = Arc::new(Semaphore::new(options.concurrency.max(1)));
+    let agent = Arc::new(agent);
+    let mut set = JoinSet::new();
+    for (i, task) in tasks.iter().cloned().enumerate() {
+        let (runner, agent, permits, retries) = (
+            runner.clone(),
+            agent.clone(),
+            permits.clone(),
+            options.retries,
+        );
+        set.spawn(async move {
+            let _permit = permits
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            let mut result = runner.run(task.clone(), &agent).await;
+            for _ in 0..retries {
+                if result.reason != Reason::HarnessError {
+                    break;
+                }
+                result = runner.run(task.clone(), &agent).await;
+            }
+            (i, result)
+        });
+    }
+    let mut results: Vec<Option<RunResult>> = (0..tasks.len()).map(|_| None).collect();
+    let mut done = 0;
+    while let Some(joined) = set.join_next().await {
+        let (i, result) = joined.expect("a run panicked");
+        done += 1;
+        on_done(done, tasks.len(), &result);
+        results[i] = Some(result);
+    }
+    let results: Vec<RunResult> = results
+        .into_iter()
+        .map(|r| r.expect("every run reported"))
+        .collect();
+    let counted: Vec<Outcome> = tasks
+        .iter()
+        .zip(&results)
+        .filter(|(_, r)| r.reason != Reason::HarnessError)
+        .map(|(t, r)| outcome(t, r))
+        .collect();
+    let runs = tasks
+        .iter()
+        .zip(&results)
+        .map(|(t, r)| RunEntry {
+            task_id: t.id.clone(),
+            run_id: r.run_id.clone(),
+            server: t.server.clone(),
+            category: t.category.as_str().into(),
+            difficulty: t.difficulty.as_str().into(),
+            passed: r.passed,
+            reason: r.reason,
+            detail: r.detail.clone(),
+            tool_calls: r.counters.tool_calls,
+            hallucinated_calls: r.counters.hallucinated_calls,
+            invalid_calls: r.counters.invalid_calls,
+            errors_observed: r.counters.errors_observed,
+            duration_ms: r.duration.as_millis() as u64,
+            answer: r.answer.clone(),
+        })
+        .collect();
+    let report = Report {
+        agent: agent.label.clone(),
+        set: runner.set.clone(),
+        scores: score(&counted),
+        harness_errors: results
+            .iter()
+            .filter(|r| r.reason == Reason::HarnessError)
+            .count(),
+        duration_s: started.elapsed().as_secs_f64(),
+        runs,
+    };
+    (report, results)
+}

@@ -1,0 +1,53 @@
+//! The runner: one agent through one task ([`Runner::run`]), and a whole set with scores
+//! ([`evaluate`]).
+//!
+//! One run: the gateway opens the task's endpoints; the agent gets the `mcpbench/1` request,
+//! signed with HMAC-SHA256; the runner waits for its reply or the deadline; the endpoints
+//! close; the predicate is evaluated on the final state and the answer. A failure is always
+//! named: `predicate_false`, `budget_exceeded`, `timeout`, `agent_error` (with the HTTP status
+//! or what was wrong with the reply) or `harness_error` (ours, retried, never counted).
+
+mod eval;
+mod protocol;
+mod run;
+
+pub use eval::{EvalOptions, Report, RunEntry, evaluate};
+pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
+pub use run::{AgentTarget, Reason, RunResult, Runner};
+
+use mcpbench_gateway::{Gateway, GatewayConfig};
+use std::sync::Arc;
+
+/// A gateway served over HTTP on a local port, for `eval` and tests.
+pub struct LocalGateway {
+    pub gateway: Arc<Gateway>,
+    /// `http://127.0.0.1:<port>`.
+    pub base_url: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl LocalGateway {
+    /// Binds `127.0.0.1:0` and serves the gateway there until dropped.
+    pub async fn start(config: GatewayConfig) -> std::io::Result<Self> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base_url = format!("http://{}", listener.local_addr()?);
+        let gateway = Gateway::new(config);
+        let app = mcpbench_gateway::router(gateway.clone());
+        let task = tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!(error = %e, "the gateway's server stopped");
+            }
+        });
+        Ok(Self {
+            gateway,
+            base_url,
+            task,
+        })
+    }
+}
+
+impl Drop for LocalGateway {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}

@@ -1,0 +1,312 @@
+//! One agent through one task.
+
+use crate::protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
+use mcpbench_gateway::trace::{AgentExchange, FORMAT, Header, Line, RunSummary};
+use mcpbench_gateway::{Gateway, RunCounters};
+use mcpbench_tasks::Task;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// The largest reply an agent may send.
+const MAX_REPLY_BYTES: usize = 1 << 20;
+
+/// Why a run ended as it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    Passed,
+    /// The agent answered in time, within budget, and the predicate is false.
+    PredicateFalse,
+    /// The agent made more tool calls than `max_steps`.
+    BudgetExceeded,
+    /// The agent did not answer before the deadline.
+    Timeout,
+    /// The agent could not be reached, or answered with an error status or a malformed reply.
+    AgentError,
+    /// Our fault: retried, never counted against the agent.
+    HarnessError,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Passed => "passed",
+            Reason::PredicateFalse => "predicate_false",
+            Reason::BudgetExceeded => "budget_exceeded",
+            Reason::Timeout => "timeout",
+            Reason::AgentError => "agent_error",
+            Reason::HarnessError => "harness_error",
+        }
+    }
+}
+
+/// The agent: where it listens, what it is called in traces, the secret we sign with.
+#[derive(Clone, Debug)]
+pub struct AgentTarget {
+    pub label: String,
+    pub url: String,
+    pub signing_secret: Vec<u8>,
+}
+
+/// The outcome of one run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub task_id: String,
+    pub run_id: String,
+    pub passed: bool,
+    pub reason: Reason,
+    /// What exactly went wrong, for `agent_error`, `timeout` and `harness_error`.
+    pub detail: Option<String>,
+    pub counters: RunCounters,
+    pub duration: Duration,
+    pub answer: Option<String>,
+    pub trace: Vec<Line>,
+}
+
+/// Runs tasks against agents through one gateway.
+pub struct Runner {
+    gateway: Arc<Gateway>,
+    /// Where agents reach the gateway, `http://host:port`.
+    gateway_url: String,
+    http: reqwest::Client,
+    /// The wall-clock budget of one task.
+    pub time_budget: Duration,
+    /// The set the tasks come from, for traces.
+    pub set: String,
+}
+
+fn rfc3339(t: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(t).to_string()
+}
+
+impl Runner {
+    pub fn new(gateway: Arc<Gateway>, gateway_url: &str, time_budget: Duration, set: &str) -> Self {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .expect("the HTTP client builds");
+        Self {
+            gateway,
+            gateway_url: gateway_url.trim_end_matches('/').into(),
+            http,
+            time_budget,
+            set: set.into(),
+        }
+    }
+
+    /// Runs `task` against `agent` once.
+    pub async fn run(&self, task: Arc<Task>, agent: &AgentTarget) -> RunResult {
+        let started = Instant::now();
+        let started_at = SystemTime::now();
+        let open = match self.gateway.open_run(task.clone()) {
+            Ok(open) => open,
+            Err(e) => {
+                return harness_error(
+                    &task,
+                    format!("could not build the task's servers: {e}"),
+                    started,
+                );
+            }
+        };
+        let deadline = started_at + self.time_budget;
+        let request = AgentRequest {
+            protocol: PROTOCOL.into(),
+            run_id: open.run_id.clone(),
+            goal: task.goal.clone(),
+            max_steps: task.max_steps,
+            deadline: rfc3339(deadline),
+            mcp_servers: open
+                .servers
+                .iter()
+                .map(|s| McpServerRef {
+                    name: s.clone(),
+                    url: format!("{}/mcp/{}/{s}", self.gateway_url, open.run_id),
+                    headers: BTreeMap::from([(
+                        "Authorization".into(),
+                        format!("Bearer {}", open.token),
+                    )]),
+                })
+                .collect(),
+        };
+        let exchange = self.post(&request, agent, started).await;
+        let closed = match self.gateway.close_run(&open.run_id) {
+            Some(c) => c,
+            None => {
+                return harness_error(&task, "the run vanished from the gateway".into(), started);
+            }
+        };
+        let counters = closed.counters;
+        let (reason, detail) = if counters.budget_exceeded {
+            (
+                Reason::BudgetExceeded,
+                Some(format!(
+                    "{} tool calls for a budget of {}",
+                    counters.tool_calls, task.max_steps
+                )),
+            )
+        } else if let Some(e) = &exchange.error {
+            let timed_out = exchange.status.is_none() && e.starts_with("no reply within");
+            (
+                if timed_out {
+                    Reason::Timeout
+                } else {
+                    Reason::AgentError
+                },
+                Some(e.clone()),
+            )
+        } else if closed.predicate_holds(exchange.answer.as_deref()) {
+            (Reason::Passed, None)
+        } else {
+            (Reason::PredicateFalse, None)
+        };
+        let duration = started.elapsed();
+        let summary = RunSummary {
+            passed: reason == Reason::Passed,
+            reason: reason.as_str().into(),
+            detail: detail.clone(),
+            tool_calls: counters.tool_calls,
+            hallucinated_calls: counters.hallucinated_calls,
+            invalid_calls: counters.invalid_calls,
+            errors_observed: counters.errors_observed,
+            budget_exceeded: counters.budget_exceeded,
+            duration_ms: duration.as_millis() as u64,
+        };
+        let mut trace = vec![Line::Header(Header {
+            format: FORMAT.into(),
+            run_id: open.run_id.clone(),
+            task_id: task.id.clone(),
+            set: self.set.clone(),
+            agent: agent.label.clone(),
+            protocol_revisions: closed.revisions.clone(),
+            started_at: rfc3339(started_at),
+            max_steps: task.max_steps,
+            servers: task.servers.clone(),
+        })];
+        trace.extend(closed.events.iter().cloned().map(Line::Event));
+        trace.push(Line::Agent(exchange.clone()));
+        trace.push(Line::Result(summary));
+        RunResult {
+            task_id: task.id.clone(),
+            run_id: open.run_id,
+            passed: reason == Reason::Passed,
+            reason,
+            detail,
+            counters,
+            duration,
+            answer: exchange.answer,
+            trace,
+        }
+    }
+
+    /// Posts the request and reads the reply, within the time budget.
+    async fn post(
+        &self,
+        request: &AgentRequest,
+        agent: &AgentTarget,
+        started: Instant,
+    ) -> AgentExchange {
+        let body = serde_json::to_vec(request).expect("requests serialize");
+        let signature = sign(&agent.signing_secret, &body);
+        let start_us = started.elapsed().as_micros() as u64;
+        let attempt = async {
+            let response = self
+                .http
+                .post(&agent.url)
+                .header("content-type", "application/json")
+                .header("x-mcpbench-signature", signature)
+                .body(body)
+                .send()
+                .await
+                .map_err(|e| (None, format!("could not reach the agent: {}", describe(&e))))?;
+            let status = response.status().as_u16();
+            let bytes = read_capped(response).await.map_err(|e| (Some(status), e))?;
+            if status != 200 {
+                let snippet: String = String::from_utf8_lossy(&bytes).chars().take(200).collect();
+                return Err((
+                    Some(status),
+                    format!("the agent answered HTTP {status}: {snippet}"),
+                ));
+            }
+            let reply: AgentReply = serde_json::from_slice(&bytes).map_err(|e| {
+                (
+                    Some(status),
+                    format!("malformed reply: expected JSON {{\"answer\": string}}: {e}"),
+                )
+            })?;
+            Ok((status, reply))
+        };
+        let outcome = tokio::time::timeout(self.time_budget, attempt).await;
+        let end_us = started.elapsed().as_micros() as u64;
+        match outcome {
+            Ok(Ok((status, reply))) => AgentExchange {
+                start_us,
+                end_us,
+                status: Some(status),
+                answer: reply.answer,
+                error: None,
+            },
+            Ok(Err((status, error))) => AgentExchange {
+                start_us,
+                end_us,
+                status,
+                answer: None,
+                error: Some(error),
+            },
+            Err(_) => AgentExchange {
+                start_us,
+                end_us,
+                status: None,
+                answer: None,
+                error: Some(format!(
+                    "no reply within the task's time budget of {:?}",
+                    self.time_budget
+                )),
+            },
+        }
+    }
+}
+
+fn describe(e: &reqwest::Error) -> String {
+    use std::error::Error;
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+async fn read_capped(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| format!("the reply broke off: {}", describe(&e)))?
+    {
+        if out.len() + chunk.len() > MAX_REPLY_BYTES {
+            return Err(format!("the reply is larger than {MAX_REPLY_BYTES} bytes"));
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+fn harness_error(task: &Task, detail: String, started: Instant) -> RunResult {
+    RunResult {
+        task_id: task.id.clone(),
+        run_id: String::new(),
+        passed: false,
+        reason: Reason::HarnessError,
+        detail: Some(detail),
+        counters: RunCounters::default(),
+        duration: started.elapsed(),
+        answer: None,
+        trace: Vec::new(),
+    }
+}
