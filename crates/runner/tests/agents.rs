@@ -1,0 +1,203 @@
+//! Agents that misbehave get exactly the verdict and counts a reader would expect.
+
+mod common;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::http::StatusCode;
+use axum::routing::post;
+use mcpbench_runner::{AgentRequest, Reason};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// An agent that connects to the first server, makes `unlisted` calls of a tool that does not
+/// exist, then `listed` calls of the first listed tool with no arguments.
+fn scripted(unlisted: u32, listed: u32) -> axum::Router {
+    axum::Router::new().route(
+        "/",
+        post(move |body: Bytes| async move {
+            let request: AgentRequest = serde_json::from_slice(&body).unwrap();
+            let server = &request.mcp_servers[0];
+            let token = server.headers["Authorization"]
+                .strip_prefix("Bearer ")
+                .unwrap()
+                .to_string();
+            let config = StreamableHttpClientTransportConfig::with_uri(server.url.clone())
+                .auth_header(token);
+            let client = ()
+                .serve(StreamableHttpClientTransport::with_client(
+                    reqwest::Client::new(),
+                    config,
+                ))
+                .await
+                .unwrap();
+            for _ in 0..unlisted {
+                let refused = client
+                    .call_tool(CallToolRequestParams::new("teleport"))
+                    .await;
+                assert!(refused.is_err(), "an unlisted tool is a protocol error");
+            }
+            let tools = client.list_all_tools().await.unwrap();
+            for _ in 0..listed {
+                let _ = client
+                    .call_tool(CallToolRequestParams::new(tools[0].name.to_string()))
+                    .await;
+            }
+            let _ = client.cancel().await;
+            Json(json!({ "answer": "done" }))
+        }),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unlisted_tool_calls_are_counted_exactly() {
+    let task = common::dev_task("fs-");
+    let (_g, runner) = common::runner(Duration::from_secs(30)).await;
+    let url = common::serve(scripted(2, 1)).await;
+    let r = runner.run(task.clone(), &common::target(&url, b"")).await;
+    assert_eq!(
+        r.counters.tool_calls, 3,
+        "every tools/call counts, listed or not"
+    );
+    assert_eq!(r.counters.hallucinated_calls, 2);
+    assert!(r.counters.errors_observed >= 2);
+    let report = mcpbench_scoring::metrics(&[mcpbench_scoring::Outcome {
+        task_id: task.id.clone(),
+        server: task.server.clone(),
+        category: task.category.as_str().into(),
+        difficulty: task.difficulty.as_str().into(),
+        max_steps: task.max_steps,
+        passed: r.passed,
+        tool_calls: r.counters.tool_calls,
+        hallucinated_calls: r.counters.hallucinated_calls,
+        errors_observed: r.counters.errors_observed,
+    }]);
+    assert_eq!(report.hallucinated_tool_rate, Some(2.0 / 3.0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_past_the_budget_fail_the_run() {
+    let task = common::dev_task("fs-");
+    let (_g, runner) = common::runner(Duration::from_secs(30)).await;
+    let url = common::serve(scripted(0, task.max_steps + 2)).await;
+    let r = runner.run(task.clone(), &common::target(&url, b"")).await;
+    assert_eq!(r.reason, Reason::BudgetExceeded);
+    assert!(r.counters.budget_exceeded);
+    assert_eq!(
+        r.counters.tool_calls,
+        task.max_steps + 2,
+        "calls past the budget still count"
+    );
+    let detail = r.detail.unwrap();
+    assert!(
+        detail.contains(&format!("budget of {}", task.max_steps)),
+        "{detail}"
+    );
+}
+
+async fn verdict_of(app: axum::Router, budget: Duration) -> (Reason, String) {
+    let (_g, runner) = common::runner(budget).await;
+    let url = common::serve(app).await;
+    let r = runner
+        .run(common::dev_task("fs-"), &common::target(&url, b""))
+        .await;
+    assert!(!r.passed);
+    (r.reason, r.detail.unwrap_or_default())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_replies_are_agent_errors_that_say_what_was_wrong() {
+    let cases: Vec<(axum::Router, &str)> = vec![
+        (
+            axum::Router::new().route(
+                "/",
+                post(|| async { (StatusCode::INTERNAL_SERVER_ERROR, "boom") }),
+            ),
+            "HTTP 500",
+        ),
+        (
+            axum::Router::new().route("/", post(|| async { "not json at all" })),
+            "malformed reply",
+        ),
+        (
+            axum::Router::new().route("/", post(|| async { Json(json!({ "answer": 5 })) })),
+            "malformed reply",
+        ),
+        (
+            axum::Router::new().route("/", post(|| async { Json(json!([1, 2])) })),
+            "malformed reply",
+        ),
+        (
+            axum::Router::new().route("/", post(|| async { "x".repeat(2 << 20) })),
+            "larger than",
+        ),
+        (
+            axum::Router::new().route("/elsewhere", post(|| async { "" })),
+            "HTTP 404",
+        ),
+    ];
+    for (app, expected) in cases {
+        let (reason, detail) = verdict_of(app, Duration::from_secs(10)).await;
+        assert_eq!(reason, Reason::AgentError, "{detail}");
+        assert!(
+            detail.contains(expected),
+            "expected {expected:?} in {detail:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_agent_times_out_and_an_absent_one_is_unreachable() {
+    let slow = axum::Router::new().route(
+        "/",
+        post(|| async {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            Json(json!({ "answer": null }))
+        }),
+    );
+    let (reason, detail) = verdict_of(slow, Duration::from_millis(500)).await;
+    assert_eq!(reason, Reason::Timeout, "{detail}");
+
+    let (_g, runner) = common::runner(Duration::from_secs(5)).await;
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", closed.local_addr().unwrap());
+    drop(closed);
+    let r = runner
+        .run(common::dev_task("fs-"), &common::target(&url, b""))
+        .await;
+    assert_eq!(r.reason, Reason::AgentError);
+    assert!(r.detail.unwrap().contains("could not reach the agent"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_are_signed_so_agents_can_refuse_forgeries() {
+    let tasks = common::dev_tasks();
+    let (_g, runner) = common::runner(Duration::from_secs(10)).await;
+    let url = common::serve(mcpbench_agents::router(
+        mcpbench_agents::AgentKind::Oracle,
+        &tasks,
+        b"right",
+    ))
+    .await;
+    let good = runner
+        .run(tasks[0].clone(), &common::target(&url, b"right"))
+        .await;
+    assert!(good.passed, "{:?}", good.detail);
+    let forged = runner
+        .run(tasks[0].clone(), &common::target(&url, b"wrong"))
+        .await;
+    assert_eq!(forged.reason, Reason::AgentError);
+    assert!(forged.detail.unwrap().contains("HTTP 401"));
+}
+
+#[test]
+fn trace_lines_round_trip() {
+    let line: Value = json!({"type": "result", "passed": true, "reason": "passed", "tool_calls": 1,
+        "hallucinated_calls": 0, "invalid_calls": 0, "errors_observed": 0, "budget_exceeded": false, "duration_ms": 3});
+    let parsed: mcpbench_gateway::trace::Line = serde_json::from_value(line.clone()).unwrap();
+    assert_eq!(serde_json::to_value(parsed).unwrap(), line);
+}

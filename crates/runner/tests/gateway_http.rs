@@ -1,0 +1,152 @@
+//! The gateway's door: tokens, hosts, origins and paths, tried with raw HTTP.
+
+mod common;
+
+use reqwest::StatusCode;
+use serde_json::json;
+use std::time::Duration;
+
+fn initialize() -> serde_json::Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_runs_token_on_the_runs_servers_gets_in() {
+    let (gw, _runner) = common::runner(Duration::from_secs(5)).await;
+    let task = common::dev_task("fs-");
+    let open = gw.gateway.open_run(task.clone()).unwrap();
+    let url = format!("{}/mcp/{}/filesystem", gw.base_url, open.run_id);
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let post = |url: String, token: Option<String>| {
+        let mut r = http
+            .post(url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .json(&initialize());
+        if let Some(t) = token {
+            r = r.header("authorization", format!("Bearer {t}"));
+        }
+        r.send()
+    };
+    let ok = post(url.clone(), Some(open.token.clone())).await.unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+
+    let missing = post(url.clone(), None).await.unwrap();
+    assert_eq!(missing.status(), StatusCode::UNAUTHORIZED);
+    assert!(missing.headers().contains_key("www-authenticate"));
+    let wrong = post(url.clone(), Some("0".repeat(64))).await.unwrap();
+    let unknown = post(
+        format!("{}/mcp/run_nope/filesystem", gw.base_url),
+        Some(open.token.clone()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(unknown.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        wrong.text().await.unwrap(),
+        unknown.text().await.unwrap(),
+        "unknown runs and wrong tokens look alike"
+    );
+
+    let other_server = post(
+        format!("{}/mcp/{}/github", gw.base_url, open.run_id),
+        Some(open.token.clone()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(other_server.status(), StatusCode::NOT_FOUND);
+    let bad_path = post(
+        format!("{}/mcp/{}", gw.base_url, open.run_id),
+        Some(open.token.clone()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(bad_path.status(), StatusCode::NOT_FOUND);
+
+    let rebinding = http
+        .post(&url)
+        .header("host", "attacker.example")
+        .header("authorization", format!("Bearer {}", open.token))
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        rebinding.status(),
+        StatusCode::FORBIDDEN,
+        "a foreign Host header is refused"
+    );
+    let browser = http
+        .post(&url)
+        .header("origin", "https://evil.example")
+        .header("authorization", format!("Bearer {}", open.token))
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        browser.status(),
+        StatusCode::FORBIDDEN,
+        "a browser origin is refused"
+    );
+
+    let closed = gw.gateway.close_run(&open.run_id).unwrap();
+    assert_eq!(
+        closed.events.len(),
+        1,
+        "only the admitted initialize reached the run"
+    );
+    let after = post(url, Some(open.token)).await.unwrap();
+    assert_eq!(
+        after.status(),
+        StatusCode::UNAUTHORIZED,
+        "a closed run answers nothing"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_2026_requests_are_served_and_recorded() {
+    let (gw, _runner) = common::runner(Duration::from_secs(5)).await;
+    let task = common::dev_task("fs-");
+    let open = gw.gateway.open_run(task.clone()).unwrap();
+    let url = format!("{}/mcp/{}/filesystem", gw.base_url, open.run_id);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("authorization", format!("Bearer {}", open.token))
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": meta}}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let names: Vec<&str> = body["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let listed: Vec<&str> = task
+        .available_tools
+        .iter()
+        .map(|t| t.split_once('.').unwrap().1)
+        .collect();
+    assert_eq!(names.len(), listed.len());
+    assert!(
+        names.iter().all(|n| listed.contains(n)),
+        "exactly the task's tools: {names:?}"
+    );
+    let closed = gw.gateway.close_run(&open.run_id).unwrap();
+    assert_eq!(closed.revisions, vec!["2026-07-28".to_string()]);
+    assert_eq!(closed.events[0].method, "tools/list");
+}
