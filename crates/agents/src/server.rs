@@ -68,7 +68,8 @@ pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
 
 /// Serves the agent on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, app: Router) -> std::io::Result<()> {
-    axum::serve(listener, app).await
+    use axum::serve::ListenerExt;
+    axum::serve(listener.tap_io(mcpbench_runner::no_delay), app).await
 }
 
 fn reply(status: StatusCode, body: Value) -> Response {

@@ -46,7 +46,7 @@ pub async fn serve(app: Router) -> String {
         .expect("bind");
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
     tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
+        let _ = mcpbench_agents::serve(listener, app).await;
     });
     url
 }

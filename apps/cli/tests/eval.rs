@@ -1,0 +1,158 @@
+//! `mcpbench eval` and `mcpbench agent serve` as a user runs them.
+
+use std::process::{Child, Command, Output};
+use std::time::Duration;
+
+fn mcpbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcpbench"))
+        .args(args)
+        .output()
+        .expect("run mcpbench")
+}
+
+/// A directory with the first `n` dev tasks of one server.
+fn some_tasks(n: usize, prefix: &str) -> tempfile::TempDir {
+    let dev = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tasks/dev");
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(dev)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files
+        .iter()
+        .filter(|f| f.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+        .take(n)
+    {
+        std::fs::copy(f, dir.path().join(f.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn eval_json_report_has_the_documented_fields_and_traces() {
+    let tasks = some_tasks(6, "gh-");
+    let out = tempfile::tempdir().unwrap();
+    let o = mcpbench(&[
+        "eval",
+        "--tasks",
+        tasks.path().to_str().unwrap(),
+        "--agent",
+        "oracle",
+        "--json",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value =
+        serde_json::from_slice(&o.stdout).expect("--json prints only the report on stdout");
+    for key in [
+        "tasks",
+        "passed",
+        "success_rate",
+        "success_ci95",
+        "efficiency",
+        "hallucinated_tool_rate",
+        "recovery_rate",
+        "by_server",
+        "by_category",
+        "by_difficulty",
+        "runs",
+    ] {
+        assert!(report.get(key).is_some(), "report.{key} is missing");
+    }
+    assert_eq!(report["tasks"], 6);
+    assert_eq!(report["passed"], 6);
+    assert_eq!(report["success_ci95"].as_array().unwrap().len(), 2);
+    for run in report["runs"].as_array().unwrap() {
+        for key in [
+            "task_id",
+            "passed",
+            "reason",
+            "tool_calls",
+            "hallucinated_calls",
+        ] {
+            assert!(run.get(key).is_some(), "runs[].{key} is missing");
+        }
+        let trace = out
+            .path()
+            .join("traces")
+            .join(format!("{}.jsonl", run["task_id"].as_str().unwrap()));
+        let text = std::fs::read_to_string(&trace).expect("one trace per run");
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(first["format"], "mcpbench-trace/1");
+    }
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("[6/6]") && stderr.contains("success rate"),
+        "plain progress lines and a summary: {stderr}"
+    );
+    assert!(out.path().join("report.json").exists());
+}
+
+struct Served(Child);
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_served_agent_is_evaluated_by_url() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let _agent = Served(
+        Command::new(env!("CARGO_BIN_EXE_mcpbench"))
+            .args(["agent", "serve", "--kind", "null", "--addr", &addr])
+            .spawn()
+            .unwrap(),
+    );
+    let url = format!("http://{addr}/");
+    let up = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        std::net::TcpStream::connect(&addr).is_ok()
+    });
+    assert!(up, "the agent listens");
+    let tasks = some_tasks(3, "pg-");
+    let out = tempfile::tempdir().unwrap();
+    let o = mcpbench(&[
+        "eval",
+        "--tasks",
+        tasks.path().to_str().unwrap(),
+        "--agent",
+        &url,
+        "--json",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["passed"], 0, "the null agent passes nothing");
+    assert!(
+        report["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["reason"] == "predicate_false")
+    );
+}
+
+#[test]
+fn eval_refuses_what_it_cannot_run() {
+    let o = mcpbench(&["eval", "--tasks", "/nowhere", "--agent", "oracle"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = mcpbench(&[
+        "eval",
+        "--tasks",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tasks/dev"),
+        "--agent",
+        "telepathy",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("oracle, null, random"));
+}
