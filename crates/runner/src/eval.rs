@@ -60,7 +60,8 @@ pub struct Report {
     pub runs: Vec<RunEntry>,
 }
 
-fn outcome(task: &Task, r: &RunResult) -> Outcome {
+/// What scoring needs of one run.
+pub fn outcome(task: &Task, r: &RunResult) -> Outcome {
     Outcome {
         task_id: task.id.clone(),
         server: task.server.clone(),

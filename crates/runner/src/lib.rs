@@ -11,7 +11,7 @@ mod eval;
 mod protocol;
 mod run;
 
-pub use eval::{EvalOptions, Report, RunEntry, evaluate};
+pub use eval::{EvalOptions, Report, RunEntry, evaluate, outcome};
 pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
 pub use run::{AgentTarget, Reason, RunResult, Runner};
 

@@ -65,17 +65,7 @@ async fn unlisted_tool_calls_are_counted_exactly() {
     );
     assert_eq!(r.counters.hallucinated_calls, 2);
     assert!(r.counters.errors_observed >= 2);
-    let report = mcpbench_scoring::metrics(&[mcpbench_scoring::Outcome {
-        task_id: task.id.clone(),
-        server: task.server.clone(),
-        category: task.category.as_str().into(),
-        difficulty: task.difficulty.as_str().into(),
-        max_steps: task.max_steps,
-        passed: r.passed,
-        tool_calls: r.counters.tool_calls,
-        hallucinated_calls: r.counters.hallucinated_calls,
-        errors_observed: r.counters.errors_observed,
-    }]);
+    let report = mcpbench_scoring::metrics(&[mcpbench_runner::outcome(&task, &r)]);
     assert_eq!(report.hallucinated_tool_rate, Some(2.0 / 3.0));
 }
 

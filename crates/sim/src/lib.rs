@@ -20,7 +20,7 @@ pub use pred::{AnswerCheck, Pred, normalize_answer};
 pub use rng::Rng;
 pub use server::{Server, Simulated};
 pub use step::{Call, Category, Difficulty, Fault, Step};
-pub use template::{Draft, Template, call, qualified};
+pub use template::{Draft, Template, call, params, qualified};
 pub use tool::{Effect, Tool, ToolBox, ToolSpec, schema_of};
 
 pub mod conformance;

@@ -47,3 +47,11 @@ pub fn call<S: Simulated>(tool: &str, arguments: Value) -> Step {
         arguments,
     })
 }
+
+/// The sampled parameters of a draft, from `(name, value)` pairs.
+pub fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}

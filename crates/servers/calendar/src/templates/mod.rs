@@ -9,8 +9,6 @@ mod single;
 use crate::time::{days_from_civil, format_clock, format_date, format_datetime, weekday};
 use crate::{Atom, Calendar, Response, SeedAttendee, SeedCalendar, SeedEvent};
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) const USER: &str = "alex@northwind.io";
 
@@ -139,12 +137,7 @@ pub(crate) fn not(p: Pred<Atom>) -> Pred<Atom> {
     Pred::Not(Box::new(p))
 }
 
-pub(crate) fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 /// A working day of March 2026 after "now".
 #[derive(Clone, Copy)]

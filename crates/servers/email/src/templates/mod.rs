@@ -8,8 +8,6 @@ mod single;
 
 use crate::{Atom, Email, Folder, SeedMessage};
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) const ME: &str = "alex@northwind.io";
 pub(crate) const HOME_DOMAIN: &str = "northwind.io";
@@ -181,12 +179,7 @@ pub(crate) fn not(p: Pred<Atom>) -> Pred<Atom> {
     Pred::Not(Box::new(p))
 }
 
-pub(crate) fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 pub(crate) fn in_folder(id: &str, folder: Folder) -> Pred<Atom> {
     atom(Atom::InFolder {

@@ -13,7 +13,7 @@ use crate::{Atom, Filesystem, Seed};
 use mcpbench_sim::{
     Category, Difficulty, Draft, ErrorKind, Fault, Pred, Rng, Step, Template, call, qualified,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeMap;
 
 pub(super) const USERS: &[&str] = &[
@@ -142,12 +142,7 @@ pub(super) fn equals(path: &str, content: &str) -> Pred<Atom> {
     })
 }
 
-pub(super) fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 pub(super) fn phrase(rng: &mut Rng, n: usize) -> String {
     rng.sample(WORDS, n).join(" ")

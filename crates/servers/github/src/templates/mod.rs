@@ -8,8 +8,6 @@ mod single;
 
 use crate::{Atom, Github, MergeMethod, Seed};
 use mcpbench_sim::{Category, Difficulty, Pred, Simulated, Template, qualified};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Github>> {
     use Category::*;
@@ -132,12 +130,7 @@ fn not(p: Pred<Atom>) -> Pred<Atom> {
     Pred::Not(Box::new(p))
 }
 
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 /// The file holds exactly `content`, with or without one trailing line break.
 fn file_is(owner: &str, repo: &str, branch: &str, path: &str, content: &str) -> Pred<Atom> {

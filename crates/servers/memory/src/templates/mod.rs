@@ -8,8 +8,6 @@ mod simple;
 
 use crate::{Atom, Memory};
 use mcpbench_sim::{Category, Difficulty, Pred, Template, qualified};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Memory>> {
     use Category::*;
@@ -102,12 +100,7 @@ fn not(p: Pred<Atom>) -> Pred<Atom> {
     Pred::Not(Box::new(p))
 }
 
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 fn exists(name: &str, entity_type: &str) -> Pred<Atom> {
     atom(Atom::EntityExists {

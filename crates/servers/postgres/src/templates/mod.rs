@@ -102,12 +102,7 @@ fn tools(names: &[&str]) -> Vec<String> {
     names.iter().map(|n| qualified::<Postgres>(n)).collect()
 }
 
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 fn filter(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
     params(pairs)

@@ -10,7 +10,6 @@ use crate::{
     Atom, DiscountCode, Line, Location, Order, OrderStatus, Product, ProductStatus, Seed, Shop,
 };
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Shop>> {
@@ -165,12 +164,7 @@ pub(crate) fn atom(a: Atom) -> Pred<Atom> {
     Pred::Atom(a)
 }
 
-pub(crate) fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 /// `€24.50`.
 pub(crate) fn euros(cents: u64) -> String {

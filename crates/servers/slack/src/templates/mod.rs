@@ -10,7 +10,6 @@ use crate::world::SERVICES;
 use crate::{Atom, Slack};
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Step, Template, call, qualified};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Slack>> {
     use Category::*;
@@ -108,12 +107,7 @@ fn atom(a: Atom) -> Pred<Atom> {
     Pred::Atom(a)
 }
 
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();

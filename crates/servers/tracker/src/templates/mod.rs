@@ -8,8 +8,6 @@ mod single;
 
 use crate::{Atom, Issue, Label, Project, Seed, Status, Tracker, User};
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Tracker>> {
     use Category::*;
@@ -199,12 +197,7 @@ pub(crate) fn atom(a: Atom) -> Pred<Atom> {
     Pred::Atom(a)
 }
 
-pub(crate) fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 /// `IssueExists` with only project and title; set the other fields on the result.
 pub(crate) struct Exists {

@@ -10,8 +10,6 @@ use crate::dates::{parse_date, spoken_date};
 use crate::world::{CATALOGUE, shared_name};
 use crate::{Atom, Channel, Place, Seed, Units, Weather};
 use mcpbench_sim::{AnswerCheck, Category, Difficulty, Pred, Rng, Template, qualified};
-use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Weather>> {
     use Category::*;
@@ -120,12 +118,7 @@ fn tools(names: &[&str]) -> Vec<String> {
     names.iter().map(|n| qualified::<Weather>(n)).collect()
 }
 
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
+pub(crate) use mcpbench_sim::params;
 
 fn atom(a: Atom) -> Pred<Atom> {
     Pred::Atom(a)
