@@ -219,7 +219,7 @@ impl Engine {
     fn select(&self, sql: &str) -> Result<(Vec<String>, Vec<Vec<Value>>)> {
         let c = self.trusted();
         let mut s = c.prepare(sql)?;
-        let columns: Vec<String> = s.column_names().map(String::from).collect();
+        let columns: Vec<String> = s.column_names().into_iter().map(String::from).collect();
         let width = columns.len();
         let rows = s
             .query_map([], |r| {

@@ -161,7 +161,7 @@ impl Drop for Trusted<'_> {
 impl Engine {
     /// A fresh fenced database whose clock reads `now`.
     pub(crate) fn open(now: &str) -> rusqlite::Result<Self> {
-        let mut conn = Connection::open_in_memory()?;
+        let conn = Connection::open_in_memory()?;
         conn.execute_batch("PRAGMA foreign_keys = ON")?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
         conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, 1_000_000)?;
@@ -236,7 +236,7 @@ impl Engine {
 
     fn step(&self, stmt: &mut Statement<'_>) -> Result<Value, ToolError> {
         let before = self.conn.total_changes();
-        let columns: Vec<String> = stmt.column_names().map(String::from).collect();
+        let columns: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
         let readonly = stmt.readonly();
         let mut rows = stmt.raw_query();
         let mut out: Vec<Vec<Value>> = Vec::new();

@@ -1,0 +1,266 @@
+//! The job queue: enqueue, claim, heartbeat, complete, fail, reap.
+
+use crate::DbError;
+use sqlx::{PgConnection, PgPool};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// The `LISTEN` channel that wakes workers when jobs arrive; polling is the fallback.
+pub const CHANNEL: &str = "mcpbench_jobs";
+
+/// A job a worker holds, with the epoch that fences its writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub job_id: i64,
+    pub submission_id: Uuid,
+    pub task_id: String,
+    pub trial: i32,
+    pub epoch: i64,
+    /// 1 on the first try.
+    pub attempt: i32,
+}
+
+/// What a heartbeat learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beat {
+    /// The lease is extended; carry on.
+    Alive,
+    /// The owner cancelled the submission; stop and give the job back.
+    Cancelled,
+    /// The lease was lost (reaped and perhaps claimed by another worker); stop, write nothing.
+    Lost,
+}
+
+/// A run's result, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunRecord {
+    pub passed: bool,
+    pub reason: String,
+    pub detail: Option<String>,
+    pub tool_calls: i32,
+    pub hallucinated_calls: i32,
+    pub invalid_calls: i32,
+    pub errors_observed: i32,
+    pub duration_ms: i64,
+    pub trace_key: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// Stored; `finished` when no job of the submission is left to run.
+    Recorded { finished: bool },
+    /// The claim is no longer current (its lease was lost): nothing was written.
+    Stale,
+}
+
+/// Counts of jobs the reaper moved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reaped {
+    pub requeued: u64,
+    pub failed: u64,
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Queues one job per task and trial (idempotent) and wakes the workers.
+pub async fn enqueue(
+    conn: &mut PgConnection,
+    submission: Uuid,
+    task_ids: &[String],
+    trials: i32,
+    max_attempts: i32,
+) -> Result<u64, DbError> {
+    let inserted = sqlx::query!(
+        "INSERT INTO jobs (submission_id, task_id, trial, max_attempts)
+         SELECT $1, t.task_id, tr, $4
+         FROM unnest($2::text[]) WITH ORDINALITY AS t(task_id, n)
+         CROSS JOIN generate_series(0, $3 - 1) AS tr
+         ORDER BY t.n, tr
+         ON CONFLICT (submission_id, task_id, trial) DO NOTHING",
+        submission,
+        task_ids,
+        trials,
+        max_attempts
+    )
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    sqlx::query!("SELECT pg_notify($1, '')", CHANNEL)
+        .execute(&mut *conn)
+        .await?;
+    Ok(inserted)
+}
+
+/// Claims the oldest queued job of a live submission, in one statement.
+pub async fn claim(pool: &PgPool, worker: &str, lease: Duration) -> Result<Option<Claim>, DbError> {
+    let row = sqlx::query!(
+        "UPDATE jobs SET state = 'running', epoch = epoch + 1, attempts = attempts + 1,
+                worker = $1, lease_until = now() + make_interval(secs => $2)
+         WHERE id = (
+             SELECT j.id FROM jobs j JOIN submissions s ON s.id = j.submission_id
+             WHERE j.state = 'queued' AND s.status IN ('queued', 'running')
+             ORDER BY j.id
+             FOR UPDATE OF j SKIP LOCKED
+             LIMIT 1)
+         RETURNING id, submission_id, task_id, trial, epoch, attempts",
+        worker,
+        secs(lease)
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| Claim {
+        job_id: r.id,
+        submission_id: r.submission_id,
+        task_id: r.task_id,
+        trial: r.trial,
+        epoch: r.epoch,
+        attempt: r.attempts,
+    }))
+}
+
+/// Extends the lease of a claim that is still current.
+pub async fn heartbeat(pool: &PgPool, claim: &Claim, lease: Duration) -> Result<Beat, DbError> {
+    let row = sqlx::query!(
+        "UPDATE jobs j SET lease_until = now() + make_interval(secs => $3)
+         FROM submissions s
+         WHERE j.id = $1 AND j.epoch = $2 AND j.state = 'running' AND s.id = j.submission_id
+         RETURNING s.status",
+        claim.job_id,
+        claim.epoch,
+        secs(lease)
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(match row {
+        None => Beat::Lost,
+        Some(r) if r.status == "cancelled" => Beat::Cancelled,
+        Some(_) => Beat::Alive,
+    })
+}
+
+/// Records a run for a current claim, exactly once, and keeps the submission's progress.
+pub async fn complete(
+    pool: &PgPool,
+    claim: &Claim,
+    run: &RunRecord,
+) -> Result<Completion, DbError> {
+    let mut tx = pool.begin().await?;
+    let current = sqlx::query!(
+        "UPDATE jobs SET state = 'done', lease_until = NULL
+         WHERE id = $1 AND epoch = $2 AND state = 'running'
+         RETURNING id",
+        claim.job_id,
+        claim.epoch
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    if current.is_none() {
+        return Ok(Completion::Stale);
+    }
+    sqlx::query!(
+        "INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
+                           tool_calls, hallucinated_calls, invalid_calls, errors_observed,
+                           duration_ms, trace_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         ON CONFLICT (submission_id, task_id, trial) DO NOTHING",
+        Uuid::new_v4(),
+        claim.job_id,
+        claim.submission_id,
+        claim.task_id,
+        claim.trial,
+        run.passed,
+        run.reason,
+        run.detail,
+        run.tool_calls,
+        run.hallucinated_calls,
+        run.invalid_calls,
+        run.errors_observed,
+        run.duration_ms,
+        run.trace_key
+    )
+    .execute(&mut *tx)
+    .await?;
+    let finished = progress(&mut tx, claim.submission_id).await?;
+    tx.commit().await?;
+    Ok(Completion::Recorded { finished })
+}
+
+/// Updates `tasks_done` and the status; true when nothing of the submission is left to run.
+async fn progress(conn: &mut PgConnection, submission: Uuid) -> Result<bool, DbError> {
+    let row = sqlx::query!(
+        r#"UPDATE submissions SET
+               tasks_done = (SELECT count(*)::int FROM runs WHERE submission_id = $1),
+               status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
+           WHERE id = $1
+           RETURNING (SELECT count(*) FROM jobs WHERE submission_id = $1
+                      AND state IN ('queued', 'running')) AS "open!""#,
+        submission
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(row.open == 0)
+}
+
+/// Gives a job back after a failure on our side: queued again, or failed after its last try.
+/// Returns whether the submission has nothing left to run.
+pub async fn fail(pool: &PgPool, claim: &Claim, error: &str) -> Result<bool, DbError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query!(
+        "UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+                last_error = $3, lease_until = NULL, worker = NULL
+         WHERE id = $1 AND epoch = $2 AND state = 'running'",
+        claim.job_id,
+        claim.epoch,
+        error
+    )
+    .execute(&mut *tx)
+    .await?;
+    let finished = progress(&mut tx, claim.submission_id).await?;
+    tx.commit().await?;
+    Ok(finished)
+}
+
+/// Puts a job back in the queue without counting the try (a worker shutting down).
+pub async fn release(pool: &PgPool, claim: &Claim) -> Result<(), DbError> {
+    sqlx::query!(
+        "UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_until = NULL, worker = NULL
+         WHERE id = $1 AND epoch = $2 AND state = 'running'",
+        claim.job_id,
+        claim.epoch
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Re-queues jobs whose lease ran out, or fails them after their last try.
+pub async fn reap(pool: &PgPool) -> Result<Reaped, DbError> {
+    let rows = sqlx::query!(
+        "UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+                last_error = 'the worker running it stopped answering (its lease expired)',
+                lease_until = NULL, worker = NULL
+         WHERE state = 'running' AND lease_until < now()
+         RETURNING state"
+    )
+    .fetch_all(pool)
+    .await?;
+    let failed = rows.iter().filter(|r| r.state == "failed").count() as u64;
+    Ok(Reaped {
+        requeued: rows.len() as u64 - failed,
+        failed,
+    })
+}
+
+/// Jobs waiting and jobs running, for metrics.
+pub async fn depth(pool: &PgPool) -> Result<(i64, i64), DbError> {
+    let r = sqlx::query!(
+        r#"SELECT count(*) FILTER (WHERE state = 'queued') AS "queued!",
+                  count(*) FILTER (WHERE state = 'running') AS "running!"
+           FROM jobs"#
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok((r.queued, r.running))
+}

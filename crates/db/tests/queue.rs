@@ -1,0 +1,254 @@
+//! The queue and the key store against a real PostgreSQL (a throwaway cluster for this test
+//! binary, a fresh database per test).
+
+use mcpbench_db::queue::{self, Beat, Completion, RunRecord};
+use mcpbench_db::{PgPool, submissions, vendors};
+use mcpbench_pgcluster::Cluster;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
+}
+
+/// A migrated database of its own, with a set of `tasks` tasks and one vendor.
+async fn fresh(tasks: usize) -> (PgPool, i64) {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let name = format!(
+        "q_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let url = cluster().create_database(&name).expect("database");
+    let pool = mcpbench_db::connect(&url, 8).await.expect("connect");
+    mcpbench_db::migrate(&pool).await.expect("migrate");
+    let set: Vec<(String, serde_json::Value)> = (0..tasks)
+        .map(|i| (format!("t-{i:03}"), serde_json::json!({ "id": i })))
+        .collect();
+    submissions::put_set(&pool, "dev", true, &set)
+        .await
+        .unwrap();
+    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
+    (pool, vendor.id)
+}
+
+async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
+    let s = submissions::NewSubmission {
+        vendor_id: vendor,
+        set_id: "dev",
+        name: "s",
+        model: "m",
+        endpoint_url: "http://127.0.0.1:1/",
+        signing_secret: b"k",
+        trials: 1,
+        max_attempts,
+    };
+    submissions::create(pool, &s).await.unwrap()
+}
+
+fn record(passed: bool) -> RunRecord {
+    RunRecord {
+        passed,
+        reason: if passed { "passed" } else { "predicate_false" }.into(),
+        detail: None,
+        tool_calls: 2,
+        hallucinated_calls: 0,
+        invalid_calls: 0,
+        errors_observed: 0,
+        duration_ms: 5,
+        trace_key: None,
+    }
+}
+
+const LEASE: Duration = Duration::from_secs(30);
+
+#[tokio::test]
+async fn every_job_is_claimed_once_and_recorded_once() {
+    let (pool, vendor) = fresh(20).await;
+    let sub = submit(&pool, vendor, 3).await;
+    assert_eq!(
+        submissions::progress(&pool, sub).await.unwrap(),
+        ("queued".into(), 0, 20)
+    );
+    // Four workers drain the queue concurrently.
+    let mut handles = Vec::new();
+    for w in 0..4 {
+        let pool = pool.clone();
+        handles.push(tokio::spawn(async move {
+            let mut mine = Vec::new();
+            while let Some(c) = queue::claim(&pool, &format!("w{w}"), LEASE).await.unwrap() {
+                assert!(matches!(
+                    queue::complete(&pool, &c, &record(true)).await.unwrap(),
+                    Completion::Recorded { .. }
+                ));
+                mine.push(c.task_id);
+            }
+            mine
+        }));
+    }
+    let mut seen = HashSet::new();
+    for h in handles {
+        for t in h.await.unwrap() {
+            assert!(seen.insert(t.clone()), "{t} was claimed twice");
+        }
+    }
+    assert_eq!(seen.len(), 20);
+    assert_eq!(
+        submissions::progress(&pool, sub).await.unwrap(),
+        ("running".into(), 20, 20)
+    );
+    assert_eq!(queue::depth(&pool).await.unwrap(), (0, 0));
+}
+
+#[tokio::test]
+async fn a_worker_that_lost_its_lease_cannot_write() {
+    let (pool, vendor) = fresh(1).await;
+    submit(&pool, vendor, 3).await;
+    let first = queue::claim(&pool, "slow", Duration::ZERO)
+        .await
+        .unwrap()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let reaped = queue::reap(&pool).await.unwrap();
+    assert_eq!((reaped.requeued, reaped.failed), (1, 0));
+    assert_eq!(
+        queue::heartbeat(&pool, &first, LEASE).await.unwrap(),
+        Beat::Lost
+    );
+    let second = queue::claim(&pool, "fast", LEASE).await.unwrap().unwrap();
+    assert_eq!(second.job_id, first.job_id);
+    assert!(second.epoch > first.epoch, "a claim bumps the epoch");
+    assert_eq!(second.attempt, 2);
+    assert_eq!(
+        queue::complete(&pool, &first, &record(false))
+            .await
+            .unwrap(),
+        Completion::Stale
+    );
+    assert_eq!(
+        queue::complete(&pool, &second, &record(true))
+            .await
+            .unwrap(),
+        Completion::Recorded { finished: true }
+    );
+    assert_eq!(
+        queue::complete(&pool, &second, &record(true))
+            .await
+            .unwrap(),
+        Completion::Stale,
+        "only once"
+    );
+    let runs: i64 = sqlx::query_scalar("SELECT count(*) FROM runs")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let passed: bool = sqlx::query_scalar("SELECT passed FROM runs")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        (runs, passed),
+        (1, true),
+        "the late worker's result never landed"
+    );
+}
+
+#[tokio::test]
+async fn harness_failures_retry_then_give_up_with_a_reason() {
+    let (pool, vendor) = fresh(1).await;
+    let sub = submit(&pool, vendor, 2).await;
+    let c = queue::claim(&pool, "w", LEASE).await.unwrap().unwrap();
+    assert!(
+        !queue::fail(&pool, &c, "gateway could not bind")
+            .await
+            .unwrap(),
+        "one try left"
+    );
+    let c = queue::claim(&pool, "w", LEASE).await.unwrap().unwrap();
+    assert_eq!(c.attempt, 2);
+    assert!(
+        queue::fail(&pool, &c, "gateway could not bind")
+            .await
+            .unwrap(),
+        "nothing left to run"
+    );
+    assert!(queue::claim(&pool, "w", LEASE).await.unwrap().is_none());
+    let (state, error): (String, String) = sqlx::query_as("SELECT state, last_error FROM jobs")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        (state.as_str(), error.as_str()),
+        ("failed", "gateway could not bind")
+    );
+    assert_eq!(submissions::progress(&pool, sub).await.unwrap().1, 0);
+}
+
+#[tokio::test]
+async fn leases_run_out_for_good_after_the_last_attempt() {
+    let (pool, vendor) = fresh(1).await;
+    submit(&pool, vendor, 1).await;
+    queue::claim(&pool, "dies", Duration::ZERO)
+        .await
+        .unwrap()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let reaped = queue::reap(&pool).await.unwrap();
+    assert_eq!((reaped.requeued, reaped.failed), (0, 1));
+    assert!(queue::claim(&pool, "w", LEASE).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn cancelling_stops_queued_jobs_and_tells_running_ones() {
+    let (pool, vendor) = fresh(3).await;
+    let sub = submit(&pool, vendor, 3).await;
+    let running = queue::claim(&pool, "w", LEASE).await.unwrap().unwrap();
+    assert!(
+        !submissions::cancel(&pool, sub, vendor + 1).await.unwrap(),
+        "only the owner cancels"
+    );
+    assert!(submissions::cancel(&pool, sub, vendor).await.unwrap());
+    assert_eq!(
+        queue::heartbeat(&pool, &running, LEASE).await.unwrap(),
+        Beat::Cancelled
+    );
+    assert!(
+        queue::claim(&pool, "w", LEASE).await.unwrap().is_none(),
+        "nothing of a cancelled submission runs"
+    );
+    queue::release(&pool, &running).await.unwrap();
+    assert!(queue::claim(&pool, "w", LEASE).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn keys_are_checked_in_full_and_can_be_revoked() {
+    let (pool, _) = fresh(1).await;
+    let (vendor, key) = vendors::create(&pool, "globex", false, false)
+        .await
+        .unwrap();
+    assert!(key.starts_with("mcpb_"));
+    assert_eq!(
+        vendors::by_key(&pool, &key).await.unwrap(),
+        Some(vendor.clone())
+    );
+    let mut forged = key.clone();
+    forged.pop();
+    forged.push(if key.ends_with('0') { '1' } else { '0' });
+    assert_eq!(vendors::by_key(&pool, &forged).await.unwrap(), None);
+    assert_eq!(vendors::by_key(&pool, "not a key").await.unwrap(), None);
+    let stored: Vec<u8> = sqlx::query_scalar("SELECT hash FROM api_keys WHERE vendor_id = $1")
+        .bind(vendor.id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_ne!(stored, key.as_bytes(), "only a hash is stored");
+    assert!(matches!(
+        vendors::create(&pool, "globex", false, false).await,
+        Err(mcpbench_db::DbError::Conflict(_))
+    ));
+    assert_eq!(vendors::revoke_keys(&pool, "globex").await.unwrap(), 1);
+    assert_eq!(vendors::by_key(&pool, &key).await.unwrap(), None);
+}
