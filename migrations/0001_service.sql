@@ -77,6 +77,8 @@ CREATE TABLE jobs (
 );
 CREATE INDEX jobs_queued ON jobs (id) WHERE state = 'queued';
 CREATE INDEX jobs_leases ON jobs (lease_until) WHERE state = 'running';
+-- "Is anything of this submission left to run?" in constant time.
+CREATE INDEX jobs_open ON jobs (submission_id) WHERE state IN ('queued', 'running');
 
 -- Results, exactly once per (submission, task, trial).
 CREATE TABLE runs (

@@ -140,33 +140,40 @@ pub async fn heartbeat(pool: &PgPool, claim: &Claim, lease: Duration) -> Result<
     })
 }
 
-/// Records a run for a current claim, exactly once, and keeps the submission's progress.
+/// Records a run for a current claim, exactly once, and keeps the submission's progress, in
+/// one statement (one round trip): the job is marked done only under its current epoch, the
+/// run is inserted only from that row, the counter moves only by what was inserted.
 pub async fn complete(
     pool: &PgPool,
     claim: &Claim,
     run: &RunRecord,
 ) -> Result<Completion, DbError> {
-    let mut tx = pool.begin().await?;
-    let current = sqlx::query!(
-        "UPDATE jobs SET state = 'done', lease_until = NULL
-         WHERE id = $1 AND epoch = $2 AND state = 'running'
-         RETURNING id",
+    let row = sqlx::query!(
+        r#"WITH job AS (
+               UPDATE jobs SET state = 'done', lease_until = NULL
+               WHERE id = $1 AND epoch = $2 AND state = 'running'
+               RETURNING id),
+           run AS (
+               INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
+                                 tool_calls, hallucinated_calls, invalid_calls, errors_observed,
+                                 duration_ms, trace_key)
+               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM job
+               ON CONFLICT (submission_id, task_id, trial) DO NOTHING
+               RETURNING 1),
+           sub AS (
+               UPDATE submissions SET
+                   tasks_done = tasks_done + (SELECT count(*)::int FROM run),
+                   status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
+               WHERE id = $4 AND EXISTS (SELECT 1 FROM job)
+               RETURNING 1)
+           SELECT EXISTS (SELECT 1 FROM job) AS "current!",
+                  (SELECT count(*) FROM sub) AS "touched!",
+                  -- The statement sees the jobs as they were before it: leave this one out.
+                  NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $4 AND id <> $1
+                              AND state IN ('queued', 'running')) AS "finished!""#,
         claim.job_id,
-        claim.epoch
-    )
-    .fetch_optional(&mut *tx)
-    .await?;
-    if current.is_none() {
-        return Ok(Completion::Stale);
-    }
-    sqlx::query!(
-        "INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
-                           tool_calls, hallucinated_calls, invalid_calls, errors_observed,
-                           duration_ms, trace_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-         ON CONFLICT (submission_id, task_id, trial) DO NOTHING",
+        claim.epoch,
         Uuid::new_v4(),
-        claim.job_id,
         claim.submission_id,
         claim.task_id,
         claim.trial,
@@ -180,27 +187,38 @@ pub async fn complete(
         run.duration_ms,
         run.trace_key
     )
-    .execute(&mut *tx)
+    .fetch_one(pool)
     .await?;
-    let finished = progress(&mut tx, claim.submission_id).await?;
-    tx.commit().await?;
-    Ok(Completion::Recorded { finished })
+    Ok(if row.current {
+        Completion::Recorded {
+            finished: row.finished,
+        }
+    } else {
+        Completion::Stale
+    })
 }
 
-/// Updates `tasks_done` and the status; true when nothing of the submission is left to run.
-async fn progress(conn: &mut PgConnection, submission: Uuid) -> Result<bool, DbError> {
+/// Adds `recorded` runs to `tasks_done`, marks the submission running; true when nothing of
+/// it is left to run. Incremental, so a completion costs the same at the first task and the
+/// ten-thousandth.
+async fn progress(
+    conn: &mut PgConnection,
+    submission: Uuid,
+    recorded: i32,
+) -> Result<bool, DbError> {
     let row = sqlx::query!(
         r#"UPDATE submissions SET
-               tasks_done = (SELECT count(*)::int FROM runs WHERE submission_id = $1),
+               tasks_done = tasks_done + $2,
                status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
            WHERE id = $1
-           RETURNING (SELECT count(*) FROM jobs WHERE submission_id = $1
-                      AND state IN ('queued', 'running')) AS "open!""#,
-        submission
+           RETURNING NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $1
+                                 AND state IN ('queued', 'running')) AS "finished!""#,
+        submission,
+        recorded
     )
     .fetch_one(&mut *conn)
     .await?;
-    Ok(row.open == 0)
+    Ok(row.finished)
 }
 
 /// Gives a job back after a failure on our side: queued again, or failed after its last try.
@@ -217,7 +235,7 @@ pub async fn fail(pool: &PgPool, claim: &Claim, error: &str) -> Result<bool, DbE
     )
     .execute(&mut *tx)
     .await?;
-    let finished = progress(&mut tx, claim.submission_id).await?;
+    let finished = progress(&mut tx, claim.submission_id, 0).await?;
     tx.commit().await?;
     Ok(finished)
 }
