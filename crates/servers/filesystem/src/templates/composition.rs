@@ -173,15 +173,16 @@ pub(super) fn find_largest(rng: &mut Rng) -> Draft<Filesystem> {
 }
 
 pub(super) fn backup_then_edit(rng: &mut Rng) -> Draft<Filesystem> {
-    let app = rng.pick(APPS);
-    let path = format!("/etc/{app}/{app}.conf");
+    let ConfigChange {
+        app,
+        path,
+        key,
+        old,
+        new,
+        before,
+        after,
+    } = config_change(rng);
     let backup = format!("{path}.bak");
-    let (mut lines, at) = config(rng);
-    let before = render(&lines);
-    let (key, old) = lines[at].clone();
-    let new = other_value(rng, &key, &old);
-    lines[at].1 = new.clone();
-    let after = render(&lines);
     Draft {
         goal: format!(
             "Before touching {path}, save an exact copy of it as {backup}. Then change its setting {key} from {old} to {new}, leaving the other lines alone."

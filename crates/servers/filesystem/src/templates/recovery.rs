@@ -23,10 +23,7 @@ pub(super) fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
             "write_file",
             "list_directory",
         ]),
-        predicate: Pred::All(vec![
-            equals(&to, &content),
-            Pred::Not(Box::new(exists(&from))),
-        ]),
+        predicate: renamed(&from, &to, &content),
         references: vec![vec![mv.clone(), mv]],
         faults: vec![Fault {
             tool: qualified::<Filesystem>("move_file"),

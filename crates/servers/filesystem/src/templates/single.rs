@@ -103,10 +103,7 @@ pub(super) fn rename_file(rng: &mut Rng) -> Draft<Filesystem> {
             "list_directory",
             "delete_file",
         ]),
-        predicate: Pred::All(vec![
-            equals(&to, &content),
-            Pred::Not(Box::new(exists(&from))),
-        ]),
+        predicate: renamed(&from, &to, &content),
         references: vec![vec![call::<Filesystem>(
             "move_file",
             json!({ "source": from, "destination": to }),
@@ -138,8 +135,19 @@ pub(super) fn other_value(rng: &mut Rng, key: &str, current: &str) -> String {
     rng.pick(&others).to_string()
 }
 
-pub(super) fn replace_setting(rng: &mut Rng) -> Draft<Filesystem> {
-    let app = rng.pick(APPS);
+/// One setting of an app's config file changed to another allowed value.
+pub(super) struct ConfigChange {
+    pub(super) app: &'static str,
+    pub(super) path: String,
+    pub(super) key: String,
+    pub(super) old: String,
+    pub(super) new: String,
+    pub(super) before: String,
+    pub(super) after: String,
+}
+
+pub(super) fn config_change(rng: &mut Rng) -> ConfigChange {
+    let app = *rng.pick(APPS);
     let path = format!("/etc/{app}/{app}.conf");
     let (mut lines, at) = config(rng);
     let before = render(&lines);
@@ -147,6 +155,32 @@ pub(super) fn replace_setting(rng: &mut Rng) -> Draft<Filesystem> {
     let new = other_value(rng, &key, &old);
     lines[at].1 = new.clone();
     let after = render(&lines);
+    ConfigChange {
+        app,
+        path,
+        key,
+        old,
+        new,
+        before,
+        after,
+    }
+}
+
+/// `to` holds `content` and nothing is left at `from`.
+pub(super) fn renamed(from: &str, to: &str, content: &str) -> Pred<Atom> {
+    Pred::All(vec![equals(to, content), Pred::Not(Box::new(exists(from)))])
+}
+
+pub(super) fn replace_setting(rng: &mut Rng) -> Draft<Filesystem> {
+    let ConfigChange {
+        app,
+        path,
+        key,
+        old,
+        new,
+        before,
+        after,
+    } = config_change(rng);
     Draft {
         goal: format!(
             "In {path}, change the setting {key} from {old} to {new}. Leave every other line as it is."
