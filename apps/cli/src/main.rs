@@ -1,8 +1,10 @@
 //! `mcpbench`: the command line of MCPBench.
 
+mod admin;
 mod agent;
 mod eval;
 mod tasks;
+mod up;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +30,11 @@ enum Command {
     /// Serve a reference agent.
     #[command(subcommand)]
     Agent(agent::AgentCommand),
+    /// Run the whole service on this machine: API, worker, PostgreSQL, the dev set.
+    Up(up::UpArgs),
+    /// Operator commands: vendors, keys, sets.
+    #[command(subcommand)]
+    Admin(admin::AdminCommand),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +43,8 @@ fn main() -> ExitCode {
         Command::Tasks(cmd) => tasks::run(cmd),
         Command::Eval(args) => eval::run(args),
         Command::Agent(cmd) => agent::run(cmd),
+        Command::Up(args) => up::run(args),
+        Command::Admin(cmd) => admin::run(cmd),
     };
     match result {
         Ok(code) => code,

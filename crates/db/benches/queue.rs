@@ -3,7 +3,7 @@
 //! nothing.
 
 use mcpbench_db::queue::{self, RunRecord};
-use mcpbench_db::{submissions, vendors};
+use mcpbench_db::{sets, submissions, vendors};
 use mcpbench_pgcluster::Cluster;
 use std::time::{Duration, Instant};
 
@@ -31,12 +31,17 @@ async fn round(cluster: &Cluster, workers: usize) -> f64 {
         .await
         .expect("connect");
     mcpbench_db::migrate(&pool).await.expect("migrate");
-    let set: Vec<(String, serde_json::Value)> = (0..JOBS)
-        .map(|i| (format!("t{i}"), serde_json::json!({})))
+    let set: Vec<sets::SetTask> = (0..JOBS)
+        .map(|i| sets::SetTask {
+            id: format!("t{i}"),
+            server: "filesystem".into(),
+            category: "single-tool".into(),
+            difficulty: "easy".into(),
+            max_steps: 4,
+            task: serde_json::json!({}),
+        })
         .collect();
-    submissions::put_set(&pool, "dev", true, &set)
-        .await
-        .expect("set");
+    sets::put_set(&pool, "dev", true, &set).await.expect("set");
     let (vendor, _) = vendors::create(&pool, "bench", false, false)
         .await
         .expect("vendor");
@@ -49,6 +54,7 @@ async fn round(cluster: &Cluster, workers: usize) -> f64 {
         signing_secret: b"k",
         trials: 1,
         max_attempts: 3,
+        monthly_quota: None,
     };
     submissions::create(&pool, &s).await.expect("submission");
     let started = Instant::now();

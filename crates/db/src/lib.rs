@@ -9,12 +9,19 @@
 //! recorded exactly once however often a job is run.
 
 mod error;
+pub mod leaderboard;
 pub mod queue;
+pub mod runs;
+pub mod sets;
 pub mod submissions;
 pub mod vendors;
 
 pub use error::DbError;
 pub use sqlx::PgPool;
+
+/// The `LISTEN` channel told when a submission reaches the leaderboard, so cached boards
+/// are dropped at once rather than when they expire.
+pub const LEADERBOARD_CHANNEL: &str = "mcpbench_leaderboard";
 
 /// The migrations in `migrations/`, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");

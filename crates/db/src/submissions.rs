@@ -1,39 +1,10 @@
-//! Task sets and submissions, as far as the queue needs them.
+//! Submissions: creation (with the quota), the owner's view, cancellation, publication, and
+//! finishing (scores and the leaderboard row, exactly once).
 
-use crate::{DbError, queue};
+use crate::{DbError, LEADERBOARD_CHANNEL, queue};
 use sqlx::PgPool;
+use time::OffsetDateTime;
 use uuid::Uuid;
-
-/// Stores a set and its tasks (idempotent by id).
-pub async fn put_set(
-    pool: &PgPool,
-    id: &str,
-    public: bool,
-    tasks: &[(String, serde_json::Value)],
-) -> Result<(), DbError> {
-    let mut tx = pool.begin().await?;
-    sqlx::query!(
-        "INSERT INTO task_sets (id, state, public) VALUES ($1, 'active', $2) ON CONFLICT (id) DO NOTHING",
-        id,
-        public
-    )
-    .execute(&mut *tx)
-    .await?;
-    for (position, (task_id, task)) in tasks.iter().enumerate() {
-        sqlx::query!(
-            "INSERT INTO set_tasks (set_id, task_id, position, task) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (set_id, task_id) DO UPDATE SET task = EXCLUDED.task, position = EXCLUDED.position",
-            id,
-            task_id,
-            position as i32,
-            task
-        )
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
-    Ok(())
-}
 
 pub struct NewSubmission<'a> {
     pub vendor_id: i64,
@@ -44,11 +15,84 @@ pub struct NewSubmission<'a> {
     pub signing_secret: &'a [u8],
     pub trials: i32,
     pub max_attempts: i32,
+    /// Submissions a vendor may make to a private set per calendar month (UTC); `None`
+    /// is unlimited. Public sets are never limited.
+    pub monthly_quota: Option<i64>,
+}
+
+/// A submission as its owner sees it (never the signing secret).
+#[derive(Clone, Debug)]
+pub struct Submission {
+    pub id: Uuid,
+    pub vendor_id: i64,
+    pub set_id: String,
+    pub set_public: bool,
+    pub name: String,
+    pub model: String,
+    pub kind: String,
+    pub endpoint_url: Option<String>,
+    pub status: String,
+    pub trials: i32,
+    pub tasks_total: i32,
+    pub tasks_done: i32,
+    pub error: Option<String>,
+    pub scores: Option<serde_json::Value>,
+    pub published: bool,
+    pub created_at: OffsetDateTime,
+    pub finished_at: Option<OffsetDateTime>,
+}
+
+/// Where and how the worker reaches a submission's agent.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub set_id: String,
+    pub kind: String,
+    pub endpoint_url: Option<String>,
+    pub signing_secret: Vec<u8>,
+    pub vendor: String,
 }
 
 /// Creates an endpoint submission over every task of its set and queues its jobs, atomically.
 pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbError> {
     let mut tx = pool.begin().await?;
+    let set = sqlx::query!(
+        "SELECT state, public FROM task_sets WHERE id = $1",
+        s.set_id
+    )
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DbError::Invalid(format!("there is no set {:?}", s.set_id)))?;
+    if set.state != "active" {
+        return Err(DbError::Invalid(format!(
+            "set {:?} is {} and takes no submissions",
+            s.set_id, set.state
+        )));
+    }
+    if let (Some(quota), false) = (s.monthly_quota, set.public) {
+        // Serialises this vendor's concurrent submissions so the count below stays true.
+        sqlx::query!(
+            "SELECT id FROM vendors WHERE id = $1 FOR UPDATE",
+            s.vendor_id
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        let used = sqlx::query_scalar!(
+            r#"SELECT count(*) AS "n!" FROM submissions
+               WHERE vendor_id = $1 AND set_id = $2
+                 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"#,
+            s.vendor_id,
+            s.set_id
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        if used >= quota {
+            return Err(DbError::Quota(format!(
+                "you have made {used} submissions to set {:?} this month, the most allowed; \
+                 the quota renews on the first of next month (UTC)",
+                s.set_id
+            )));
+        }
+    }
     let task_ids: Vec<String> = sqlx::query_scalar!(
         "SELECT task_id FROM set_tasks WHERE set_id = $1 ORDER BY position",
         s.set_id
@@ -56,16 +100,13 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     .fetch_all(&mut *tx)
     .await?;
     if task_ids.is_empty() {
-        return Err(DbError::Conflict(format!(
-            "set {:?} has no tasks",
-            s.set_id
-        )));
+        return Err(DbError::Invalid(format!("set {:?} has no tasks", s.set_id)));
     }
     let id = Uuid::new_v4();
     sqlx::query!(
         "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, signing_secret,
-                                  status, tasks_total)
-         VALUES ($1, $2, $3, $4, $5, 'endpoint', $6, $7, 'queued', $8)",
+                                  status, tasks_total, trials)
+         VALUES ($1, $2, $3, $4, $5, 'endpoint', $6, $7, 'queued', $8, $9)",
         id,
         s.vendor_id,
         s.set_id,
@@ -73,13 +114,68 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         s.model,
         s.endpoint_url,
         s.signing_secret,
-        (task_ids.len() as i32) * s.trials
+        (task_ids.len() as i32) * s.trials,
+        s.trials
     )
     .execute(&mut *tx)
     .await?;
     queue::enqueue(&mut tx, id, &task_ids, s.trials, s.max_attempts).await?;
     tx.commit().await?;
     Ok(id)
+}
+
+/// A submission of `vendor_id`; `None` when there is none or it is another vendor's.
+pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submission>, DbError> {
+    let row = sqlx::query_as!(
+        Submission,
+        r#"SELECT s.id, s.vendor_id, s.set_id, t.public AS set_public, s.name, s.model, s.kind,
+                  s.endpoint_url, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
+                  s.scores, s.published, s.created_at, s.finished_at
+           FROM submissions s JOIN task_sets t ON t.id = s.set_id
+           WHERE s.id = $1 AND s.vendor_id = $2"#,
+        id,
+        vendor_id
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row)
+}
+
+/// A vendor's submissions, newest first, created before `before` when given.
+pub async fn list(
+    pool: &PgPool,
+    vendor_id: i64,
+    before: Option<OffsetDateTime>,
+    limit: i64,
+) -> Result<Vec<Submission>, DbError> {
+    let rows = sqlx::query_as!(
+        Submission,
+        r#"SELECT s.id, s.vendor_id, s.set_id, t.public AS set_public, s.name, s.model, s.kind,
+                  s.endpoint_url, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
+                  s.scores, s.published, s.created_at, s.finished_at
+           FROM submissions s JOIN task_sets t ON t.id = s.set_id
+           WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
+           ORDER BY s.created_at DESC LIMIT $3"#,
+        vendor_id,
+        before,
+        limit
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// What the worker needs to call a submission's agent.
+pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
+    sqlx::query_as!(
+        Target,
+        "SELECT s.set_id, s.kind, s.endpoint_url, s.signing_secret, v.name AS vendor
+         FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1",
+        id
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or(DbError::NotFound)
 }
 
 /// Cancels a submission of `vendor_id`: queued jobs are dropped, running ones see it at their
@@ -105,6 +201,20 @@ pub async fn cancel(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, DbE
     Ok(done == 1)
 }
 
+/// Publishes a submission's traces (they open to the public once its set is public or
+/// retired). False when there is no such submission of that vendor.
+pub async fn publish(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, DbError> {
+    let done = sqlx::query!(
+        "UPDATE submissions SET published = TRUE WHERE id = $1 AND vendor_id = $2",
+        id,
+        vendor_id
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok(done == 1)
+}
+
 /// Progress of a submission: (status, tasks_done, tasks_total).
 pub async fn progress(pool: &PgPool, id: Uuid) -> Result<(String, i32, i32), DbError> {
     let r = sqlx::query!(
@@ -115,4 +225,129 @@ pub async fn progress(pool: &PgPool, id: Uuid) -> Result<(String, i32, i32), DbE
     .await?
     .ok_or(DbError::NotFound)?;
     Ok((r.status, r.tasks_done, r.tasks_total))
+}
+
+/// Live submissions with nothing left to run: normally finished by the worker that completed
+/// their last job, listed here for the sweep that catches the rest (two last completions
+/// racing each other, a worker killed between completing and finishing).
+pub async fn unfinished(pool: &PgPool, limit: i64) -> Result<Vec<Uuid>, DbError> {
+    let ids = sqlx::query_scalar!(
+        "SELECT s.id FROM submissions s
+         WHERE s.status IN ('queued', 'running')
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.submission_id = s.id
+                           AND j.state IN ('queued', 'running'))
+         ORDER BY s.created_at LIMIT $1",
+        limit
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(ids)
+}
+
+/// The scores of a finished submission, computed by the caller from its runs.
+#[derive(Clone, Debug)]
+pub struct FinalScores {
+    /// The whole score document shown on `GET /submissions/{id}`.
+    pub scores: serde_json::Value,
+    pub tasks: i32,
+    pub passed: i32,
+    pub success_rate: f64,
+    pub ci95: [f64; 2],
+    pub efficiency: Option<f64>,
+    pub hallucinated_tool_rate: Option<f64>,
+    pub recovery_rate: Option<f64>,
+    pub by_server: serde_json::Value,
+    pub by_category: serde_json::Value,
+}
+
+/// How [`finish`] ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finished {
+    /// Scored and on the leaderboard.
+    Completed,
+    /// Some jobs failed on our side after every retry; the text says which and why.
+    Failed(String),
+    /// Someone else finished it already, it was cancelled, or jobs are still open.
+    NotNow,
+}
+
+/// Finishes a submission exactly once: under a row lock, if it is live and nothing of it is
+/// left to run, it becomes `completed` with its scores and leaderboard row, or `failed` when
+/// jobs failed on our side (a partial score is never ranked).
+pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Finished, DbError> {
+    let mut tx = pool.begin().await?;
+    let live = sqlx::query_scalar!(
+        r#"SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $1
+                              AND state IN ('queued', 'running')) AS "idle!"
+           FROM submissions WHERE id = $1 AND status IN ('queued', 'running') FOR UPDATE"#,
+        id
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    if live != Some(true) {
+        return Ok(Finished::NotNow);
+    }
+    let failed = sqlx::query!(
+        r#"SELECT count(*) AS "n!", min(last_error) AS reason FROM jobs
+           WHERE submission_id = $1 AND state = 'failed'"#,
+        id
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if failed.n > 0 || scores.tasks == 0 {
+        let error = format!(
+            "{} of the submission's runs could not be carried out on our side after every \
+             retry ({}); nothing was scored, please submit again",
+            failed.n,
+            failed.reason.as_deref().unwrap_or("no run was recorded")
+        );
+        sqlx::query!(
+            "UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1",
+            id,
+            error
+        )
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        return Ok(Finished::Failed(error));
+    }
+    sqlx::query!(
+        "UPDATE submissions SET status = 'completed', scores = $2, finished_at = now() WHERE id = $1",
+        id,
+        scores.scores
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
+                                  passed, success_rate, ci_low, ci_high, efficiency,
+                                  hallucinated_tool_rate, recovery_rate, by_server, by_category,
+                                  finished_at)
+         SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
+                $8, $9, $10, $11, now()
+         FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1
+         ON CONFLICT (submission_id) DO NOTHING",
+        id,
+        scores.tasks,
+        scores.passed,
+        scores.success_rate,
+        scores.ci95[0],
+        scores.ci95[1],
+        scores.efficiency,
+        scores.hallucinated_tool_rate,
+        scores.recovery_rate,
+        scores.by_server,
+        scores.by_category
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "SELECT pg_notify($1, $2)",
+        LEADERBOARD_CHANNEL,
+        id.to_string()
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Finished::Completed)
 }

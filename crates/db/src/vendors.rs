@@ -14,7 +14,7 @@ pub struct Vendor {
 }
 
 /// A new key: `mcpb_<prefix>_<secret>`, 16 + 64 hex characters of randomness.
-fn new_key() -> (String, String) {
+fn new_key_text() -> (String, String) {
     let mut bytes = [0u8; 40];
     getrandom::fill(&mut bytes).expect("the operating system's random source works");
     let prefix = hex::encode(&bytes[..8]);
@@ -46,7 +46,7 @@ pub async fn create(
     .fetch_optional(&mut *tx)
     .await?
     .ok_or_else(|| DbError::Conflict(format!("a vendor named {name:?} exists already")))?;
-    let (prefix, key) = new_key();
+    let (prefix, key) = new_key_text();
     sqlx::query!(
         "INSERT INTO api_keys (vendor_id, prefix, hash) VALUES ($1, $2, $3)",
         row.id,
@@ -67,13 +67,34 @@ pub async fn create(
     ))
 }
 
-/// The vendor a key belongs to, if the key is well formed, known, matching and not revoked.
-pub async fn by_key(pool: &PgPool, key: &str) -> Result<Option<Vendor>, DbError> {
-    let Some(prefix) = key
-        .strip_prefix("mcpb_")
+/// A new key for an existing vendor (its other keys stay live); the key is not stored.
+pub async fn new_key(pool: &PgPool, vendor: &str) -> Result<String, DbError> {
+    let (prefix, key) = new_key_text();
+    let done = sqlx::query!(
+        "INSERT INTO api_keys (vendor_id, prefix, hash)
+         SELECT id, $2, $3 FROM vendors WHERE name = $1",
+        vendor,
+        prefix,
+        digest(&key)
+    )
+    .execute(pool)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(DbError::NotFound);
+    }
+    Ok(key)
+}
+
+/// The public prefix of a well-formed key (`mcpb_<prefix>_<secret>`).
+pub fn key_prefix(key: &str) -> Option<&str> {
+    key.strip_prefix("mcpb_")
         .and_then(|k| k.split_once('_'))
         .map(|(p, _)| p)
-    else {
+}
+
+/// The vendor a key belongs to, if the key is well formed, known, matching and not revoked.
+pub async fn by_key(pool: &PgPool, key: &str) -> Result<Option<Vendor>, DbError> {
+    let Some(prefix) = key_prefix(key) else {
         return Ok(None);
     };
     let row = sqlx::query!(
@@ -91,6 +112,29 @@ pub async fn by_key(pool: &PgPool, key: &str) -> Result<Option<Vendor>, DbError>
         is_admin: r.is_admin,
         is_reference: r.is_reference,
     }))
+}
+
+/// The vendor of the live key with public prefix `prefix` (a token's `kid`); `None` once the
+/// key is revoked.
+pub async fn by_key_prefix(pool: &PgPool, prefix: &str) -> Result<Option<Vendor>, DbError> {
+    let row = sqlx::query_as!(
+        Vendor,
+        "SELECT v.id, v.name, v.is_admin, v.is_reference
+         FROM api_keys k JOIN vendors v ON v.id = k.vendor_id
+         WHERE k.prefix = $1 AND k.revoked_at IS NULL",
+        prefix
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row)
+}
+
+/// The id of the vendor named `name`.
+pub async fn id_by_name(pool: &PgPool, name: &str) -> Result<Option<i64>, DbError> {
+    let id = sqlx::query_scalar!("SELECT id FROM vendors WHERE name = $1", name)
+        .fetch_optional(pool)
+        .await?;
+    Ok(id)
 }
 
 /// Revokes every key of a vendor; returns how many were live.

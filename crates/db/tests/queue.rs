@@ -2,7 +2,7 @@
 //! binary, a fresh database per test).
 
 use mcpbench_db::queue::{self, Beat, Completion, RunRecord};
-use mcpbench_db::{PgPool, submissions, vendors};
+use mcpbench_db::{PgPool, sets, submissions, vendors};
 use mcpbench_pgcluster::Cluster;
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -25,14 +25,21 @@ async fn fresh(tasks: usize) -> (PgPool, i64) {
     let url = cluster().create_database(&name).expect("database");
     let pool = mcpbench_db::connect(&url, 8).await.expect("connect");
     mcpbench_db::migrate(&pool).await.expect("migrate");
-    let set: Vec<(String, serde_json::Value)> = (0..tasks)
-        .map(|i| (format!("t-{i:03}"), serde_json::json!({ "id": i })))
-        .collect();
-    submissions::put_set(&pool, "dev", true, &set)
-        .await
-        .unwrap();
+    let set: Vec<sets::SetTask> = (0..tasks).map(|i| task(&format!("t-{i:03}"))).collect();
+    sets::put_set(&pool, "dev", true, &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
     (pool, vendor.id)
+}
+
+fn task(id: &str) -> sets::SetTask {
+    sets::SetTask {
+        id: id.into(),
+        server: "filesystem".into(),
+        category: "single-tool".into(),
+        difficulty: "easy".into(),
+        max_steps: 4,
+        task: serde_json::json!({ "id": id }),
+    }
 }
 
 async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
@@ -45,6 +52,7 @@ async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
         signing_secret: b"k",
         trials: 1,
         max_attempts,
+        monthly_quota: None,
     };
     submissions::create(pool, &s).await.unwrap()
 }

@@ -1,6 +1,7 @@
 //! One agent through one task.
 
 use crate::protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
+use mcpbench_egress::{GuardedClient, Policy, Timeouts};
 use mcpbench_gateway::trace::{AgentExchange, FORMAT, Header, Line, RunSummary};
 use mcpbench_gateway::{Gateway, RunCounters};
 use mcpbench_tasks::Task;
@@ -66,11 +67,16 @@ pub struct RunResult {
 }
 
 /// Runs tasks against agents through one gateway.
+///
+/// Agent URLs go through [`mcpbench_egress`]: each one is checked before each post and the
+/// client connects only to addresses the policy permits. [`Runner::new`] uses
+/// [`Policy::local`], for `mcpbench eval` and loopback agents; a hosted service must call
+/// [`Runner::with_egress`] with [`Policy::hosted`].
 pub struct Runner {
     gateway: Arc<Gateway>,
     /// Where agents reach the gateway, `http://host:port`.
     gateway_url: String,
-    http: reqwest::Client,
+    http: GuardedClient,
     /// The wall-clock budget of one task.
     pub time_budget: Duration,
     /// The set the tasks come from, for traces.
@@ -82,19 +88,22 @@ fn rfc3339(t: SystemTime) -> String {
 }
 
 impl Runner {
+    /// A runner that may call agents on this machine and private networks ([`Policy::local`]).
     pub fn new(gateway: Arc<Gateway>, gateway_url: &str, time_budget: Duration, set: &str) -> Self {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .expect("the HTTP client builds");
         Self {
             gateway,
             gateway_url: gateway_url.trim_end_matches('/').into(),
-            http,
+            http: agent_client(Policy::local()),
             time_budget,
             set: set.into(),
+        }
+    }
+
+    /// The same runner, calling agents only where `policy` permits.
+    pub fn with_egress(self, policy: Policy) -> Self {
+        Self {
+            http: agent_client(policy),
+            ..self
         }
     }
 
@@ -212,10 +221,20 @@ impl Runner {
         let body = serde_json::to_vec(request).expect("requests serialize");
         let signature = sign(&agent.signing_secret, &body);
         let start_us = started.elapsed().as_micros() as u64;
+        let post = match self.http.post(&agent.url) {
+            Ok(post) => post,
+            Err(refusal) => {
+                return AgentExchange {
+                    start_us,
+                    end_us: start_us,
+                    status: None,
+                    answer: None,
+                    error: Some(format!("the agent's URL was refused: {refusal}")),
+                };
+            }
+        };
         let attempt = async {
-            let response = self
-                .http
-                .post(&agent.url)
+            let response = post
                 .header("content-type", "application/json")
                 .header("x-mcpbench-signature", signature)
                 .body(body)
@@ -268,6 +287,15 @@ impl Runner {
             },
         }
     }
+}
+
+/// The client for agent calls; the whole call is bounded by the task's time budget instead.
+fn agent_client(policy: Policy) -> GuardedClient {
+    let timeouts = Timeouts {
+        connect: Duration::from_secs(10),
+        request: None,
+    };
+    GuardedClient::new(policy, timeouts)
 }
 
 fn describe(e: &reqwest::Error) -> String {

@@ -1,0 +1,48 @@
+//! `mcpbench-api`: config -> telemetry -> pool -> migrate -> serve.
+
+use anyhow::Context;
+use clap::Parser;
+use mcpbench_config::{ApiArgs, LogArgs, StoreArgs, shutdown_signal};
+use std::net::SocketAddr;
+
+/// The MCPBench HTTP API. Every flag can also be given as the environment variable shown.
+#[derive(Parser)]
+#[command(name = "mcpbench-api", version)]
+struct Cli {
+    /// The PostgreSQL database.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: String,
+    /// Where to listen.
+    #[arg(long, env = "MCPBENCH_ADDR", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    #[command(flatten)]
+    api: ApiArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    #[command(flatten)]
+    log: LogArgs,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    cli.log.init();
+    let config = mcpbench_api::Config::from_args(&cli.api).map_err(anyhow::Error::msg)?;
+    let pool = mcpbench_db::connect(&cli.database_url, 16)
+        .await
+        .context("connecting to the database")?;
+    mcpbench_db::migrate(&pool).await.context("migrating")?;
+    let store = cli.store.open().await.context("opening the trace store")?;
+    if let Err(e) = store.check().await {
+        tracing::warn!(error = %e, "the trace store does not answer yet");
+    }
+    let state =
+        mcpbench_api::AppState::new(pool, store, mcpbench_telemetry::Metrics::new(), config);
+    let listener = tokio::net::TcpListener::bind(cli.addr)
+        .await
+        .with_context(|| format!("binding {}", cli.addr))?;
+    tracing::info!(addr = %cli.addr, "API listening");
+    mcpbench_api::serve(listener, state, shutdown_signal()).await?;
+    tracing::info!("API stopped");
+    Ok(())
+}

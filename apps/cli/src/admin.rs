@@ -1,0 +1,101 @@
+//! `mcpbench admin`: operator commands against the service's database.
+
+use anyhow::{Context, bail};
+use clap::Subcommand;
+use mcpbench_db::{sets, vendors};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum AdminCommand {
+    /// Create a vendor and print its API key (shown once; only its hash is stored).
+    CreateVendor {
+        name: String,
+        /// Grant the admin role.
+        #[arg(long)]
+        admin: bool,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
+    /// Issue another API key for a vendor.
+    NewKey {
+        name: String,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
+    /// Revoke every key of a vendor; their tokens stop working at once.
+    RevokeKeys {
+        name: String,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
+    /// Load a directory of task files as an active set.
+    LoadSet {
+        dir: PathBuf,
+        /// The set's id (letters, digits and '-').
+        #[arg(long)]
+        id: String,
+        /// Keep its tasks out of GET /tasks.
+        #[arg(long)]
+        private: bool,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
+}
+
+pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let connect = |url: String| async move {
+            let pool = mcpbench_db::connect(&url, 2)
+                .await
+                .context("connecting to the database")?;
+            mcpbench_db::migrate(&pool).await.context("migrating")?;
+            anyhow::Ok(pool)
+        };
+        match cmd {
+            AdminCommand::CreateVendor {
+                name,
+                admin,
+                database_url,
+            } => {
+                let pool = connect(database_url).await?;
+                let (_, key) = vendors::create(&pool, &name, admin, false).await?;
+                eprintln!("vendor {name:?} created; its API key (shown only now):");
+                println!("{key}");
+            }
+            AdminCommand::NewKey { name, database_url } => {
+                let pool = connect(database_url).await?;
+                let key = vendors::new_key(&pool, &name)
+                    .await
+                    .with_context(|| format!("no vendor {name:?}"))?;
+                println!("{key}");
+            }
+            AdminCommand::RevokeKeys { name, database_url } => {
+                let pool = connect(database_url).await?;
+                let n = vendors::revoke_keys(&pool, &name).await?;
+                eprintln!("revoked {n} keys of {name:?}");
+            }
+            AdminCommand::LoadSet {
+                dir,
+                id,
+                private,
+                database_url,
+            } => {
+                let tasks = mcpbench_tasks::load_dir(&dir).map_err(|errors| {
+                    let lines: Vec<String> =
+                        errors.iter().take(10).map(ToString::to_string).collect();
+                    anyhow::anyhow!("the tasks do not load:\n{}", lines.join("\n"))
+                })?;
+                if tasks.is_empty() {
+                    bail!("{} holds no task files", dir.display());
+                }
+                let pool = connect(database_url).await?;
+                let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+                sets::put_set(&pool, &id, !private, &set).await?;
+                eprintln!("set {id:?} holds {} tasks", set.len());
+            }
+        }
+        anyhow::Ok(ExitCode::SUCCESS)
+    })
+}

@@ -1,0 +1,253 @@
+//! `mcpbench up`: the whole service on one machine.
+//!
+//! Without `DATABASE_URL` a PostgreSQL cluster is started in `DIR/postgres` (and stopped on
+//! Ctrl-C); traces go to `DIR/traces`. The API and a worker run in this process; the dev set
+//! is loaded; on the first start the reference agents (oracle, null, random) are run on it so
+//! the leaderboard is not empty; a `demo` vendor gets a fresh key at each start. The URL, the
+//! database URL and the demo key are printed and written to `DIR/up.json` (mode 0600).
+
+use anyhow::{Context, bail};
+use clap::Args;
+use mcpbench_agents::AgentKind;
+use mcpbench_config::{ApiArgs, StoreArgs, WorkerArgs, shutdown_signal};
+use mcpbench_db::{DbError, PgPool, leaderboard, sets, submissions, vendors};
+use mcpbench_egress::Policy;
+use mcpbench_pgcluster::{Cluster, Options};
+use mcpbench_tasks::{Task, load_dir};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Args)]
+pub struct UpArgs {
+    /// Where to serve the API.
+    #[arg(long, env = "MCPBENCH_ADDR", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Holds the PostgreSQL cluster, the traces and up.json.
+    #[arg(long, default_value = "mcpbench-data")]
+    data_dir: PathBuf,
+    /// An existing database instead of the local cluster.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+    /// The dev set's task files.
+    #[arg(long, default_value = "tasks/dev")]
+    tasks: PathBuf,
+    /// Skip the reference agents' runs.
+    #[arg(long)]
+    no_reference: bool,
+    #[command(flatten)]
+    worker: WorkerArgs,
+}
+
+pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
+    mcpbench_telemetry::init_logging(false, "info,sqlx=warn");
+    std::fs::create_dir_all(&args.data_dir)
+        .with_context(|| format!("creating {}", args.data_dir.display()))?;
+    let tasks = load_tasks(&args.tasks)?;
+    let cluster = match &args.database_url {
+        Some(_) => None,
+        None => {
+            eprintln!(
+                "starting PostgreSQL in {}",
+                args.data_dir.join("postgres").display()
+            );
+            Some(
+                Cluster::start(&args.data_dir.join("postgres"), &Options::default())
+                    .context("starting the local PostgreSQL cluster")?,
+            )
+        }
+    };
+    let database_url = match (&args.database_url, &cluster) {
+        (Some(url), _) => url.clone(),
+        (None, Some(c)) => c.url(),
+        (None, None) => unreachable!("a cluster is started when no URL is given"),
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let result = runtime.block_on(serve(&args, &database_url, tasks));
+    drop(runtime);
+    if let Some(cluster) = cluster {
+        eprintln!("stopping PostgreSQL");
+        cluster.stop().context("stopping PostgreSQL")?;
+    }
+    result.map(|()| ExitCode::SUCCESS)
+}
+
+fn load_tasks(dir: &Path) -> anyhow::Result<Vec<Task>> {
+    let tasks = load_dir(dir).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().take(10).map(ToString::to_string).collect();
+        anyhow::anyhow!(
+            "the dev set in {} does not load (run from the repository root or pass --tasks):\n{}",
+            dir.display(),
+            lines.join("\n")
+        )
+    })?;
+    if tasks.is_empty() {
+        bail!("{} holds no task files", dir.display());
+    }
+    Ok(tasks)
+}
+
+async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::Result<()> {
+    let pool = mcpbench_db::connect(database_url, 24)
+        .await
+        .context("connecting to the database")?;
+    mcpbench_db::migrate(&pool).await.context("migrating")?;
+    let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+    sets::put_set(&pool, "dev", true, &set).await?;
+    let store = StoreArgs {
+        traces: args.data_dir.join("traces").display().to_string(),
+        s3_endpoint: None,
+        s3_region: String::new(),
+        s3_access_key: String::new(),
+        s3_secret_key: String::new(),
+        s3_path_style: true,
+    }
+    .open()
+    .await?;
+    let metrics = mcpbench_telemetry::Metrics::new();
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
+    let api_config = mcpbench_api::Config::from_args(&ApiArgs {
+        jwt_secret: Some(hex::encode(secret)),
+        allow_private_agents: true,
+        submission_quota: 10,
+        dev_set: "dev".into(),
+        max_attempts: 3,
+    })
+    .map_err(anyhow::Error::msg)?;
+    let worker_config = mcpbench_worker::Config::from_args(&args.worker, Policy::local())
+        .map_err(anyhow::Error::msg)?;
+    let demo_key = demo_key(&pool).await?;
+
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let gateway_url = format!("http://{}", gateway.local_addr()?);
+    let worker = tokio::spawn({
+        let (pool, store, metrics) = (pool.clone(), store.clone(), metrics.clone());
+        let stopped = stopped.clone();
+        async move {
+            mcpbench_worker::run_with_gateway(
+                pool,
+                store,
+                metrics,
+                gateway,
+                &gateway_url,
+                worker_config,
+                stopped,
+            )
+            .await
+        }
+    });
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("binding {}", args.addr))?;
+    let url = format!("http://{}", listener.local_addr()?);
+    let state = mcpbench_api::AppState::new(pool.clone(), store, metrics, api_config);
+    let mut api_stopped = stopped.clone();
+    let api = tokio::spawn(mcpbench_api::serve(listener, state, async move {
+        let _ = api_stopped.wait_for(|s| *s).await;
+    }));
+    let _agents = if args.no_reference {
+        Vec::new()
+    } else {
+        reference_runs(&pool, &tasks).await?
+    };
+
+    write_up_json(&args.data_dir, &url, database_url, &demo_key)?;
+    println!("MCPBench is up at {url}");
+    println!("  private addresses are allowed for submitted endpoints (local use only)");
+    println!("  demo vendor API key: {demo_key}");
+    println!("  database: {database_url}");
+    println!("  written to {}", args.data_dir.join("up.json").display());
+    println!("Press Ctrl-C to stop.");
+
+    shutdown_signal().await;
+    eprintln!("stopping: the API drains, the worker finishes or gives back its jobs");
+    let _ = stop.send(true);
+    api.await?.context("the API server")?;
+    worker.await?.map_err(anyhow::Error::msg)?;
+    pool.close().await;
+    Ok(())
+}
+
+/// The demo vendor's key: the vendor is made at the first start, a new key at each.
+async fn demo_key(pool: &PgPool) -> anyhow::Result<String> {
+    match vendors::create(pool, "demo", false, false).await {
+        Ok((_, key)) => Ok(key),
+        Err(DbError::Conflict(_)) => Ok(vendors::new_key(pool, "demo").await?),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Serves the reference agents on loopback and submits each once, unless the leaderboard
+/// has reference entries for the dev set already. The servers live as long as the handles.
+async fn reference_runs(
+    pool: &PgPool,
+    tasks: &[Task],
+) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+    let entries = leaderboard::entries(pool, "dev").await?;
+    if entries.iter().any(|e| e.is_reference) {
+        return Ok(Vec::new());
+    }
+    let vendor = match vendors::create(pool, "reference", false, true).await {
+        Ok((v, _)) => v.id,
+        Err(DbError::Conflict(_)) => vendors::id_by_name(pool, "reference")
+            .await?
+            .context("the reference vendor")?,
+        Err(e) => return Err(e.into()),
+    };
+    let tasks: Vec<Arc<Task>> = tasks.iter().cloned().map(Arc::new).collect();
+    let mut servers = Vec::new();
+    for (kind, name) in [
+        (AgentKind::Oracle, "oracle"),
+        (AgentKind::Null, "null"),
+        (AgentKind::Random, "random"),
+    ] {
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let endpoint = format!("http://{}/", listener.local_addr()?);
+        let app = mcpbench_agents::router(kind, &tasks, &secret);
+        servers.push(tokio::spawn(async move {
+            let _ = mcpbench_agents::serve(listener, app).await;
+        }));
+        submissions::create(
+            pool,
+            &submissions::NewSubmission {
+                vendor_id: vendor,
+                set_id: "dev",
+                name,
+                model: &format!("reference-{name}"),
+                endpoint_url: &endpoint,
+                signing_secret: &secret,
+                trials: 1,
+                max_attempts: 3,
+                monthly_quota: None,
+            },
+        )
+        .await?;
+        eprintln!("queued the reference agent {name} on the dev set");
+    }
+    Ok(servers)
+}
+
+fn write_up_json(dir: &Path, url: &str, database_url: &str, key: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = dir.join("up.json");
+    let body = serde_json::json!({
+        "url": url,
+        "database_url": database_url,
+        "demo_api_key": key,
+    });
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    writeln!(file, "{}", serde_json::to_string_pretty(&body)?)?;
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! `mcpbench-worker`: config -> telemetry -> pool -> run the queue.
+
+use anyhow::Context;
+use axum::routing::get;
+use clap::Parser;
+use mcpbench_config::{LogArgs, StoreArgs, WorkerArgs, shutdown_signal};
+use mcpbench_egress::Policy;
+use mcpbench_telemetry::Metrics;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// An MCPBench worker. Every flag can also be given as the environment variable shown.
+#[derive(Parser)]
+#[command(name = "mcpbench-worker", version)]
+struct Cli {
+    /// The PostgreSQL database.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: String,
+    /// Where the MCP gateway listens.
+    #[arg(long, env = "MCPBENCH_GATEWAY_ADDR", default_value = "127.0.0.1:9090")]
+    gateway_addr: SocketAddr,
+    /// The URL agents reach the gateway at; `http://<gateway-addr>` when absent.
+    #[arg(long, env = "MCPBENCH_GATEWAY_URL")]
+    gateway_url: Option<String>,
+    /// Where `/metrics` and `/healthz` are served.
+    #[arg(long, env = "MCPBENCH_METRICS_ADDR", default_value = "127.0.0.1:9091")]
+    metrics_addr: SocketAddr,
+    /// Let agents be called on loopback and private networks (local use only).
+    #[arg(long, env = "MCPBENCH_ALLOW_PRIVATE_AGENTS", default_value_t = false, action = clap::ArgAction::Set)]
+    allow_private_agents: bool,
+    #[command(flatten)]
+    worker: WorkerArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    #[command(flatten)]
+    log: LogArgs,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    cli.log.init();
+    let egress = if cli.allow_private_agents {
+        Policy::local()
+    } else {
+        Policy::hosted()
+    };
+    let config =
+        mcpbench_worker::Config::from_args(&cli.worker, egress).map_err(anyhow::Error::msg)?;
+    let pool = mcpbench_db::connect(
+        &cli.database_url,
+        (cli.worker.concurrency as u32 + 4).min(64),
+    )
+    .await
+    .context("connecting to the database")?;
+    mcpbench_db::migrate(&pool).await.context("migrating")?;
+    let store = cli.store.open().await.context("opening the trace store")?;
+    if let Err(e) = store.check().await {
+        tracing::warn!(error = %e, "the trace store does not answer yet");
+    }
+    let metrics = Metrics::new();
+    serve_metrics(cli.metrics_addr, metrics.clone()).await?;
+    let gateway = tokio::net::TcpListener::bind(cli.gateway_addr)
+        .await
+        .with_context(|| format!("binding {}", cli.gateway_addr))?;
+    let gateway_url = cli
+        .gateway_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", cli.gateway_addr));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: finishing or giving back running jobs");
+        let _ = stop.send(true);
+    });
+    mcpbench_worker::run_with_gateway(pool, store, metrics, gateway, &gateway_url, config, stopped)
+        .await
+        .map_err(anyhow::Error::msg)
+}
+
+async fn serve_metrics(addr: SocketAddr, metrics: Arc<Metrics>) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("binding {addr}"))?;
+    let app = axum::Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/metrics",
+            get(move || {
+                let metrics = metrics.clone();
+                async move {
+                    (
+                        [("content-type", mcpbench_telemetry::CONTENT_TYPE)],
+                        metrics.render(),
+                    )
+                }
+            }),
+        );
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "the metrics server stopped");
+        }
+    });
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! The leaderboard: ranked from the aggregate table, cached serialized per query.
+
+use crate::AppState;
+use axum::body::Bytes;
+use mcpbench_db::leaderboard::{self, Entry};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// How long a cached board is served without a notification; bounds staleness if one is lost.
+const TTL: Duration = Duration::from_secs(5);
+/// Distinct queries kept; past it the cache starts over (queries are few: sets x filters).
+const MAX_QUERIES: usize = 512;
+
+/// One ranked line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BoardEntry {
+    /// 1 for the best; entries with equal success rate and interval share a rank.
+    pub rank: usize,
+    pub submission_id: Uuid,
+    pub vendor: String,
+    pub model: String,
+    pub name: String,
+    /// A reference agent run by us (oracle, null, random), not a vendor's.
+    pub reference: bool,
+    /// Runs attempted (tasks x trials) in this view.
+    pub tasks: i64,
+    pub passed: i64,
+    pub success_rate: f64,
+    /// The 95% Wilson interval of the success rate.
+    pub success_ci95: [f64; 2],
+    /// Tool calls per step budget on passed tasks; lower is better.
+    pub efficiency: Option<f64>,
+    pub hallucinated_tool_rate: Option<f64>,
+    pub recovery_rate: Option<f64>,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub finished_at: OffsetDateTime,
+}
+
+/// The leaderboard of one set, optionally narrowed to one server or one category.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Board {
+    pub set: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    pub entries: Vec<BoardEntry>,
+}
+
+/// Which board.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct Query {
+    pub set: String,
+    pub server: Option<String>,
+    pub category: Option<String>,
+}
+
+pub struct BoardCache {
+    boards: RwLock<HashMap<Query, (Instant, Bytes)>>,
+}
+
+impl BoardCache {
+    pub fn new() -> Self {
+        Self {
+            boards: RwLock::new(HashMap::new()),
+        }
+    }
+
+    pub fn get(&self, q: &Query) -> Option<Bytes> {
+        let boards = self.boards.read().unwrap_or_else(|e| e.into_inner());
+        boards
+            .get(q)
+            .filter(|(at, _)| at.elapsed() < TTL)
+            .map(|(_, b)| b.clone())
+    }
+
+    pub fn put(&self, q: Query, body: Bytes) {
+        let mut boards = self.boards.write().unwrap_or_else(|e| e.into_inner());
+        if boards.len() >= MAX_QUERIES {
+            boards.clear();
+        }
+        boards.insert(q, (Instant::now(), body));
+    }
+
+    pub fn clear(&self) {
+        self.boards
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+}
+
+/// The board for `q`, serialized, from the cache or built from the aggregate.
+pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbError> {
+    if let Some(body) = state.board().get(&q) {
+        return Ok(body);
+    }
+    let entries = leaderboard::entries(state.pool(), &q.set).await?;
+    let board = rank(&q, entries);
+    let body = Bytes::from(serde_json::to_vec(&board).expect("boards serialize"));
+    state.board().put(q, body.clone());
+    Ok(body)
+}
+
+/// The metrics of one breakdown group, as the scoring crate serialized them.
+fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
+    let (tasks, passed, rate, ci, eff, hall, rec) = match (&q.server, &q.category) {
+        (Some(key), _) | (None, Some(key)) => {
+            let breakdown = if q.server.is_some() {
+                &entry.by_server
+            } else {
+                &entry.by_category
+            };
+            let m = breakdown.get(key)?;
+            let f = |k: &str| m.get(k).and_then(Value::as_f64);
+            let ci = m.get("success_ci95").and_then(Value::as_array);
+            let ci = [
+                ci.and_then(|c| c.first())
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0),
+                ci.and_then(|c| c.get(1))
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0),
+            ];
+            (
+                m.get("tasks").and_then(Value::as_i64).unwrap_or(0),
+                m.get("passed").and_then(Value::as_i64).unwrap_or(0),
+                f("success_rate").unwrap_or(0.0),
+                ci,
+                f("efficiency"),
+                f("hallucinated_tool_rate"),
+                f("recovery_rate"),
+            )
+        }
+        (None, None) => (
+            i64::from(entry.tasks),
+            i64::from(entry.passed),
+            entry.success_rate,
+            [entry.ci_low, entry.ci_high],
+            entry.efficiency,
+            entry.hallucinated_tool_rate,
+            entry.recovery_rate,
+        ),
+    };
+    Some(BoardEntry {
+        rank: 0,
+        submission_id: entry.submission_id,
+        vendor: entry.vendor.clone(),
+        model: entry.model.clone(),
+        name: entry.name.clone(),
+        reference: entry.is_reference,
+        tasks,
+        passed,
+        success_rate: rate,
+        success_ci95: ci,
+        efficiency: eff,
+        hallucinated_tool_rate: hall,
+        recovery_rate: rec,
+        finished_at: entry.finished_at,
+    })
+}
+
+/// Ranks by success rate, then the interval's lower bound, then the earlier finish.
+fn rank(q: &Query, entries: Vec<Entry>) -> Board {
+    let mut lines: Vec<BoardEntry> = entries.iter().filter_map(|e| group(e, q)).collect();
+    lines.sort_by(|a, b| {
+        b.success_rate
+            .total_cmp(&a.success_rate)
+            .then(b.success_ci95[0].total_cmp(&a.success_ci95[0]))
+            .then(a.finished_at.cmp(&b.finished_at))
+    });
+    let mut previous: Option<(f64, f64)> = None;
+    for i in 0..lines.len() {
+        let key = (lines[i].success_rate, lines[i].success_ci95[0]);
+        lines[i].rank = match previous {
+            Some(p) if p == key => lines[i - 1].rank,
+            _ => i + 1,
+        };
+        previous = Some(key);
+    }
+    Board {
+        set: q.set.clone(),
+        server: q.server.clone(),
+        category: q.category.clone(),
+        entries: lines,
+    }
+}
+
+/// Drops cached boards whenever a submission reaches the leaderboard; reconnects on error.
+pub async fn invalidate_on_notify(state: AppState) {
+    loop {
+        let listen = async {
+            let mut listener = sqlx::postgres::PgListener::connect_with(state.pool()).await?;
+            listener.listen(mcpbench_db::LEADERBOARD_CHANNEL).await?;
+            loop {
+                listener.recv().await?;
+                state.board().clear();
+            }
+            #[allow(unreachable_code)]
+            Ok::<(), sqlx::Error>(())
+        };
+        if let Err(e) = listen.await {
+            tracing::warn!(error = %e, "the leaderboard listener failed; boards expire by age until it is back");
+        }
+        state.board().clear();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}

@@ -1,0 +1,38 @@
+//! The routes of DESIGN.md section 5, plus operations and admin.
+
+pub(crate) mod admin;
+pub(crate) mod auth;
+pub(crate) mod ops;
+pub(crate) mod public;
+pub(crate) mod submissions;
+
+use crate::AppState;
+use axum::Router;
+use axum::routing::{get, post};
+
+/// Every route; the OpenAPI document ([`crate::openapi`]) lists the same ones.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/token", post(auth::token))
+        .route(
+            "/submissions",
+            post(submissions::create).get(submissions::list),
+        )
+        .route("/submissions/{id}", get(submissions::get))
+        .route("/submissions/{id}/cancel", post(submissions::cancel))
+        .route("/submissions/{id}/publish", post(submissions::publish))
+        .route("/submissions/{id}/runs", get(submissions::runs))
+        .route("/leaderboard", get(public::leaderboard))
+        .route("/tasks", get(public::tasks))
+        .route("/tasks/{id}", get(public::task))
+        .route("/runs/{id}", get(public::run))
+        .route("/sets", get(public::sets))
+        .route("/sets/{id}", get(public::set))
+        .route("/admin/vendors", post(admin::create_vendor))
+        .route("/admin/vendors/{name}/revoke", post(admin::revoke_vendor))
+        .route("/healthz", get(ops::healthz))
+        .route("/readyz", get(ops::readyz))
+        .route("/metrics", get(ops::metrics))
+        .route("/openapi.json", get(ops::openapi))
+        .fallback(ops::not_found)
+}

@@ -1,0 +1,277 @@
+//! What anyone may read: the leaderboard, public tasks, published traces, sets.
+
+use crate::AppState;
+use crate::auth::MaybeCaller;
+use crate::board::{self, Board, Query as BoardQuery};
+use crate::body::AppJson;
+use crate::error::{ApiError, Problem};
+use crate::routes::submissions::RunView;
+use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Response};
+use http::header;
+use mcpbench_db::{runs, sets};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+const MAX_TASK_PAGE: i64 = 100;
+
+/// Names in queries: short, and of the characters ids are made of.
+fn name(field: &str, value: &str) -> Result<String, ApiError> {
+    let ok = !value.is_empty()
+        && value.len() <= 80
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !ok {
+        return Err(ApiError::bad_request(format!(
+            "{field} must be 1 to 80 letters, digits, '-' or '_'"
+        )));
+    }
+    Ok(value.to_owned())
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BoardParams {
+    /// The set; the deployment's default set when absent.
+    pub set: Option<String>,
+    /// Rank by the tasks of this server only.
+    pub server: Option<String>,
+    /// Rank by the tasks of this category only.
+    pub category: Option<String>,
+}
+
+/// The leaderboard: entries ranked by success rate, with intervals and the other metrics.
+#[utoipa::path(get, path = "/leaderboard", tag = "public", params(BoardParams),
+    responses((status = 200, body = Board),
+        (status = 400, body = Problem, content_type = "application/problem+json")))]
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Query(p): Query<BoardParams>,
+) -> Result<Response, ApiError> {
+    let set = match p.set.as_deref() {
+        Some(s) => name("set", s)?,
+        None => state.config().default_set.clone(),
+    };
+    let server = p.server.as_deref().map(|s| name("server", s)).transpose()?;
+    let category = p
+        .category
+        .as_deref()
+        .map(|s| name("category", s))
+        .transpose()?;
+    if server.is_some() && category.is_some() {
+        return Err(ApiError::bad_request(
+            "filter by server or by category, not both",
+        ));
+    }
+    let body = board::board(
+        &state,
+        BoardQuery {
+            set,
+            server,
+            category,
+        },
+    )
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TasksParams {
+    /// A public set; the deployment's default set when absent.
+    pub set: Option<String>,
+    /// Tasks after this task id, in set order.
+    pub after: Option<String>,
+    /// At most this many (1 to 100, default 100).
+    pub limit: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TaskPage {
+    pub set: String,
+    /// Tasks in the format of DESIGN.md section 3.
+    #[schema(value_type = Vec<Object>)]
+    pub tasks: Vec<Value>,
+    /// Pass as `after` for the next page; absent on the last.
+    pub next_after: Option<String>,
+}
+
+/// The tasks of a public set (the dev set, revealed historical sets). Private sets are 404.
+#[utoipa::path(get, path = "/tasks", tag = "public", params(TasksParams),
+    responses((status = 200, body = TaskPage),
+        (status = 404, body = Problem, content_type = "application/problem+json")))]
+pub async fn tasks(
+    State(state): State<AppState>,
+    Query(p): Query<TasksParams>,
+) -> Result<AppJson<TaskPage>, ApiError> {
+    let set = match p.set.as_deref() {
+        Some(s) => name("set", s)?,
+        None => state.config().default_set.clone(),
+    };
+    let limit = p.limit.unwrap_or(MAX_TASK_PAGE);
+    if !(1..=MAX_TASK_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be between 1 and {MAX_TASK_PAGE}"
+        )));
+    }
+    let after = p.after.as_deref().map(|a| name("after", a)).transpose()?;
+    match sets::get(state.pool(), &set).await? {
+        Some(info) if info.public => {}
+        _ => {
+            return Err(ApiError::not_found(format!(
+                "there is no public set {set:?}"
+            )));
+        }
+    }
+    let tasks = sets::public_tasks(state.pool(), &set, after.as_deref(), limit).await?;
+    let next_after = (tasks.len() as i64 == limit)
+        .then(|| {
+            tasks
+                .last()
+                .and_then(|t| t.get("id")?.as_str().map(String::from))
+        })
+        .flatten();
+    Ok(AppJson(TaskPage {
+        set,
+        tasks,
+        next_after,
+    }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TaskParams {
+    /// A public set; the deployment's default set when absent.
+    pub set: Option<String>,
+}
+
+/// One task of a public set; a private task is 404 like an unknown one.
+#[utoipa::path(get, path = "/tasks/{id}", tag = "public",
+    params(("id" = String, Path), TaskParams),
+    responses((status = 200, body = Object),
+        (status = 404, body = Problem, content_type = "application/problem+json")))]
+pub async fn task(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(p): Query<TaskParams>,
+) -> Result<AppJson<Value>, ApiError> {
+    let set = match p.set.as_deref() {
+        Some(s) => name("set", s)?,
+        None => state.config().default_set.clone(),
+    };
+    let id = name("id", &id)?;
+    sets::public_task(state.pool(), &set, &id)
+        .await?
+        .map(AppJson)
+        .ok_or_else(|| ApiError::not_found(format!("there is no public task {id:?} in {set:?}")))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunTrace {
+    pub submission_id: Uuid,
+    pub set: String,
+    pub run: RunView,
+    /// The trace, one JSON object per line of the stored JSON Lines file.
+    #[schema(value_type = Vec<Object>)]
+    pub trace: Vec<Value>,
+}
+
+/// A run and its trace: public once its owner published it and its set is public or retired;
+/// the owner may always read runs on public sets.
+#[utoipa::path(get, path = "/runs/{id}", tag = "public", params(("id" = Uuid, Path)),
+    responses((status = 200, body = RunTrace),
+        (status = 404, body = Problem, content_type = "application/problem+json")))]
+pub async fn run(
+    State(state): State<AppState>,
+    MaybeCaller(caller): MaybeCaller,
+    Path(id): Path<Uuid>,
+) -> Result<AppJson<RunTrace>, ApiError> {
+    let hidden = || ApiError::not_found(format!("there is no published run {id}"));
+    let run = runs::get(state.pool(), id).await?.ok_or_else(hidden)?;
+    let open_set = run.set_public || run.set_state == "retired";
+    let owner = caller.is_some_and(|c| c.vendor_id == run.vendor_id);
+    let visible = open_set && (run.published || (owner && run.set_public));
+    if !visible {
+        return Err(hidden());
+    }
+    let trace = match &run.trace_key {
+        Some(key) => state
+            .store()
+            .get(key)
+            .await
+            .map_err(ApiError::internal)?
+            .map(|bytes| {
+                bytes
+                    .split(|b| *b == b'\n')
+                    .filter(|l| !l.is_empty())
+                    .filter_map(|l| serde_json::from_slice(l).ok())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    Ok(AppJson(RunTrace {
+        submission_id: run.submission_id,
+        set: run.set_id.clone(),
+        run: RunView::from(&run),
+        trace,
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SetView {
+    pub id: String,
+    /// `draft`, `active` or `retired`.
+    pub state: String,
+    /// Whether its tasks are browsable at `GET /tasks`.
+    pub public: bool,
+    pub tasks: i64,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+impl From<sets::SetInfo> for SetView {
+    fn from(s: sets::SetInfo) -> Self {
+        Self {
+            id: s.id,
+            state: s.state,
+            public: s.public,
+            tasks: s.tasks,
+            created_at: s.created_at,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SetList {
+    pub sets: Vec<SetView>,
+}
+
+/// Every set, newest first.
+#[utoipa::path(get, path = "/sets", tag = "public", responses((status = 200, body = SetList)))]
+pub async fn sets(State(state): State<AppState>) -> Result<AppJson<SetList>, ApiError> {
+    let rows = sets::list(state.pool(), 500).await?;
+    Ok(AppJson(SetList {
+        sets: rows.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// One set.
+#[utoipa::path(get, path = "/sets/{id}", tag = "public", params(("id" = String, Path)),
+    responses((status = 200, body = SetView),
+        (status = 404, body = Problem, content_type = "application/problem+json")))]
+pub async fn set(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<AppJson<SetView>, ApiError> {
+    let id = name("id", &id)?;
+    sets::get(state.pool(), &id)
+        .await?
+        .map(|s| AppJson(s.into()))
+        .ok_or_else(|| ApiError::not_found(format!("there is no set {id:?}")))
+}

@@ -1,0 +1,185 @@
+//! End to end: a vendor gets a token, submits the oracle agent served on loopback, watches it
+//! to completion, finds it on the leaderboard with the expected score, and publishes traces.
+
+mod support;
+
+use mcpbench_agents::AgentKind;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use support::{Options, Service};
+
+/// Binds a port for an agent, submits it, then serves the agent with the secret we got back.
+async fn submit_agent(svc: &Service, token: &str, kind: AgentKind, name: &str) -> Value {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let (status, created) = svc
+        .post(
+            "/submissions",
+            Some(token),
+            &json!({"name": name, "model": format!("{name}-model"), "kind": "endpoint",
+                    "endpoint_url": url, "set": "dev"}),
+        )
+        .await;
+    assert_eq!(status, 202, "{created}");
+    let secret = hex::decode(created["signing_secret"].as_str().unwrap()).unwrap();
+    let tasks: Vec<Arc<_>> = svc.tasks.iter().cloned().map(Arc::new).collect();
+    let app = mcpbench_agents::router(kind, &tasks, &secret);
+    tokio::spawn(async move {
+        let _ = mcpbench_agents::serve(listener, app).await;
+    });
+    created
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_endpoint_submission_runs_to_the_leaderboard() {
+    let svc = Service::start(Options::default()).await;
+    let token = svc.token("acme").await;
+    let n = svc.tasks.len() as i64;
+
+    let oracle = submit_agent(&svc, &token, AgentKind::Oracle, "oracle").await;
+    let null = submit_agent(&svc, &token, AgentKind::Null, "null").await;
+    let id = oracle["id"].as_str().unwrap();
+    let done = svc.wait(id, &token, Duration::from_secs(120)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["progress"], json!({"done": n, "total": n}));
+    assert_eq!(done["scores"]["passed"], n);
+    assert_eq!(done["scores"]["success_rate"], 1.0);
+    assert_eq!(done["failures"], json!([]));
+    let null_done = svc
+        .wait(
+            null["id"].as_str().unwrap(),
+            &token,
+            Duration::from_secs(120),
+        )
+        .await;
+    assert_eq!(null_done["status"], "completed", "{null_done}");
+    // The null agent answers nothing: every failure is explained, grouped by reason.
+    let failures = null_done["failures"].as_array().unwrap();
+    let failed: i64 = failures.iter().map(|f| f["count"].as_i64().unwrap()).sum();
+    assert_eq!(failed, n - null_done["scores"]["passed"].as_i64().unwrap());
+    assert!(failures.iter().all(|f| f["example_task"].is_string()));
+
+    // The leaderboard: the oracle first with a perfect score and its interval.
+    let (status, board) = svc.get("/leaderboard?set=dev", None).await;
+    assert_eq!(status, 200);
+    let entries = board["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{board}");
+    assert_eq!(entries[0]["submission_id"], *id);
+    assert_eq!(entries[0]["rank"], 1);
+    assert_eq!(entries[0]["vendor"], "acme");
+    assert_eq!(entries[0]["model"], "oracle-model");
+    assert_eq!(entries[0]["tasks"], n);
+    assert_eq!(entries[0]["success_rate"], 1.0);
+    let ci = entries[0]["success_ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() < 1.0 && ci[1].as_f64().unwrap() == 1.0);
+    assert!(entries[1]["success_rate"].as_f64().unwrap() < 1.0);
+    assert!(entries[0]["finished_at"].is_string());
+
+    // Filtered by a server the tasks use: counts are of that server's tasks only.
+    let server = svc.tasks[0].server.clone();
+    let of_server = svc.tasks.iter().filter(|t| t.server == server).count() as i64;
+    let (status, board) = svc
+        .get(&format!("/leaderboard?server={server}"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(board["entries"][0]["tasks"], of_server, "{board}");
+    let (status, board) = svc.get("/leaderboard?server=no-such-server", None).await;
+    assert_eq!(
+        (status, board["entries"].as_array().unwrap().len()),
+        (200, 0)
+    );
+
+    // Runs: the owner lists them; the public sees a trace only once published.
+    let (status, page) = svc
+        .get(&format!("/submissions/{id}/runs"), Some(&token))
+        .await;
+    assert_eq!(status, 200);
+    let runs = page["runs"].as_array().unwrap();
+    assert_eq!(runs.len() as i64, n);
+    let run_id = runs[0]["id"].as_str().unwrap();
+    let (status, _) = svc.get(&format!("/runs/{run_id}"), None).await;
+    assert_eq!(status, 404, "unpublished traces are closed to the public");
+    let (status, owner_view) = svc.get(&format!("/runs/{run_id}"), Some(&token)).await;
+    assert_eq!(status, 200, "the owner reads runs on the public dev set");
+    assert_eq!(owner_view["trace"][0]["type"], "header");
+    let (status, _) = svc
+        .post(
+            &format!("/submissions/{id}/publish"),
+            Some(&token),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, public) = svc.get(&format!("/runs/{run_id}"), None).await;
+    assert_eq!(status, 200);
+    let trace = public["trace"].as_array().unwrap();
+    assert_eq!(trace.last().unwrap()["type"], "result");
+    assert_eq!(trace[0]["set"], "dev");
+
+    // The owner's list shows both submissions, newest first.
+    let (status, list) = svc.get("/submissions", Some(&token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(list["submissions"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cancelled_submission_stops_and_never_ranks() {
+    let svc = Service::start(Options {
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    let token = svc.token("acme").await;
+    let created = submit_agent(&svc, &token, AgentKind::Oracle, "oracle").await;
+    let id = created["id"].as_str().unwrap();
+    let (status, body) = svc
+        .post(
+            &format!("/submissions/{id}/cancel"),
+            Some(&token),
+            &json!({}),
+        )
+        .await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("cancelled")));
+    assert_eq!(body["error"], "cancelled by its owner");
+    let (status, body) = svc
+        .post(
+            &format!("/submissions/{id}/cancel"),
+            Some(&token),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    let (_, board) = svc.get("/leaderboard", None).await;
+    assert_eq!(board["entries"], json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operations_endpoints_answer() {
+    let svc = Service::start(Options {
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    let r = svc.http.get(svc.at("/healthz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let r = svc.http.get(svc.at("/readyz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let _ = svc.get("/leaderboard", None).await;
+    let r = svc.http.get(svc.at("/metrics")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    assert!(
+        text.contains("mcpbench_http_request_duration_seconds"),
+        "{text}"
+    );
+    assert!(text.contains("route=\"/leaderboard\""), "{text}");
+    let (status, doc) = svc.get("/openapi.json", None).await;
+    assert_eq!(status, 200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
+    let (status, problem) = svc.get("/no/such/path", None).await;
+    assert_eq!(
+        (status, problem["type"].as_str()),
+        (404, Some("/problems/not-found"))
+    );
+}

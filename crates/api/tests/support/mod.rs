@@ -1,0 +1,235 @@
+//! The service for tests: a throwaway PostgreSQL (one per test binary, a database per test),
+//! the API on a free loopback port, a worker with its gateway, reference agents on loopback.
+
+#![allow(dead_code)]
+
+use mcpbench_agents::AgentKind;
+use mcpbench_api::{AppState, Config, MAX_TOKEN_TTL, Tokens};
+use mcpbench_db::{PgPool, sets, vendors};
+use mcpbench_egress::Policy;
+use mcpbench_pgcluster::Cluster;
+use mcpbench_storage::TraceStore;
+use mcpbench_tasks::Task;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret-0123";
+
+fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
+}
+
+/// The first `n` tasks of the dev set, in file order.
+pub fn dev_tasks(n: usize) -> Vec<Task> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
+    let mut tasks = mcpbench_tasks::load_dir(&dir).expect("the dev set loads");
+    tasks.truncate(n);
+    tasks
+}
+
+pub struct Service {
+    pub url: String,
+    pub pool: PgPool,
+    pub http: reqwest::Client,
+    pub tasks: Vec<Task>,
+    pub traces: tempfile::TempDir,
+    stop: tokio::sync::watch::Sender<bool>,
+    handles: Vec<tokio::task::JoinHandle<()>>,
+}
+
+pub struct Options {
+    pub tasks: usize,
+    /// Endpoints may be private (loopback agents); false tests the hosted policy.
+    pub allow_private: bool,
+    pub worker: bool,
+    pub quota: Option<i64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            tasks: 6,
+            allow_private: true,
+            worker: true,
+            quota: Some(10),
+        }
+    }
+}
+
+impl Service {
+    pub async fn start(options: Options) -> Self {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let name = format!(
+            "api_{}_{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        );
+        let url = cluster().create_database(&name).expect("database");
+        let pool = mcpbench_db::connect(&url, 16).await.expect("connect");
+        mcpbench_db::migrate(&pool).await.expect("migrate");
+        let tasks = dev_tasks(options.tasks);
+        let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+        sets::put_set(&pool, "dev", true, &set).await.unwrap();
+        let traces = tempfile::tempdir().unwrap();
+        let store = TraceStore::local(traces.path()).unwrap();
+        let metrics = mcpbench_telemetry::Metrics::new();
+        let policy = if options.allow_private {
+            Policy::local()
+        } else {
+            Policy::hosted()
+        };
+        let config = Config {
+            tokens: Arc::new(Tokens::new(JWT_SECRET.as_bytes(), MAX_TOKEN_TTL).unwrap()),
+            egress: policy,
+            monthly_quota: options.quota,
+            default_set: "dev".into(),
+            max_attempts: 3,
+            docker: false,
+        };
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let mut handles = Vec::new();
+        if options.worker {
+            let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let gateway_url = format!("http://{}", gateway.local_addr().unwrap());
+            let mut config = mcpbench_worker::Config::new("test-worker");
+            config.egress = policy;
+            config.lease = Duration::from_secs(5);
+            config.poll = Duration::from_millis(200);
+            config.time_budget = Duration::from_secs(30);
+            let (pool, store, metrics, stopped) = (
+                pool.clone(),
+                store.clone(),
+                metrics.clone(),
+                stopped.clone(),
+            );
+            handles.push(tokio::spawn(async move {
+                mcpbench_worker::run_with_gateway(
+                    pool,
+                    store,
+                    metrics,
+                    gateway,
+                    &gateway_url,
+                    config,
+                    stopped,
+                )
+                .await
+                .unwrap();
+            }));
+        }
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = AppState::new(pool.clone(), store, metrics, config);
+        let mut api_stopped = stopped.clone();
+        handles.push(tokio::spawn(async move {
+            mcpbench_api::serve(listener, state, async move {
+                let _ = api_stopped.wait_for(|s| *s).await;
+            })
+            .await
+            .unwrap();
+        }));
+        Self {
+            url: base,
+            pool,
+            http: reqwest::Client::new(),
+            tasks,
+            traces,
+            stop,
+            handles,
+        }
+    }
+
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// A new vendor's API key.
+    pub async fn vendor(&self, name: &str, admin: bool) -> String {
+        vendors::create(&self.pool, name, admin, false)
+            .await
+            .unwrap()
+            .1
+    }
+
+    /// A bearer token for a new vendor.
+    pub async fn token(&self, name: &str) -> String {
+        let key = self.vendor(name, false).await;
+        self.token_for(&key).await
+    }
+
+    pub async fn token_for(&self, key: &str) -> String {
+        let r = self
+            .http
+            .post(self.at("/auth/token"))
+            .json(&json!({ "api_key": key }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.unwrap();
+        body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// Serves a reference agent on loopback with `secret`; returns its URL.
+    pub async fn agent(&self, kind: AgentKind, secret: &[u8]) -> String {
+        let tasks: Vec<Arc<Task>> = self.tasks.iter().cloned().map(Arc::new).collect();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        let app = mcpbench_agents::router(kind, &tasks, secret);
+        tokio::spawn(async move {
+            let _ = mcpbench_agents::serve(listener, app).await;
+        });
+        url
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut req = self.http.get(self.at(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        let body = r.json().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
+        let mut req = self.http.post(self.at(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        let body = r.json().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    /// Polls a submission until it leaves `queued` and `running` (at most `limit`).
+    pub async fn wait(&self, id: &str, token: &str, limit: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let (status, body) = self.get(&format!("/submissions/{id}"), Some(token)).await;
+            assert_eq!(status, 200, "{body}");
+            if !matches!(body["status"].as_str(), Some("queued" | "running")) {
+                return body;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the submission did not finish in time: {body}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+        for h in &self.handles {
+            h.abort();
+        }
+    }
+}

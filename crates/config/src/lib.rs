@@ -1,0 +1,153 @@
+//! Settings shared by `mcpbench-api`, `mcpbench-worker` and `mcpbench up`: each is a flag
+//! and an environment variable of the same name (`--traces` / `MCPBENCH_TRACES`), parsed by
+//! clap and validated once at start. Secrets are read from the environment only and never
+//! printed (clap is told to hide their values).
+
+use clap::Args;
+use mcpbench_storage::{S3Config, Secret, StorageError, TraceStore};
+
+/// Where traces go.
+#[derive(Args, Clone, Debug)]
+pub struct StoreArgs {
+    /// A directory, or `s3://BUCKET` for an S3-compatible store.
+    #[arg(long = "traces", env = "MCPBENCH_TRACES", default_value = "traces")]
+    pub traces: String,
+    /// The S3 endpoint, `http(s)://host[:port]`; AWS itself when absent.
+    #[arg(long, env = "MCPBENCH_S3_ENDPOINT")]
+    pub s3_endpoint: Option<String>,
+    #[arg(long, env = "MCPBENCH_S3_REGION", default_value = "us-east-1")]
+    pub s3_region: String,
+    #[arg(long, env = "MCPBENCH_S3_ACCESS_KEY", default_value = "")]
+    pub s3_access_key: String,
+    #[arg(
+        long,
+        env = "MCPBENCH_S3_SECRET_KEY",
+        hide_env_values = true,
+        default_value = ""
+    )]
+    pub s3_secret_key: String,
+    /// Path-style bucket addressing (most self-hosted stores need it).
+    #[arg(long, env = "MCPBENCH_S3_PATH_STYLE", default_value_t = true, action = clap::ArgAction::Set)]
+    pub s3_path_style: bool,
+}
+
+impl StoreArgs {
+    /// Opens the store (builds the client only; call `check` to probe it).
+    pub async fn open(&self) -> Result<TraceStore, StorageError> {
+        match self.traces.strip_prefix("s3://") {
+            Some(bucket) => {
+                TraceStore::s3(S3Config {
+                    endpoint: self.s3_endpoint.clone(),
+                    bucket: bucket.trim_end_matches('/').to_owned(),
+                    region: self.s3_region.clone(),
+                    access_key: self.s3_access_key.clone(),
+                    secret_key: Secret::new(self.s3_secret_key.clone()),
+                    path_style: self.s3_path_style,
+                })
+                .await
+            }
+            None => TraceStore::local(&self.traces),
+        }
+    }
+}
+
+/// How the process logs.
+#[derive(Args, Clone, Debug)]
+pub struct LogArgs {
+    /// One JSON object per log line.
+    #[arg(long, env = "MCPBENCH_LOG_JSON", default_value_t = false, action = clap::ArgAction::Set)]
+    pub log_json: bool,
+    /// A tracing filter such as `info` or `info,mcpbench_worker=debug`.
+    #[arg(long, env = "MCPBENCH_LOG", default_value = "info")]
+    pub log: String,
+}
+
+impl LogArgs {
+    pub fn init(&self) {
+        mcpbench_telemetry::init_logging(self.log_json, &self.log);
+    }
+}
+
+/// What a worker does (the worker binary and `mcpbench up`).
+#[derive(Args, Clone, Debug)]
+pub struct WorkerArgs {
+    /// Jobs run at once.
+    #[arg(long, env = "MCPBENCH_WORKER_CONCURRENCY", default_value_t = 4)]
+    pub concurrency: usize,
+    /// Seconds a claim lasts without a heartbeat.
+    #[arg(long, env = "MCPBENCH_LEASE_SECS", default_value_t = 30)]
+    pub lease_secs: u64,
+    /// Seconds an agent has for one task.
+    #[arg(long, env = "MCPBENCH_TIME_BUDGET_SECS", default_value_t = 120)]
+    pub time_budget_secs: u64,
+    /// Names this worker in job rows and logs; the host name and process id when absent.
+    #[arg(long, env = "MCPBENCH_WORKER_ID")]
+    pub worker_id: Option<String>,
+}
+
+impl WorkerArgs {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=256).contains(&self.concurrency) {
+            return Err("MCPBENCH_WORKER_CONCURRENCY must be between 1 and 256".into());
+        }
+        if !(3..=3600).contains(&self.lease_secs) {
+            return Err("MCPBENCH_LEASE_SECS must be between 3 and 3600".into());
+        }
+        if !(1..=3600).contains(&self.time_budget_secs) {
+            return Err("MCPBENCH_TIME_BUDGET_SECS must be between 1 and 3600".into());
+        }
+        Ok(())
+    }
+
+    pub fn id(&self) -> String {
+        self.worker_id.clone().unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_owned())
+                .unwrap_or_else(|_| "worker".into());
+            format!("{host}-{}", std::process::id())
+        })
+    }
+}
+
+/// What the API does (the API binary and `mcpbench up`).
+#[derive(Args, Clone, Debug)]
+pub struct ApiArgs {
+    /// Signs the API's tokens; at least 32 characters.
+    #[arg(long, env = "MCPBENCH_JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<String>,
+    /// Let submitted endpoints point at loopback and private networks (local use only).
+    #[arg(long, env = "MCPBENCH_ALLOW_PRIVATE_AGENTS", default_value_t = false, action = clap::ArgAction::Set)]
+    pub allow_private_agents: bool,
+    /// Submissions per vendor, private set and month (0 is unlimited); public sets are never
+    /// limited.
+    #[arg(long, env = "MCPBENCH_SUBMISSION_QUOTA", default_value_t = 10)]
+    pub submission_quota: i64,
+    /// The set shown when a request names none.
+    #[arg(long, env = "MCPBENCH_DEV_SET", default_value = "dev")]
+    pub dev_set: String,
+    /// Attempts a job gets before it fails on our side.
+    #[arg(long, env = "MCPBENCH_MAX_ATTEMPTS", default_value_t = 3)]
+    pub max_attempts: i32,
+}
+
+/// Resolves on Ctrl-C or SIGTERM (what Docker and Kubernetes send to stop a container).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

@@ -1,0 +1,137 @@
+//! Recorded runs: what scoring reads, what the owner and the public may see.
+
+use crate::DbError;
+use sqlx::PgPool;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// One run with the task metadata scoring needs.
+#[derive(Clone, Debug)]
+pub struct ScoredRun {
+    pub task_id: String,
+    pub trial: i32,
+    pub passed: bool,
+    pub tool_calls: i32,
+    pub hallucinated_calls: i32,
+    pub errors_observed: i32,
+    pub server: String,
+    pub category: String,
+    pub difficulty: String,
+    pub max_steps: i32,
+}
+
+/// A run as the API shows it, with what decides who may read its trace.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub id: Uuid,
+    pub submission_id: Uuid,
+    pub vendor_id: i64,
+    pub set_id: String,
+    pub set_public: bool,
+    pub set_state: String,
+    pub published: bool,
+    pub task_id: String,
+    pub trial: i32,
+    pub passed: bool,
+    pub reason: String,
+    pub detail: Option<String>,
+    pub tool_calls: i32,
+    pub hallucinated_calls: i32,
+    pub invalid_calls: i32,
+    pub errors_observed: i32,
+    pub duration_ms: i64,
+    pub trace_key: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+/// Why runs failed: each reason with its count and one example.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureGroup {
+    pub reason: String,
+    pub count: i64,
+    pub example_task: String,
+    pub example_detail: Option<String>,
+}
+
+/// Every run of a submission, for scoring.
+pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRun>, DbError> {
+    let rows = sqlx::query_as!(
+        ScoredRun,
+        "SELECT r.task_id, r.trial, r.passed, r.tool_calls, r.hallucinated_calls,
+                r.errors_observed, t.server, t.category, t.difficulty, t.max_steps
+         FROM runs r
+         JOIN submissions s ON s.id = r.submission_id
+         JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
+         WHERE r.submission_id = $1
+         ORDER BY t.position, r.trial",
+        submission
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
+    let row = sqlx::query_as!(
+        Run,
+        r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
+                  t.state AS set_state, s.published, r.task_id, r.trial, r.passed, r.reason,
+                  r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
+                  r.errors_observed, r.duration_ms, r.trace_key, r.created_at
+           FROM runs r JOIN submissions s ON s.id = r.submission_id
+           JOIN task_sets t ON t.id = s.set_id
+           WHERE r.id = $1"#,
+        id
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row)
+}
+
+/// A page of a submission's runs in task order, after (task, trial) when given.
+pub async fn list(
+    pool: &PgPool,
+    submission: Uuid,
+    after: Option<(&str, i32)>,
+    limit: i64,
+) -> Result<Vec<Run>, DbError> {
+    let (after_task, after_trial) = after.map_or((None, -1), |(t, n)| (Some(t), n));
+    let rows = sqlx::query_as!(
+        Run,
+        r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
+                  t.state AS set_state, s.published, r.task_id, r.trial, r.passed, r.reason,
+                  r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
+                  r.errors_observed, r.duration_ms, r.trace_key, r.created_at
+           FROM runs r JOIN submissions s ON s.id = r.submission_id
+           JOIN task_sets t ON t.id = s.set_id
+           WHERE r.submission_id = $1
+             AND ($2::text IS NULL OR (r.task_id, r.trial) > ($2, $3))
+           ORDER BY r.task_id, r.trial LIMIT $4"#,
+        submission,
+        after_task,
+        after_trial,
+        limit
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// The reasons a submission's runs failed, most frequent first, one example each.
+pub async fn failures(pool: &PgPool, submission: Uuid) -> Result<Vec<FailureGroup>, DbError> {
+    let rows = sqlx::query_as!(
+        FailureGroup,
+        r#"SELECT g.reason AS "reason!", g.n AS "count!", e.task_id AS "example_task!",
+                  e.detail AS example_detail
+           FROM (SELECT reason, count(*) AS n FROM runs
+                 WHERE submission_id = $1 AND NOT passed GROUP BY reason) g
+           CROSS JOIN LATERAL (SELECT task_id, detail FROM runs
+                               WHERE submission_id = $1 AND NOT passed AND reason = g.reason
+                               ORDER BY task_id, trial LIMIT 1) e
+           ORDER BY g.n DESC, g.reason"#,
+        submission
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}

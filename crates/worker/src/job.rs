@@ -1,0 +1,182 @@
+//! One job: prepare, run while heart-beating, store the trace, record the run.
+
+use crate::{Worker, finish, stopped};
+use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
+use mcpbench_db::{DbError, sets, submissions};
+use mcpbench_gateway::trace::{self, Line};
+use mcpbench_runner::{AgentTarget, Reason, RunResult};
+use mcpbench_tasks::Task;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::watch;
+use tracing::Instrument;
+
+/// Why a job could not start; always our side or the submission's kind, never the agent.
+type Refused = String;
+
+impl Worker {
+    pub(crate) async fn execute(&self, claim: Claim, shutdown: watch::Receiver<bool>) {
+        let span = tracing::info_span!(
+            "job",
+            submission = %claim.submission_id,
+            task = %claim.task_id,
+            trial = claim.trial,
+            attempt = claim.attempt,
+        );
+        self.execute_in_span(claim, shutdown).instrument(span).await;
+    }
+
+    async fn execute_in_span(&self, claim: Claim, shutdown: watch::Receiver<bool>) {
+        let started = Instant::now();
+        let (task, target, set) = match self.prepare(&claim).await {
+            Ok(prepared) => prepared,
+            Err(reason) => return self.give_up(&claim, &reason).await,
+        };
+        let Some(mut result) = self.run_leased(&claim, task, &target, shutdown).await else {
+            return;
+        };
+        self.metrics
+            .observe_run(result.reason.as_str(), started.elapsed().as_secs_f64());
+        if result.reason == Reason::HarnessError {
+            let detail = result.detail.unwrap_or_default();
+            return self
+                .give_up(&claim, &format!("harness error: {detail}"))
+                .await;
+        }
+        if let Some(Line::Header(header)) = result.trace.first_mut() {
+            header.set = set;
+        }
+        let key = format!(
+            "runs/{}/{}-{}.jsonl",
+            claim.submission_id, claim.task_id, claim.trial
+        );
+        let bytes = trace::to_jsonl(&result.trace).into_bytes();
+        if let Err(e) = self.store.put(&key, bytes).await {
+            return self
+                .give_up(&claim, &format!("the trace could not be stored: {e}"))
+                .await;
+        }
+        match queue::complete(&self.pool, &claim, &record(&result, key)).await {
+            Ok(Completion::Recorded { finished }) => {
+                tracing::info!(reason = result.reason.as_str(), "run recorded");
+                if finished {
+                    self.finish_logged(&claim).await;
+                }
+            }
+            Ok(Completion::Stale) => {
+                tracing::warn!("the lease was lost before the run was recorded; discarded")
+            }
+            Err(e) => tracing::warn!(error = %e, "recording the run failed; the lease will lapse"),
+        }
+    }
+
+    /// The task, the agent and the set name of a claim.
+    async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, AgentTarget, String), Refused> {
+        let target = submissions::target(&self.pool, claim.submission_id)
+            .await
+            .map_err(|e| format!("the submission could not be read: {e}"))?;
+        if target.kind != "endpoint" {
+            return Err(format!(
+                "this worker cannot run submissions of kind {:?}",
+                target.kind
+            ));
+        }
+        let url = target
+            .endpoint_url
+            .ok_or("the submission has no endpoint URL")?;
+        let json = sets::task_for_run(&self.pool, &target.set_id, &claim.task_id)
+            .await
+            .map_err(|e| match e {
+                DbError::NotFound => "the task is no longer in its set".to_string(),
+                e => format!("the task could not be read: {e}"),
+            })?;
+        // A task in the database passed `tasks check` when its set was loaded; failing here
+        // means the stored row is damaged, which is ours to fix. The text stays generic so a
+        // private task's content never reaches the submission's error.
+        let task: Task = serde_json::from_value(json)
+            .map_err(|_| "the stored task could not be read back".to_string())?;
+        let agent = AgentTarget {
+            label: target.vendor,
+            url,
+            signing_secret: target.signing_secret,
+        };
+        Ok((Arc::new(task), agent, target.set_id))
+    }
+
+    /// Runs the task while keeping the lease; `None` when the job must be left alone
+    /// (cancelled, lease lost, or handed back at shutdown).
+    async fn run_leased(
+        &self,
+        claim: &Claim,
+        task: Arc<Task>,
+        agent: &AgentTarget,
+        mut shutdown: watch::Receiver<bool>,
+    ) -> Option<RunResult> {
+        let run = self.runner.run(task, agent);
+        tokio::pin!(run);
+        let mut beat = tokio::time::interval(self.config.lease / 3);
+        beat.tick().await;
+        let mut drain: Option<tokio::time::Instant> = None;
+        loop {
+            tokio::select! {
+                result = &mut run => return Some(result),
+                _ = beat.tick() => match queue::heartbeat(&self.pool, claim, self.config.lease).await {
+                    Ok(Beat::Alive) => {}
+                    Ok(Beat::Cancelled) => {
+                        tracing::info!("the submission was cancelled; stopping");
+                        return None;
+                    }
+                    Ok(Beat::Lost) => {
+                        tracing::warn!("the lease was lost; stopping without writing");
+                        return None;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "heartbeat failed; retrying"),
+                },
+                _ = stopped(&mut shutdown), if drain.is_none() => {
+                    drain = Some(tokio::time::Instant::now() + self.config.drain);
+                }
+                _ = tokio::time::sleep_until(drain.unwrap_or_else(tokio::time::Instant::now)), if drain.is_some() => {
+                    tracing::info!("shutting down; giving the job back");
+                    if let Err(e) = queue::release(&self.pool, claim).await {
+                        tracing::warn!(error = %e, "giving the job back failed; its lease will lapse");
+                    }
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Hands a job back after a failure on our side (retried until its last attempt).
+    async fn give_up(&self, claim: &Claim, reason: &str) {
+        tracing::warn!(reason, "the job failed on our side");
+        match queue::fail(&self.pool, claim, reason).await {
+            Ok(true) => self.finish_logged(claim).await,
+            Ok(false) => self.wake.notify_waiters(),
+            Err(e) => {
+                tracing::warn!(error = %e, "recording the failure failed; the lease will lapse")
+            }
+        }
+    }
+
+    async fn finish_logged(&self, claim: &Claim) {
+        match finish(&self.pool, claim.submission_id).await {
+            Ok(outcome) => tracing::info!(?outcome, "submission finished"),
+            Err(e) => tracing::warn!(error = %e, "finishing failed; the sweep will retry"),
+        }
+    }
+}
+
+fn record(r: &RunResult, trace_key: String) -> RunRecord {
+    let c = &r.counters;
+    RunRecord {
+        passed: r.passed,
+        reason: r.reason.as_str().into(),
+        detail: r.detail.clone(),
+        tool_calls: c.tool_calls as i32,
+        hallucinated_calls: c.hallucinated_calls as i32,
+        invalid_calls: c.invalid_calls as i32,
+        errors_observed: c.errors_observed as i32,
+        duration_ms: r.duration.as_millis() as i64,
+        trace_key: Some(trace_key),
+    }
+}

@@ -1,0 +1,267 @@
+//! The worker pool: any number of these, on any number of hosts, share one Postgres.
+//!
+//! A worker keeps `concurrency` slots. Each free slot claims one job from the queue
+//! ([`mcpbench_db::queue::claim`], `FOR UPDATE SKIP LOCKED`), runs it through the runner while
+//! heart-beating its lease, stores the trace, then records the run under the claim's epoch.
+//! The worker that records the last run of a submission scores it ([`finish`]).
+//!
+//! Waking: `LISTEN mcpbench_jobs` wakes idle slots when jobs arrive; a poll every
+//! [`Config::poll`] covers a lost notification or a dropped listener connection.
+//!
+//! Crash safety rests on the queue, not on this process: a worker killed at any point leaves
+//! at most a lease, which the reaper (every worker runs one) hands back to the queue when it
+//! runs out; a stale completion is refused by the epoch; a run is stored once per (submission,
+//! task, trial). A submission whose last job ended while its finisher died is found by the
+//! periodic sweep ([`mcpbench_db::submissions::unfinished`]) and finished then.
+//!
+//! Shutdown: no new claims; running jobs get [`Config::drain`] to finish, then give their lease
+//! back ([`mcpbench_db::queue::release`]) so another worker takes them at once.
+
+mod finish;
+mod job;
+
+pub use finish::{final_scores, finish};
+
+use axum::serve::ListenerExt;
+use mcpbench_db::{PgPool, queue, submissions};
+use mcpbench_egress::Policy;
+use mcpbench_gateway::{Gateway, GatewayConfig};
+use mcpbench_runner::Runner;
+use mcpbench_storage::TraceStore;
+use mcpbench_telemetry::Metrics;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Notify, Semaphore, watch};
+use tokio::task::JoinSet;
+
+/// How one worker behaves.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Names this worker in job rows and logs.
+    pub id: String,
+    /// Jobs run at once.
+    pub concurrency: usize,
+    /// How long a claim lasts without a heartbeat; heartbeats come every third of it.
+    pub lease: Duration,
+    /// How often an idle slot looks for work when no notification came.
+    pub poll: Duration,
+    /// The wall-clock budget of one task.
+    pub time_budget: Duration,
+    /// Where agents may be called.
+    pub egress: Policy,
+    /// How long running jobs may take to finish after shutdown is asked for.
+    pub drain: Duration,
+}
+
+impl Config {
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            concurrency: 4,
+            lease: Duration::from_secs(30),
+            poll: Duration::from_secs(2),
+            time_budget: Duration::from_secs(120),
+            egress: Policy::hosted(),
+            drain: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A worker: cheap to share, one per process.
+pub struct Worker {
+    pool: PgPool,
+    store: TraceStore,
+    metrics: Arc<Metrics>,
+    runner: Runner,
+    config: Config,
+    wake: Notify,
+}
+
+impl Worker {
+    /// A worker whose runs go through `gateway`, which agents reach at `gateway_url`.
+    pub fn new(
+        pool: PgPool,
+        store: TraceStore,
+        metrics: Arc<Metrics>,
+        gateway: Arc<Gateway>,
+        gateway_url: &str,
+        config: Config,
+    ) -> Arc<Self> {
+        // The set name in a trace header is filled per job; the runner's own is a fallback.
+        let runner = Runner::new(gateway, gateway_url, config.time_budget, "mcpbench")
+            .with_egress(config.egress);
+        Arc::new(Self {
+            pool,
+            store,
+            metrics,
+            runner,
+            config,
+            wake: Notify::new(),
+        })
+    }
+
+    /// Runs until `shutdown` turns true, then drains (see the crate docs).
+    pub async fn run(self: Arc<Self>, shutdown: watch::Receiver<bool>) {
+        tracing::info!(
+            worker = %self.config.id,
+            concurrency = self.config.concurrency,
+            traces = %self.store.describe(),
+            "worker started"
+        );
+        let mut background = JoinSet::new();
+        background.spawn(self.clone().listen(shutdown.clone()));
+        background.spawn(self.clone().housekeeping(shutdown.clone()));
+        self.clone().claim_loop(shutdown).await;
+        background.abort_all();
+        tracing::info!(worker = %self.config.id, "worker stopped");
+    }
+
+    async fn claim_loop(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        let slots = Arc::new(Semaphore::new(self.config.concurrency.max(1)));
+        let mut jobs = JoinSet::new();
+        loop {
+            // Reap finished job tasks so the set does not grow.
+            while jobs.try_join_next().is_some() {}
+            let permit = tokio::select! {
+                p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
+                _ = stopped(&mut shutdown) => break,
+            };
+            match queue::claim(&self.pool, &self.config.id, self.config.lease).await {
+                Ok(Some(claim)) => {
+                    let worker = self.clone();
+                    let stop = shutdown.clone();
+                    jobs.spawn(async move {
+                        worker.execute(claim, stop).await;
+                        drop(permit);
+                    });
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "claiming a job failed; retrying"),
+            }
+            drop(permit);
+            tokio::select! {
+                _ = self.wake.notified() => {}
+                _ = tokio::time::sleep(self.config.poll) => {}
+                _ = stopped(&mut shutdown) => break,
+            }
+        }
+        // Running jobs see the same signal and finish or give their leases back.
+        while jobs.join_next().await.is_some() {}
+    }
+
+    /// Wakes idle slots on `NOTIFY mcpbench_jobs`; reconnects after errors.
+    async fn listen(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        loop {
+            let attempt = async {
+                let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
+                listener.listen(queue::CHANNEL).await?;
+                loop {
+                    listener.recv().await?;
+                    self.wake.notify_waiters();
+                }
+                #[allow(unreachable_code)]
+                Ok::<(), sqlx::Error>(())
+            };
+            tokio::select! {
+                r = attempt => {
+                    if let Err(e) = r {
+                        tracing::warn!(error = %e, "the queue listener failed; polling until it is back");
+                    }
+                }
+                _ = stopped(&mut shutdown) => return,
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+
+    /// Every half lease: re-queue stale leases, finish submissions whose finisher died, and
+    /// refresh the queue gauges.
+    async fn housekeeping(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        let period = (self.config.lease / 2).max(Duration::from_millis(200));
+        loop {
+            match queue::reap(&self.pool).await {
+                Ok(r) if r.requeued + r.failed > 0 => {
+                    tracing::info!(
+                        requeued = r.requeued,
+                        failed = r.failed,
+                        "reaped stale leases"
+                    );
+                    if r.requeued > 0 {
+                        self.wake.notify_waiters();
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "reaping failed"),
+            }
+            match submissions::unfinished(&self.pool, 50).await {
+                Ok(ids) => {
+                    for id in ids {
+                        if let Err(e) = finish(&self.pool, id).await {
+                            tracing::warn!(submission = %id, error = %e, "finishing failed");
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "sweeping unfinished submissions failed"),
+            }
+            if let Ok((queued, running)) = queue::depth(&self.pool).await {
+                self.metrics.set_queue(queued, running);
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(period) => {}
+                _ = stopped(&mut shutdown) => return,
+            }
+        }
+    }
+}
+
+impl Config {
+    /// A worker's settings from its flags.
+    pub fn from_args(args: &mcpbench_config::WorkerArgs, egress: Policy) -> Result<Self, String> {
+        args.validate()?;
+        Ok(Self {
+            id: args.id(),
+            concurrency: args.concurrency,
+            lease: Duration::from_secs(args.lease_secs),
+            time_budget: Duration::from_secs(args.time_budget_secs),
+            egress,
+            ..Self::new("")
+        })
+    }
+}
+
+/// Serves the MCP gateway on `listener`, where agents reach it at `gateway_url`, and runs a
+/// worker through it until `shutdown` turns true. The gateway stops after the worker drained.
+pub async fn run_with_gateway(
+    pool: PgPool,
+    store: TraceStore,
+    metrics: Arc<Metrics>,
+    listener: tokio::net::TcpListener,
+    gateway_url: &str,
+    config: Config,
+    shutdown: watch::Receiver<bool>,
+) -> Result<(), String> {
+    let host = url::Url::parse(gateway_url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .ok_or_else(|| format!("the gateway URL {gateway_url:?} is not an http(s) URL"))?;
+    let gateway = Gateway::new(GatewayConfig::public(host.trim_matches(['[', ']'])));
+    let app = mcpbench_gateway::router(gateway.clone());
+    let server = tokio::spawn(async move {
+        let listener = listener.tap_io(mcpbench_runner::no_delay);
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "the gateway's server stopped");
+        }
+    });
+    tracing::info!(gateway = gateway_url, "gateway listening");
+    let worker = Worker::new(pool, store, metrics, gateway, gateway_url, config);
+    worker.run(shutdown).await;
+    server.abort();
+    Ok(())
+}
+
+/// Resolves once `shutdown` turns true (or its sender is gone). Holds no borrow of the
+/// value across the await, so futures using it stay `Send`.
+pub(crate) async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    let _ = shutdown.wait_for(|s| *s).await;
+}
