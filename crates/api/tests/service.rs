@@ -22,7 +22,11 @@ async fn submit_agent(svc: &Service, token: &str, kind: AgentKind, name: &str) -
         )
         .await;
     assert_eq!(status, 202, "{created}");
-    let secret = hex::decode(created["signing_secret"].as_str().unwrap()).unwrap();
+    let secret = created["signing_secret"]
+        .as_str()
+        .unwrap()
+        .as_bytes()
+        .to_vec();
     let tasks: Vec<Arc<_>> = svc.tasks.iter().cloned().map(Arc::new).collect();
     let app = mcpbench_agents::router(kind, &tasks, &secret);
     tokio::spawn(async move {

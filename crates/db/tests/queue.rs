@@ -260,3 +260,140 @@ async fn keys_are_checked_in_full_and_can_be_revoked() {
     assert_eq!(vendors::revoke_keys(&pool, "globex").await.unwrap(), 1);
     assert_eq!(vendors::by_key(&pool, &key).await.unwrap(), None);
 }
+
+fn scores(tasks: i32, passed: i32) -> submissions::FinalScores {
+    submissions::FinalScores {
+        scores: serde_json::json!({ "passed": passed }),
+        tasks,
+        passed,
+        success_rate: f64::from(passed) / f64::from(tasks.max(1)),
+        ci95: [0.1, 0.9],
+        efficiency: None,
+        hallucinated_tool_rate: None,
+        recovery_rate: None,
+        by_server: serde_json::json!({}),
+        by_category: serde_json::json!({}),
+    }
+}
+
+#[tokio::test]
+async fn a_submission_finishes_and_ranks_exactly_once() {
+    let (pool, vendor) = fresh(3).await;
+    let id = submit(&pool, vendor, 3).await;
+    // Not while jobs are open.
+    assert_eq!(
+        submissions::finish(&pool, id, &scores(3, 3)).await.unwrap(),
+        submissions::Finished::NotNow
+    );
+    while let Some(c) = queue::claim(&pool, "w", Duration::from_secs(30))
+        .await
+        .unwrap()
+    {
+        queue::complete(&pool, &c, &record(true)).await.unwrap();
+    }
+    // Eight finishers race; one wins, the others change nothing.
+    let racers: Vec<_> = (0..8)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move { submissions::finish(&pool, id, &scores(3, 3)).await })
+        })
+        .collect();
+    let mut completed = 0;
+    for r in racers {
+        if r.await.unwrap().unwrap() == submissions::Finished::Completed {
+            completed += 1;
+        }
+    }
+    assert_eq!(completed, 1);
+    let board = mcpbench_db::leaderboard::entries(&pool, "dev")
+        .await
+        .unwrap();
+    assert_eq!(board.len(), 1);
+    assert_eq!((board[0].tasks, board[0].passed), (3, 3));
+    assert!(submissions::unfinished(&pool, 10).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_submission_with_failed_jobs_fails_with_the_reason_and_never_ranks() {
+    let (pool, vendor) = fresh(2).await;
+    let id = submit(&pool, vendor, 1).await;
+    let first = queue::claim(&pool, "w", Duration::from_secs(30))
+        .await
+        .unwrap()
+        .unwrap();
+    queue::complete(&pool, &first, &record(true)).await.unwrap();
+    let second = queue::claim(&pool, "w", Duration::from_secs(30))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        queue::fail(&pool, &second, "harness error: the gateway broke")
+            .await
+            .unwrap()
+    );
+    match submissions::finish(&pool, id, &scores(1, 1)).await.unwrap() {
+        submissions::Finished::Failed(reason) => {
+            assert!(reason.contains("the gateway broke"), "{reason}")
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    let s = submissions::get(&pool, id, vendor).await.unwrap().unwrap();
+    assert_eq!(s.status, "failed");
+    assert!(s.error.unwrap().contains("the gateway broke"));
+    assert!(
+        mcpbench_db::leaderboard::entries(&pool, "dev")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
+    let (pool, vendor) = fresh(2).await;
+    sets::put_set(&pool, "secret", false, &[task("s-1"), task("s-2")])
+        .await
+        .unwrap();
+    assert!(
+        sets::public_tasks(&pool, "secret", None, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        sets::public_task(&pool, "secret", "s-1")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        sets::public_tasks(&pool, "dev", None, 10)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(sets::task_for_run(&pool, "secret", "s-1").await.is_ok());
+    let new = |set| submissions::NewSubmission {
+        vendor_id: vendor,
+        set_id: set,
+        name: "s",
+        model: "m",
+        endpoint_url: "http://127.0.0.1:1/",
+        signing_secret: b"k",
+        trials: 2,
+        max_attempts: 3,
+        monthly_quota: Some(1),
+    };
+    let id = submissions::create(&pool, &new("secret")).await.unwrap();
+    assert_eq!(
+        submissions::progress(&pool, id).await.unwrap(),
+        ("queued".into(), 0, 4)
+    );
+    assert!(matches!(
+        submissions::create(&pool, &new("secret")).await,
+        Err(mcpbench_db::DbError::Quota(_))
+    ));
+    submissions::create(&pool, &new("dev")).await.unwrap();
+    submissions::create(&pool, &new("dev")).await.unwrap();
+}

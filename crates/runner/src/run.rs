@@ -121,6 +121,12 @@ impl Runner {
                 );
             }
         };
+        // Closes the run if this future is dropped before it ends (a worker stopping a
+        // cancelled job); after the normal close below it finds nothing to do.
+        let _open_guard = CloseOnDrop {
+            gateway: &self.gateway,
+            run_id: open.run_id.clone(),
+        };
         let deadline = started_at + self.time_budget;
         let request = AgentRequest {
             protocol: PROTOCOL.into(),
@@ -286,6 +292,17 @@ impl Runner {
                 )),
             },
         }
+    }
+}
+
+struct CloseOnDrop<'a> {
+    gateway: &'a Gateway,
+    run_id: String,
+}
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = self.gateway.close_run(&self.run_id);
     }
 }
 

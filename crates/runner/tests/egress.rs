@@ -67,3 +67,24 @@ async fn a_hosted_runner_refuses_a_loopback_agent_without_calling_it() {
     assert_ne!(r.reason, Reason::AgentError, "{:?}", r.detail);
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
+
+/// A run stopped half way (its future dropped, as a worker does with a cancelled job) leaves
+/// no open run behind in the gateway.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_run_closes_its_gateway_run() {
+    let app = axum::Router::new().route(
+        "/",
+        post(|| async {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            Json(json!({ "answer": "late" }))
+        }),
+    );
+    let url = common::serve(app).await;
+    let (gateway, runner) = common::runner(Duration::from_secs(60)).await;
+    let task = common::dev_task("fs-");
+    let target = common::target(&url, b"");
+    let run = runner.run(task, &target);
+    let stopped = tokio::time::timeout(Duration::from_millis(500), run).await;
+    assert!(stopped.is_err(), "the agent was still thinking");
+    assert_eq!(gateway.gateway.open_runs(), 0);
+}

@@ -49,8 +49,9 @@ pub struct NewSubmission {
 pub struct Created {
     pub id: Uuid,
     pub status: String,
-    /// The hex key requests to the agent are signed with (HMAC-SHA256 in
-    /// `X-MCPBench-Signature`). Shown only here, once.
+    /// The secret requests to the agent are signed with: `X-MCPBench-Signature` is
+    /// `sha256=` and the hex HMAC-SHA256 of the body keyed with this text's bytes. Shown only
+    /// here, once.
     pub signing_secret: String,
     /// Where to watch the submission.
     pub url: String,
@@ -199,8 +200,11 @@ pub async fn create(
     check_resolved(&parsed, &policy)
         .await
         .map_err(|r| ApiError::unprocessable("unsafe-endpoint", r.to_string()))?;
-    let mut secret = [0u8; 32];
-    getrandom::fill(&mut secret).map_err(ApiError::internal)?;
+    let mut random = [0u8; 32];
+    getrandom::fill(&mut random).map_err(ApiError::internal)?;
+    // The key is the text itself (its bytes), as `mcpbench eval --signing-secret` and the
+    // agent templates take it.
+    let secret = hex::encode(random);
     let set = req.set.as_deref().unwrap_or(&state.config().default_set);
     let id = submissions::create(
         state.pool(),
@@ -210,7 +214,7 @@ pub async fn create(
             name: &req.name,
             model: &req.model,
             endpoint_url: parsed.as_str(),
-            signing_secret: &secret,
+            signing_secret: secret.as_bytes(),
             trials: trials as i32,
             max_attempts: state.config().max_attempts,
             monthly_quota: state.config().monthly_quota,
@@ -222,7 +226,7 @@ pub async fn create(
     let body = Created {
         id,
         status: "queued".into(),
-        signing_secret: hex::encode(secret),
+        signing_secret: secret,
         url: url.clone(),
     };
     Ok((

@@ -1,0 +1,110 @@
+//! `mcpbench up`: starts PostgreSQL, the API and a worker, loads the dev set, ranks the
+//! reference agents, writes up.json with a working demo key, and stops everything on Ctrl-C.
+
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
+    let data = tempfile::tempdir().unwrap();
+    let mut up = Command::new(env!("CARGO_BIN_EXE_mcpbench"))
+        .args(["up", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data.path())
+        .arg("--tasks")
+        .arg(repo().join("tasks/dev"))
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let up_json = data.path().join("up.json");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !up_json.exists() {
+        assert!(Instant::now() < deadline, "up.json was not written");
+        assert!(up.try_wait().unwrap().is_none(), "mcpbench up exited early");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let info: Value = serde_json::from_str(&std::fs::read_to_string(&up_json).unwrap()).unwrap();
+    let url = info["url"].as_str().unwrap().to_owned();
+    assert!(
+        info["database_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("postgres://")
+    );
+    let http = reqwest::Client::new();
+
+    // The demo key works.
+    let r = http
+        .post(format!("{url}/auth/token"))
+        .json(&json!({"api_key": info["demo_api_key"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+
+    // The dev set is browsable and the reference agents reach the leaderboard, marked.
+    let tasks: Value = http
+        .get(format!("{url}/tasks?limit=5"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(tasks["tasks"].as_array().unwrap().len(), 5);
+    let deadline = Instant::now() + Duration::from_secs(400);
+    let board = loop {
+        let board: Value = http
+            .get(format!("{url}/leaderboard"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if board["entries"].as_array().unwrap().len() == 3 {
+            break board;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the reference agents did not finish: {board}"
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    };
+    let entries = board["entries"].as_array().unwrap();
+    assert!(entries.iter().all(|e| e["reference"] == true));
+    assert_eq!(entries[0]["name"], "oracle");
+    assert_eq!(entries[0]["success_rate"], 1.0);
+
+    // Ctrl-C stops the API, the worker and PostgreSQL.
+    let pid = up.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = up.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "mcpbench up did not stop");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(status.success(), "{status}");
+    assert!(
+        !data.path().join("postgres/postmaster.pid").exists(),
+        "PostgreSQL is still running"
+    );
+    assert!(http.get(format!("{url}/healthz")).send().await.is_err());
+}
