@@ -87,22 +87,31 @@ pub async fn enqueue(
     .execute(&mut *conn)
     .await?
     .rows_affected();
+    sqlx::query!(
+        "UPDATE submissions SET jobs_open = jobs_open + $2 WHERE id = $1",
+        submission,
+        inserted as i32
+    )
+    .execute(&mut *conn)
+    .await?;
     sqlx::query!("SELECT pg_notify($1, '')", CHANNEL)
         .execute(&mut *conn)
         .await?;
     Ok(inserted)
 }
 
-/// Claims the oldest queued job of a live submission, in one statement.
+/// Claims the oldest queued job, in one statement.
 pub async fn claim(pool: &PgPool, worker: &str, lease: Duration) -> Result<Option<Claim>, DbError> {
     let row = sqlx::query!(
         "UPDATE jobs SET state = 'running', epoch = epoch + 1, attempts = attempts + 1,
                 worker = $1, lease_until = now() + make_interval(secs => $2)
          WHERE id = (
-             SELECT j.id FROM jobs j JOIN submissions s ON s.id = j.submission_id
-             WHERE j.state = 'queued' AND s.status IN ('queued', 'running')
-             ORDER BY j.id
-             FOR UPDATE OF j SKIP LOCKED
+             -- Queued jobs belong to live submissions only (cancelling a submission cancels
+             -- its queued jobs in the same transaction), so no join: the partial index
+             -- `jobs_queued` answers this alone, with or without table statistics.
+             SELECT id FROM jobs WHERE state = 'queued'
+             ORDER BY id
+             FOR UPDATE SKIP LOCKED
              LIMIT 1)
          RETURNING id, submission_id, task_id, trial, epoch, attempts",
         worker,
@@ -163,14 +172,12 @@ pub async fn complete(
            sub AS (
                UPDATE submissions SET
                    tasks_done = tasks_done + (SELECT count(*)::int FROM run),
+                   jobs_open = jobs_open - 1,
                    status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
                WHERE id = $4 AND EXISTS (SELECT 1 FROM job)
-               RETURNING 1)
+               RETURNING jobs_open)
            SELECT EXISTS (SELECT 1 FROM job) AS "current!",
-                  (SELECT count(*) FROM sub) AS "touched!",
-                  -- The statement sees the jobs as they were before it: leave this one out.
-                  NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $4 AND id <> $1
-                              AND state IN ('queued', 'running')) AS "finished!""#,
+                  COALESCE((SELECT jobs_open = 0 FROM sub), FALSE) AS "finished!""#,
         claim.job_id,
         claim.epoch,
         Uuid::new_v4(),
@@ -198,52 +205,38 @@ pub async fn complete(
     })
 }
 
-/// Adds `recorded` runs to `tasks_done`, marks the submission running; true when nothing of
-/// it is left to run. Incremental, so a completion costs the same at the first task and the
-/// ten-thousandth.
-async fn progress(
-    conn: &mut PgConnection,
-    submission: Uuid,
-    recorded: i32,
-) -> Result<bool, DbError> {
-    let row = sqlx::query!(
-        r#"UPDATE submissions SET
-               tasks_done = tasks_done + $2,
-               status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
-           WHERE id = $1
-           RETURNING NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $1
-                                 AND state IN ('queued', 'running')) AS "finished!""#,
-        submission,
-        recorded
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    Ok(row.finished)
-}
-
 /// Gives a job back after a failure on our side: queued again, or failed after its last try.
 /// Returns whether the submission has nothing left to run.
 pub async fn fail(pool: &PgPool, claim: &Claim, error: &str) -> Result<bool, DbError> {
-    let mut tx = pool.begin().await?;
-    sqlx::query!(
-        "UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
-                last_error = $3, lease_until = NULL, worker = NULL
-         WHERE id = $1 AND epoch = $2 AND state = 'running'",
+    // One statement: the job is given up only under its current epoch, and only a job that
+    // failed for good leaves the submission's open count.
+    let row = sqlx::query!(
+        r#"WITH job AS (
+               UPDATE jobs SET state = CASE WHEN (SELECT status FROM submissions WHERE id = jobs.submission_id) = 'cancelled' THEN 'cancelled'
+                                            WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+                      last_error = $3, lease_until = NULL, worker = NULL
+               WHERE id = $1 AND epoch = $2 AND state = 'running'
+               RETURNING state),
+           sub AS (
+               UPDATE submissions SET jobs_open = jobs_open - 1
+               WHERE id = $4 AND EXISTS (SELECT 1 FROM job WHERE state = 'failed')
+               RETURNING jobs_open)
+           SELECT COALESCE((SELECT jobs_open = 0 FROM sub), FALSE) AS "finished!""#,
         claim.job_id,
         claim.epoch,
-        error
+        error,
+        claim.submission_id
     )
-    .execute(&mut *tx)
+    .fetch_one(pool)
     .await?;
-    let finished = progress(&mut tx, claim.submission_id, 0).await?;
-    tx.commit().await?;
-    Ok(finished)
+    Ok(row.finished)
 }
 
 /// Puts a job back in the queue without counting the try (a worker shutting down).
 pub async fn release(pool: &PgPool, claim: &Claim) -> Result<(), DbError> {
     sqlx::query!(
-        "UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_until = NULL, worker = NULL
+        "UPDATE jobs SET state = CASE WHEN (SELECT status FROM submissions WHERE id = jobs.submission_id) = 'cancelled' THEN 'cancelled' ELSE 'queued' END,
+                attempts = attempts - 1, lease_until = NULL, worker = NULL
          WHERE id = $1 AND epoch = $2 AND state = 'running'",
         claim.job_id,
         claim.epoch
@@ -256,19 +249,25 @@ pub async fn release(pool: &PgPool, claim: &Claim) -> Result<(), DbError> {
 /// Re-queues jobs whose lease ran out, or fails them after their last try.
 pub async fn reap(pool: &PgPool) -> Result<Reaped, DbError> {
     let rows = sqlx::query!(
-        "UPDATE jobs SET state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
-                last_error = 'the worker running it stopped answering (its lease expired)',
-                lease_until = NULL, worker = NULL
-         WHERE state = 'running' AND lease_until < now()
-         RETURNING state"
+        r#"WITH reaped AS (
+               UPDATE jobs SET state = CASE WHEN (SELECT status FROM submissions WHERE id = jobs.submission_id) = 'cancelled' THEN 'cancelled'
+                                            WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+                      last_error = 'the worker running it stopped answering (its lease expired)',
+                      lease_until = NULL, worker = NULL
+               WHERE state = 'running' AND lease_until < now()
+               RETURNING submission_id, state),
+           gone AS (
+               UPDATE submissions s SET jobs_open = s.jobs_open - g.n
+               FROM (SELECT submission_id, count(*)::int AS n FROM reaped
+                     WHERE state = 'failed' GROUP BY submission_id) g
+               WHERE s.id = g.submission_id)
+           SELECT state AS "state!" FROM reaped"#
     )
     .fetch_all(pool)
     .await?;
     let failed = rows.iter().filter(|r| r.state == "failed").count() as u64;
-    Ok(Reaped {
-        requeued: rows.len() as u64 - failed,
-        failed,
-    })
+    let requeued = rows.iter().filter(|r| r.state == "queued").count() as u64;
+    Ok(Reaped { requeued, failed })
 }
 
 /// Jobs waiting and jobs running, for metrics.

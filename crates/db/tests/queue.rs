@@ -214,6 +214,11 @@ async fn cancelling_stops_queued_jobs_and_tells_running_ones() {
     let (pool, vendor) = fresh(3).await;
     let sub = submit(&pool, vendor, 3).await;
     let running = queue::claim(&pool, "w", LEASE).await.unwrap().unwrap();
+    // A second job whose worker died: its lease is already over.
+    let stale = queue::claim(&pool, "w2", Duration::ZERO)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(
         !submissions::cancel(&pool, sub, vendor + 1).await.unwrap(),
         "only the owner cancels"
@@ -229,6 +234,12 @@ async fn cancelling_stops_queued_jobs_and_tells_running_ones() {
     );
     queue::release(&pool, &running).await.unwrap();
     assert!(queue::claim(&pool, "w", LEASE).await.unwrap().is_none());
+    // The reaper does not bring a cancelled submission's job back either.
+    assert_ne!(stale.job_id, running.job_id);
+    let reaped = queue::reap(&pool).await.unwrap();
+    assert_eq!((reaped.requeued, reaped.failed), (0, 0));
+    assert!(queue::claim(&pool, "w", LEASE).await.unwrap().is_none());
+    assert_eq!(queue::depth(&pool).await.unwrap(), (0, 0));
 }
 
 #[tokio::test]
