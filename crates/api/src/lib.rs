@@ -124,11 +124,25 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let invalidator = tokio::spawn(board::invalidate_on_notify(state.clone()));
+    let gauges = tokio::spawn(refresh_queue_gauges(state.clone()));
     let result = axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
         .await;
     invalidator.abort();
+    gauges.abort();
     result
+}
+
+/// Keeps the queue gauges of `/metrics` current (jobs waiting, jobs running), so the API's
+/// metrics show the queue even where workers run elsewhere.
+async fn refresh_queue_gauges(state: AppState) {
+    loop {
+        match mcpbench_db::queue::depth(state.pool()).await {
+            Ok((queued, running)) => state.metrics().set_queue(queued, running),
+            Err(e) => tracing::debug!(error = %e, "reading the queue depth failed"),
+        }
+        tokio::time::sleep(Duration::from_secs(5)).await;
+    }
 }
 
 /// Records latency by route and logs each request.

@@ -178,6 +178,38 @@ async fn operations_endpoints_answer() {
         "{text}"
     );
     assert!(text.contains("route=\"/leaderboard\""), "{text}");
+    // The queue gauges follow the database: a queued submission shows within seconds.
+    let token = svc.token("acme").await;
+    let (status, _) = svc
+        .post(
+            "/submissions",
+            Some(&token),
+            &json!({"name": "x", "model": "m", "kind": "endpoint",
+                    "endpoint_url": "http://127.0.0.1:9/"}),
+        )
+        .await;
+    assert_eq!(status, 202);
+    let expected = format!("mcpbench_queue_jobs_queued {}", svc.tasks.len());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let text = svc
+            .http
+            .get(svc.at("/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if text.contains(&expected) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{expected} never showed: {text}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
     let (status, doc) = svc.get("/openapi.json", None).await;
     assert_eq!(status, 200);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
