@@ -41,7 +41,7 @@ pub struct UpArgs {
 }
 
 pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
-    mcpbench_telemetry::init_logging(false, "info,sqlx=warn");
+    mcpbench_telemetry::init_logging(false, "info,sqlx=warn,rmcp=warn");
     std::fs::create_dir_all(&args.data_dir)
         .with_context(|| format!("creating {}", args.data_dir.display()))?;
     let tasks = load_tasks(&args.tasks)?;

@@ -57,8 +57,9 @@ pub struct LogArgs {
     /// One JSON object per log line.
     #[arg(long, env = "MCPBENCH_LOG_JSON", default_value_t = false, action = clap::ArgAction::Set)]
     pub log_json: bool,
-    /// A tracing filter such as `info` or `info,mcpbench_worker=debug`.
-    #[arg(long, env = "MCPBENCH_LOG", default_value = "info")]
+    /// A tracing filter such as `info` or `info,mcpbench_worker=debug` (rmcp logs every MCP
+    /// session at info, hence its default of warn).
+    #[arg(long, env = "MCPBENCH_LOG", default_value = "info,rmcp=warn")]
     pub log: String,
 }
 
