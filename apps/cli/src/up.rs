@@ -197,6 +197,13 @@ async fn reference_runs(
             .context("the reference vendor")?,
         Err(e) => return Err(e.into()),
     };
+    // Runs queued by an earlier start that was stopped before they ended point at agents
+    // that died with it: cancel them rather than rank them at zero.
+    for old in submissions::list(pool, vendor, None, 100).await? {
+        if matches!(old.status.as_str(), "queued" | "running") {
+            submissions::cancel(pool, old.id, vendor).await?;
+        }
+    }
     let tasks: Vec<Arc<Task>> = tasks.iter().cloned().map(Arc::new).collect();
     let mut servers = Vec::new();
     for (kind, name) in [

@@ -141,8 +141,15 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
     assert_eq!((board[0].tasks, board[0].passed), (24, 24));
     assert_eq!(queue::depth(&pool).await.unwrap(), (0, 0));
     // Every trace the runs point to is stored.
-    for task in &tasks {
-        let path = traces.path().join(format!("runs/{id}/{}-0.jsonl", task.id));
-        assert!(path.exists(), "{} is missing", path.display());
+    let mut stored = 0;
+    for run in mcpbench_db::runs::list(&pool, id, None, 100).await.unwrap() {
+        let key = run.trace_key.expect("a trace key");
+        assert!(
+            key.starts_with(&format!("runs/{id}/{}-0-e", run.task_id)),
+            "{key}"
+        );
+        assert!(traces.path().join(&key).exists(), "{key} is missing");
+        stored += 1;
     }
+    assert_eq!(stored, 24);
 }

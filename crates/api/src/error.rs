@@ -128,9 +128,10 @@ impl ApiError {
         )
     }
 
-    /// Logs `cause` and answers 500 with a text that reveals nothing of it.
-    pub fn internal(cause: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %cause, "internal error");
+    /// Logs `cause` (with its sources, for the operators) and answers 500 with a text that
+    /// reveals nothing of it.
+    pub fn internal(cause: impl std::fmt::Debug) -> Self {
+        tracing::error!(error = ?cause, "internal error");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",

@@ -191,6 +191,10 @@ pub async fn cancel(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, DbE
     .execute(&mut *tx)
     .await?
     .rows_affected();
+    if done != 1 {
+        // Not this vendor's, or over already: touch nothing.
+        return Ok(false);
+    }
     sqlx::query!(
         "UPDATE jobs SET state = 'cancelled' WHERE submission_id = $1 AND state = 'queued'",
         id
@@ -198,7 +202,7 @@ pub async fn cancel(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, DbE
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(done == 1)
+    Ok(true)
 }
 
 /// Publishes a submission's traces (they open to the public once its set is public or

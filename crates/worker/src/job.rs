@@ -38,22 +38,31 @@ impl Worker {
         self.metrics
             .observe_run(result.reason.as_str(), started.elapsed().as_secs_f64());
         if result.reason == Reason::HarnessError {
+            // The detail can name the task's content (a private task's, too): it goes to the
+            // log for the operators; the submission gets a fixed sentence.
             let detail = result.detail.unwrap_or_default();
+            tracing::warn!(%detail, "harness error");
             return self
-                .give_up(&claim, &format!("harness error: {detail}"))
+                .give_up(
+                    &claim,
+                    "our harness could not run the task (the operators have the details)",
+                )
                 .await;
         }
         if let Some(Line::Header(header)) = result.trace.first_mut() {
             header.set = set;
         }
+        // The epoch is in the key: a worker that lost its lease can never overwrite the trace
+        // of the run that was recorded.
         let key = format!(
-            "runs/{}/{}-{}.jsonl",
-            claim.submission_id, claim.task_id, claim.trial
+            "runs/{}/{}-{}-e{}.jsonl",
+            claim.submission_id, claim.task_id, claim.trial, claim.epoch
         );
         let bytes = trace::to_jsonl(&result.trace).into_bytes();
         if let Err(e) = self.store.put(&key, bytes).await {
+            tracing::warn!(error = %e, "storing the trace failed");
             return self
-                .give_up(&claim, &format!("the trace could not be stored: {e}"))
+                .give_up(&claim, "the run's trace could not be stored on our side")
                 .await;
         }
         match queue::complete(&self.pool, &claim, &record(&result, key)).await {
@@ -74,7 +83,10 @@ impl Worker {
     async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, AgentTarget, String), Refused> {
         let target = submissions::target(&self.pool, claim.submission_id)
             .await
-            .map_err(|e| format!("the submission could not be read: {e}"))?;
+            .map_err(|e| {
+                tracing::warn!(error = %e, "reading the submission failed");
+                "the submission could not be read on our side".to_string()
+            })?;
         if target.kind != "endpoint" {
             return Err(format!(
                 "this worker cannot run submissions of kind {:?}",
@@ -88,7 +100,10 @@ impl Worker {
             .await
             .map_err(|e| match e {
                 DbError::NotFound => "the task is no longer in its set".to_string(),
-                e => format!("the task could not be read: {e}"),
+                e => {
+                    tracing::warn!(error = %e, "reading the task failed");
+                    "the task could not be read on our side".to_string()
+                }
             })?;
         // A task in the database passed `tasks check` when its set was loaded; failing here
         // means the stored row is damaged, which is ours to fix. The text stays generic so a
@@ -124,6 +139,10 @@ impl Worker {
                     Ok(Beat::Alive) => {}
                     Ok(Beat::Cancelled) => {
                         tracing::info!("the submission was cancelled; stopping");
+                        // Ends the job now (as `cancelled`) rather than when its lease lapses.
+                        if let Err(e) = queue::release(&self.pool, claim).await {
+                            tracing::warn!(error = %e, "ending the cancelled job failed; its lease will lapse");
+                        }
                         return None;
                     }
                     Ok(Beat::Lost) => {
@@ -166,12 +185,17 @@ impl Worker {
     }
 }
 
+/// PostgreSQL text cannot hold NUL, and an agent's reply (quoted in `detail`) may.
+fn storable(text: &str) -> String {
+    text.replace('\0', "\u{FFFD}")
+}
+
 fn record(r: &RunResult, trace_key: String) -> RunRecord {
     let c = &r.counters;
     RunRecord {
         passed: r.passed,
         reason: r.reason.as_str().into(),
-        detail: r.detail.clone(),
+        detail: r.detail.as_deref().map(storable),
         tool_calls: c.tool_calls as i32,
         hallucinated_calls: c.hallucinated_calls as i32,
         invalid_calls: c.invalid_calls as i32,

@@ -122,9 +122,11 @@ impl Worker {
         loop {
             // Reap finished job tasks so the set does not grow.
             while jobs.try_join_next().is_some() {}
+            // `biased`: once shutdown is asked for, no free slot claims another job.
             let permit = tokio::select! {
-                p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
+                biased;
                 _ = stopped(&mut shutdown) => break,
+                p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
             };
             match queue::claim(&self.pool, &self.config.id, self.config.lease).await {
                 Ok(Some(claim)) => {
@@ -141,9 +143,10 @@ impl Worker {
             }
             drop(permit);
             tokio::select! {
+                biased;
+                _ = stopped(&mut shutdown) => break,
                 _ = self.wake.notified() => {}
                 _ = tokio::time::sleep(self.config.poll) => {}
-                _ = stopped(&mut shutdown) => break,
             }
         }
         // Running jobs see the same signal and finish or give their leases back.
