@@ -52,8 +52,6 @@ pub struct Config {
     pub default_set: String,
     /// Attempts a job gets before it fails on our side.
     pub max_attempts: i32,
-    /// Whether this deployment can run image submissions (none can yet).
-    pub docker: bool,
 }
 
 /// Shared by every handler; cheap to clone.
@@ -189,7 +187,6 @@ impl Config {
             monthly_quota: (args.submission_quota > 0).then_some(args.submission_quota),
             default_set: args.dev_set.clone(),
             max_attempts: args.max_attempts,
-            docker: false,
         })
     }
 }

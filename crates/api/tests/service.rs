@@ -127,15 +127,31 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
     assert_eq!(list["submissions"].as_array().unwrap().len(), 2);
 }
 
+/// Cancelling stops the queued jobs: only those already running may still end, and nothing
+/// is ranked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_cancelled_submission_stops_and_never_ranks() {
-    let svc = Service::start(Options {
-        worker: false,
-        ..Options::default()
-    })
-    .await;
+    let svc = Service::start(Options::default()).await;
     let token = svc.token("acme").await;
-    let created = submit_agent(&svc, &token, AgentKind::Oracle, "oracle").await;
+    // An agent slow enough that the cancel arrives while the first jobs run.
+    let app = axum::Router::new().route(
+        "/",
+        axum::routing::post(|| async {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            axum::Json(json!({ "answer": "slow" }))
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (status, created) = svc
+        .post(
+            "/submissions",
+            Some(&token),
+            &json!({"name": "slow", "model": "m", "kind": "endpoint", "endpoint_url": url}),
+        )
+        .await;
+    assert_eq!(status, 202, "{created}");
     let id = created["id"].as_str().unwrap();
     let (status, body) = svc
         .post(
@@ -154,6 +170,21 @@ async fn a_cancelled_submission_stops_and_never_ranks() {
         )
         .await;
     assert_eq!(status, 409, "{body}");
+    // The queue empties without running the rest (4 slots for 6 tasks).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while mcpbench_db::queue::depth(&svc.pool).await.unwrap() != (0, 0) {
+        assert!(tokio::time::Instant::now() < deadline, "jobs kept running");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, page) = svc
+        .get(&format!("/submissions/{id}/runs"), Some(&token))
+        .await;
+    assert!(
+        page["runs"].as_array().unwrap().len() < svc.tasks.len(),
+        "{page}"
+    );
+    let (_, view) = svc.get(&format!("/submissions/{id}"), Some(&token)).await;
+    assert_eq!(view["status"], "cancelled");
     let (_, board) = svc.get("/leaderboard", None).await;
     assert_eq!(board["entries"], json!([]));
 }

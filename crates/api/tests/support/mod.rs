@@ -88,7 +88,6 @@ impl Service {
             monthly_quota: options.quota,
             default_set: "dev".into(),
             max_attempts: 3,
-            docker: false,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
