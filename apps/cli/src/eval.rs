@@ -116,6 +116,7 @@ async fn agent_target(
                     label: args.agent.clone(),
                     url,
                     signing_secret: secret.to_vec(),
+                    sandbox_gateway: None,
                 },
                 Some(server),
             ))
@@ -125,6 +126,7 @@ async fn agent_target(
                 label: args.agent.clone(),
                 url: args.agent.clone(),
                 signing_secret: args.signing_secret.clone().into_bytes(),
+                sandbox_gateway: None,
             },
             None,
         )),

@@ -114,11 +114,15 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         submission_quota: 10,
         dev_set: "dev".into(),
         max_attempts: 3,
+        image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
     })
     .map_err(anyhow::Error::msg)?;
-    let worker_config = mcpbench_worker::Config::from_args(&args.worker, Policy::local())
+    let mut worker_config = mcpbench_worker::Config::from_args(&args.worker, Policy::local())
         .map_err(anyhow::Error::msg)?;
     let demo_key = demo_key(&pool).await?;
+    worker_config.sandbox = mcpbench_worker::connect_sandbox(&args.worker, &worker_config.id)
+        .await
+        .map_err(anyhow::Error::msg)?;
 
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -226,7 +230,7 @@ async fn reference_runs(
                 set_id: "dev",
                 name,
                 model: &format!("reference-{name}"),
-                endpoint_url: &endpoint,
+                agent: submissions::Agent::Endpoint(&endpoint),
                 signing_secret: &secret,
                 trials: 1,
                 max_attempts: 3,

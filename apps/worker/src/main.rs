@@ -45,7 +45,7 @@ async fn main() -> anyhow::Result<()> {
     } else {
         Policy::hosted()
     };
-    let config =
+    let mut config =
         mcpbench_worker::Config::from_args(&cli.worker, egress).map_err(anyhow::Error::msg)?;
     let pool = mcpbench_db::connect(
         &cli.database_url,
@@ -73,6 +73,9 @@ async fn main() -> anyhow::Result<()> {
         tracing::info!("shutting down: finishing or giving back running jobs");
         let _ = stop.send(true);
     });
+    config.sandbox = mcpbench_worker::connect_sandbox(&cli.worker, &config.id)
+        .await
+        .map_err(anyhow::Error::msg)?;
     mcpbench_worker::run_with_gateway(pool, store, metrics, gateway, &gateway_url, config, stopped)
         .await
         .map_err(anyhow::Error::msg)

@@ -79,7 +79,7 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
             set_id: "dev",
             name: "oracle",
             model: "oracle",
-            endpoint_url: &endpoint,
+            agent: submissions::Agent::Endpoint(&endpoint),
             signing_secret: &secret,
             trials: 1,
             // Enough attempts that repeated kills never exhaust a job.

@@ -1,14 +1,14 @@
 //! `AppJson`: JSON request bodies with bounded size and problem+json rejections.
 //!
-//! The size bound is the router's `DefaultBodyLimit` ([`crate::MAX_BODY_BYTES`]); a larger
-//! body is 413 before it is read in full. Malformed JSON is 400 naming the line, column and
+//! The size bound is [`crate::MAX_BODY_BYTES`], whatever route it is on; a larger body is 413
+//! before it is read in full. Malformed JSON is 400 naming the line, column and
 //! field path; a wrong content type is 415.
 
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::response::{IntoResponse, Response};
-use http::{StatusCode, header};
+use http::header;
 use serde::de::DeserializeOwned;
 
 /// A JSON body; responds as `axum::Json` does.
@@ -33,29 +33,38 @@ where
                 "send the body as JSON with Content-Type: application/json",
             ));
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::too_large(format!(
-                    "the body is larger than {} bytes",
-                    crate::MAX_BODY_BYTES
-                ))
-            } else {
-                ApiError::bad_request("the body could not be read")
-            }
-        })?;
-        let de = &mut serde_json::Deserializer::from_slice(&bytes);
-        let value = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            let at = if path == "." {
-                String::new()
-            } else {
-                format!(" at {path}")
-            };
-            ApiError::bad_request(format!("malformed JSON{at}: {inner}"))
-        })?;
-        Ok(AppJson(value))
+        let _ = state;
+        let bytes = read_bounded(req.into_body(), crate::MAX_BODY_BYTES).await?;
+        Ok(AppJson(parse_json(&bytes)?))
     }
+}
+
+/// The body, at most `limit` bytes (413 past it).
+pub(crate) async fn read_bounded(body: axum::body::Body, limit: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
+        let too_large = std::error::Error::source(&e)
+            .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+        if too_large {
+            ApiError::too_large(format!("the body is larger than {limit} bytes"))
+        } else {
+            ApiError::bad_request("the body could not be read")
+        }
+    })
+}
+
+/// JSON into `T`: 400 naming where it went wrong.
+pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at {path}")
+        };
+        ApiError::bad_request(format!("malformed JSON{at}: {inner}"))
+    })
 }
 
 impl<T: serde::Serialize> IntoResponse for AppJson<T> {

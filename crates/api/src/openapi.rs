@@ -29,6 +29,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         public::tasks,
         public::task,
         public::run,
+        public::run_logs,
         public::sets,
         public::set,
         admin::create_vendor,

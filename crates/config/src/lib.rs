@@ -84,6 +84,22 @@ pub struct WorkerArgs {
     /// Names this worker in job rows and logs; the host name and process id when absent.
     #[arg(long, env = "MCPBENCH_WORKER_ID")]
     pub worker_id: Option<String>,
+    /// Run Docker-image submissions: `auto` when a Docker engine answers, `on` (refuse to
+    /// start without one) or `off`.
+    #[arg(long, env = "MCPBENCH_DOCKER", default_value = "auto", value_parser = ["auto", "on", "off"])]
+    pub docker: String,
+    /// Where pod directories (Unix sockets) go; the Docker engine must see the same path.
+    #[arg(long, env = "MCPBENCH_SANDBOX_DIR")]
+    pub sandbox_dir: Option<std::path::PathBuf>,
+    /// Seconds an agent container has to listen on $PORT.
+    #[arg(long, env = "MCPBENCH_AGENT_READINESS_SECS", default_value_t = 30)]
+    pub agent_readiness_secs: u64,
+    /// Memory of one agent container, MiB (swap is not allowed).
+    #[arg(long, env = "MCPBENCH_AGENT_MEMORY_MIB", default_value_t = 512)]
+    pub agent_memory_mib: u64,
+    /// CPUs of one agent container.
+    #[arg(long, env = "MCPBENCH_AGENT_CPUS", default_value_t = 1.0)]
+    pub agent_cpus: f64,
 }
 
 impl WorkerArgs {
@@ -96,6 +112,15 @@ impl WorkerArgs {
         }
         if !(1..=3600).contains(&self.time_budget_secs) {
             return Err("MCPBENCH_TIME_BUDGET_SECS must be between 1 and 3600".into());
+        }
+        if !(1..=600).contains(&self.agent_readiness_secs) {
+            return Err("MCPBENCH_AGENT_READINESS_SECS must be between 1 and 600".into());
+        }
+        if !(16..=65536).contains(&self.agent_memory_mib) {
+            return Err("MCPBENCH_AGENT_MEMORY_MIB must be between 16 and 65536".into());
+        }
+        if !(0.05..=64.0).contains(&self.agent_cpus) {
+            return Err("MCPBENCH_AGENT_CPUS must be between 0.05 and 64".into());
         }
         Ok(())
     }
@@ -129,6 +154,9 @@ pub struct ApiArgs {
     /// Attempts a job gets before it fails on our side.
     #[arg(long, env = "MCPBENCH_MAX_ATTEMPTS", default_value_t = 3)]
     pub max_attempts: i32,
+    /// The largest `docker save` archive accepted as a submission, in bytes (2 GiB).
+    #[arg(long, env = "MCPBENCH_IMAGE_UPLOAD_MAX_BYTES", default_value_t = 2 << 30)]
+    pub image_upload_max_bytes: u64,
 }
 
 /// Resolves on Ctrl-C or SIGTERM (what Docker and Kubernetes send to stop a container).

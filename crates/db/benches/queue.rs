@@ -50,7 +50,7 @@ async fn round(cluster: &Cluster, workers: usize) -> f64 {
         set_id: "dev",
         name: "bench",
         model: "noop",
-        endpoint_url: "http://127.0.0.1:1/",
+        agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
         signing_secret: b"k",
         trials: 1,
         max_attempts: 3,

@@ -15,6 +15,7 @@ pub mod runs;
 pub mod sets;
 pub mod submissions;
 pub mod vendors;
+pub mod workers;
 
 pub use error::DbError;
 pub use sqlx::PgPool;

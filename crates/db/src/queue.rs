@@ -71,10 +71,11 @@ pub async fn enqueue(
     task_ids: &[String],
     trials: i32,
     max_attempts: i32,
+    needs_docker: bool,
 ) -> Result<u64, DbError> {
     let inserted = sqlx::query!(
-        "INSERT INTO jobs (submission_id, task_id, trial, max_attempts)
-         SELECT $1, t.task_id, tr, $4
+        "INSERT INTO jobs (submission_id, task_id, trial, max_attempts, needs_docker)
+         SELECT $1, t.task_id, tr, $4, $5
          FROM unnest($2::text[]) WITH ORDINALITY AS t(task_id, n)
          CROSS JOIN generate_series(0, $3 - 1) AS tr
          ORDER BY t.n, tr
@@ -82,7 +83,8 @@ pub async fn enqueue(
         submission,
         task_ids,
         trials,
-        max_attempts
+        max_attempts,
+        needs_docker
     )
     .execute(&mut *conn)
     .await?
@@ -100,8 +102,19 @@ pub async fn enqueue(
     Ok(inserted)
 }
 
-/// Claims the oldest queued job, in one statement.
+/// Claims the oldest queued job, whatever it needs (see [`claim_as`]).
 pub async fn claim(pool: &PgPool, worker: &str, lease: Duration) -> Result<Option<Claim>, DbError> {
+    claim_as(pool, worker, lease, true).await
+}
+
+/// Claims the oldest queued job this worker can run (`docker`: it can run images), in one
+/// statement.
+pub async fn claim_as(
+    pool: &PgPool,
+    worker: &str,
+    lease: Duration,
+    docker: bool,
+) -> Result<Option<Claim>, DbError> {
     let row = sqlx::query!(
         "UPDATE jobs SET state = 'running', epoch = epoch + 1, attempts = attempts + 1,
                 worker = $1, lease_until = now() + make_interval(secs => $2)
@@ -109,13 +122,14 @@ pub async fn claim(pool: &PgPool, worker: &str, lease: Duration) -> Result<Optio
              -- Queued jobs belong to live submissions only (cancelling a submission cancels
              -- its queued jobs in the same transaction), so no join: the partial index
              -- `jobs_queued` answers this alone, with or without table statistics.
-             SELECT id FROM jobs WHERE state = 'queued'
+             SELECT id FROM jobs WHERE state = 'queued' AND (NOT needs_docker OR $3)
              ORDER BY id
              FOR UPDATE SKIP LOCKED
              LIMIT 1)
          RETURNING id, submission_id, task_id, trial, epoch, attempts",
         worker,
-        secs(lease)
+        secs(lease),
+        docker
     )
     .fetch_optional(pool)
     .await?;

@@ -11,13 +11,26 @@ pub struct NewSubmission<'a> {
     pub set_id: &'a str,
     pub name: &'a str,
     pub model: &'a str,
-    pub endpoint_url: &'a str,
+    pub agent: Agent<'a>,
     pub signing_secret: &'a [u8],
     pub trials: i32,
     pub max_attempts: i32,
     /// Submissions a vendor may make to a private set per calendar month (UTC); `None`
     /// is unlimited. Public sets are never limited.
     pub monthly_quota: Option<i64>,
+}
+
+/// What a submission runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Agent<'a> {
+    /// An HTTP service the vendor hosts.
+    Endpoint(&'a str),
+    /// A container image: `image` is an image id (`sha256:...`) or a digest-pinned reference;
+    /// `archive` the uploaded `docker save` archive (key in trace storage, SHA-256 of its bytes).
+    Docker {
+        image: &'a str,
+        archive: Option<(&'a str, &'a str)>,
+    },
 }
 
 /// A submission as its owner sees it (never the signing secret).
@@ -31,6 +44,7 @@ pub struct Submission {
     pub model: String,
     pub kind: String,
     pub endpoint_url: Option<String>,
+    pub image: Option<String>,
     pub status: String,
     pub trials: i32,
     pub tasks_total: i32,
@@ -48,11 +62,14 @@ pub struct Target {
     pub set_id: String,
     pub kind: String,
     pub endpoint_url: Option<String>,
+    pub image: Option<String>,
+    /// The key of the uploaded archive in trace storage, for images that were uploaded.
+    pub image_archive: Option<String>,
     pub signing_secret: Vec<u8>,
     pub vendor: String,
 }
 
-/// Creates an endpoint submission over every task of its set and queues its jobs, atomically.
+/// Creates a submission over every task of its set and queues its jobs, atomically.
 pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbError> {
     let mut tx = pool.begin().await?;
     let set = sqlx::query!(
@@ -103,23 +120,41 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         return Err(DbError::Invalid(format!("set {:?} has no tasks", s.set_id)));
     }
     let id = Uuid::new_v4();
+    let (kind, endpoint_url, image, archive) = match s.agent {
+        Agent::Endpoint(url) => ("endpoint", Some(url), None, None),
+        Agent::Docker { image, archive } => ("docker", None, Some(image), archive),
+    };
     sqlx::query!(
-        "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, signing_secret,
+        "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, image,
+                                  image_archive, image_archive_sha256, signing_secret,
                                   status, tasks_total, trials)
-         VALUES ($1, $2, $3, $4, $5, 'endpoint', $6, $7, 'queued', $8, $9)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13)",
         id,
         s.vendor_id,
         s.set_id,
         s.name,
         s.model,
-        s.endpoint_url,
+        kind,
+        endpoint_url,
+        image,
+        archive.map(|a| a.0),
+        archive.map(|a| a.1),
         s.signing_secret,
         (task_ids.len() as i32) * s.trials,
         s.trials
     )
     .execute(&mut *tx)
     .await?;
-    queue::enqueue(&mut tx, id, &task_ids, s.trials, s.max_attempts).await?;
+    let needs_docker = kind == "docker";
+    queue::enqueue(
+        &mut tx,
+        id,
+        &task_ids,
+        s.trials,
+        s.max_attempts,
+        needs_docker,
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -129,7 +164,7 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
     let row = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, s.set_id, t.public AS set_public, s.name, s.model, s.kind,
-                  s.endpoint_url, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
+                  s.endpoint_url, s.image, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
                   s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
@@ -151,7 +186,7 @@ pub async fn list(
     let rows = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, s.set_id, t.public AS set_public, s.name, s.model, s.kind,
-                  s.endpoint_url, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
+                  s.endpoint_url, s.image, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
                   s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
@@ -169,7 +204,8 @@ pub async fn list(
 pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
     sqlx::query_as!(
         Target,
-        "SELECT s.set_id, s.kind, s.endpoint_url, s.signing_secret, v.name AS vendor
+        "SELECT s.set_id, s.kind, s.endpoint_url, s.image, s.image_archive, s.signing_secret,
+                v.name AS vendor
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1",
         id
     )

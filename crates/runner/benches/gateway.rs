@@ -93,7 +93,7 @@ fn main() {
             let _ = mcpbench_agents::serve(listener, app).await;
         });
         let runner = Arc::new(Runner::new(gw.gateway.clone(), &gw.base_url, Duration::from_secs(60), "dev"));
-        let agent = AgentTarget { label: "oracle".into(), url: agent_url, signing_secret: secret.to_vec() };
+        let agent = AgentTarget { label: "oracle".into(), url: agent_url, signing_secret: secret.to_vec(), sandbox_gateway: None };
         let options = EvalOptions { concurrency: 4, retries: 0 };
         let t = Instant::now();
         let (report, _) = evaluate(runner, tasks.clone(), agent, &options, |_, _, _| {}).await;

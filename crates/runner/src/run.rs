@@ -49,6 +49,9 @@ pub struct AgentTarget {
     pub label: String,
     pub url: String,
     pub signing_secret: Vec<u8>,
+    /// Set when the agent runs in our sandbox: it reaches the gateway at this URL (inside its
+    /// pod), and `url` is our own loopback forward into the pod, so no egress policy applies.
+    pub sandbox_gateway: Option<String>,
 }
 
 /// The outcome of one run.
@@ -77,6 +80,8 @@ pub struct Runner {
     /// Where agents reach the gateway, `http://host:port`.
     gateway_url: String,
     http: GuardedClient,
+    /// For sandboxed agents, reached through a loopback forward of our own.
+    sandbox_http: GuardedClient,
     /// The wall-clock budget of one task.
     pub time_budget: Duration,
     /// The set the tasks come from, for traces.
@@ -94,6 +99,7 @@ impl Runner {
             gateway,
             gateway_url: gateway_url.trim_end_matches('/').into(),
             http: agent_client(Policy::local()),
+            sandbox_http: agent_client(Policy::local()),
             time_budget,
             set: set.into(),
         }
@@ -128,6 +134,11 @@ impl Runner {
             run_id: open.run_id.clone(),
         };
         let deadline = started_at + self.time_budget;
+        let gateway_url = agent
+            .sandbox_gateway
+            .as_deref()
+            .unwrap_or(&self.gateway_url)
+            .trim_end_matches('/');
         let request = AgentRequest {
             protocol: PROTOCOL.into(),
             run_id: open.run_id.clone(),
@@ -139,7 +150,7 @@ impl Runner {
                 .iter()
                 .map(|s| McpServerRef {
                     name: s.clone(),
-                    url: format!("{}/mcp/{}/{s}", self.gateway_url, open.run_id),
+                    url: format!("{}/mcp/{}/{s}", gateway_url, open.run_id),
                     headers: BTreeMap::from([(
                         "Authorization".into(),
                         format!("Bearer {}", open.token),
@@ -227,7 +238,11 @@ impl Runner {
         let body = serde_json::to_vec(request).expect("requests serialize");
         let signature = sign(&agent.signing_secret, &body);
         let start_us = started.elapsed().as_micros() as u64;
-        let post = match self.http.post(&agent.url) {
+        let http = match agent.sandbox_gateway {
+            Some(_) => &self.sandbox_http,
+            None => &self.http,
+        };
+        let post = match http.post(&agent.url) {
             Ok(post) => post,
             Err(refusal) => {
                 return AgentExchange {

@@ -30,7 +30,7 @@ mod key;
 mod local;
 pub mod s3;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::StorageError;
@@ -42,6 +42,12 @@ use s3::S3Store;
 
 /// The largest trace stored or read back: 64 MiB.
 pub const MAX_TRACE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Where the container logs of a sandboxed run are kept: beside its trace
+/// (`runs/x/t-0-e1.jsonl` -> `runs/x/t-0-e1.log`).
+pub fn logs_key(trace_key: &str) -> String {
+    format!("{}.log", trace_key.trim_end_matches(".jsonl"))
+}
 
 /// Where traces live. Clone it freely: clones share one backend.
 #[derive(Clone, Debug)]
@@ -94,6 +100,25 @@ impl TraceStore {
         match &*self.backend {
             Backend::Local(store) => store.get(key).await,
             Backend::S3(store) => store.get(key).await,
+        }
+    }
+
+    /// Stores the file at `path` under `key` (for large objects such as image archives; no
+    /// size bound here, the caller bounds what it accepts).
+    pub async fn put_file(&self, key: &str, path: &Path) -> Result<(), StorageError> {
+        let key = validate_key(key)?;
+        match &*self.backend {
+            Backend::Local(store) => store.put_file(key, path).await,
+            Backend::S3(store) => store.put_file(key, path).await,
+        }
+    }
+
+    /// Copies the object under `key` into the file `dest`; false when there is none.
+    pub async fn get_file(&self, key: &str, dest: &Path) -> Result<bool, StorageError> {
+        let key = validate_key(key)?;
+        match &*self.backend {
+            Backend::Local(store) => store.get_file(key, dest).await,
+            Backend::S3(store) => store.get_file(key, dest).await,
         }
     }
 

@@ -50,6 +50,37 @@ impl LocalStore {
         blocking(&self.root, move || read_bounded(&key, &path)).await
     }
 
+    pub(crate) async fn put_file(&self, key: &str, source: &Path) -> Result<(), StorageError> {
+        let path = self.path_of(key);
+        let source = source.to_owned();
+        blocking(&self.root, move || {
+            let dir = path
+                .parent()
+                .expect("a key under the root has a parent directory");
+            fs::create_dir_all(dir).map_err(StorageError::io("create directory", dir))?;
+            let temp = temp_file_in(dir)?;
+            fs::copy(&source, temp.path()).map_err(StorageError::io("copy", &source))?;
+            temp.as_file()
+                .sync_all()
+                .map_err(StorageError::io("write", temp.path()))?;
+            temp.persist(&path)
+                .map_err(|failed| StorageError::io("replace", &path)(failed.error))?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn get_file(&self, key: &str, dest: &Path) -> Result<bool, StorageError> {
+        let path = self.path_of(key);
+        let dest = dest.to_owned();
+        blocking(&self.root, move || match fs::copy(&path, &dest) {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && !path.exists() => Ok(false),
+            Err(e) => Err(StorageError::io("copy", &path)(e)),
+        })
+        .await
+    }
+
     pub(crate) async fn check(&self) -> Result<(), StorageError> {
         let root = self.root.clone();
         blocking(&self.root, move || probe_writable(&root)).await

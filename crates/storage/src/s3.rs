@@ -9,6 +9,7 @@
 //! An S3 PUT is atomic by itself: a reader sees the old object or the new one.
 
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -204,6 +205,52 @@ impl S3Store {
             bytes.extend_from_slice(&chunk);
         }
         Ok(Some(bytes))
+    }
+
+    pub(crate) async fn put_file(&self, key: &str, path: &Path) -> Result<(), StorageError> {
+        let body = ByteStream::from_path(path)
+            .await
+            .map_err(|e| StorageError::io("read", path)(std::io::Error::other(e)))?;
+        self.client
+            .put_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .content_type("application/octet-stream")
+            .body(body)
+            .send()
+            .await
+            .map_err(|err| self.classify("put_object", err))?;
+        Ok(())
+    }
+
+    pub(crate) async fn get_file(&self, key: &str, dest: &Path) -> Result<bool, StorageError> {
+        use tokio::io::AsyncWriteExt;
+        let request = self.client.get_object().bucket(&self.bucket).key(key);
+        let output = match request.send().await {
+            Ok(output) => output,
+            Err(SdkError::ServiceError(err)) if err.err().is_no_such_key() => return Ok(false),
+            Err(err) => return Err(self.classify("get_object", err)),
+        };
+        let mut file = tokio::fs::File::create(dest)
+            .await
+            .map_err(StorageError::io("create", dest))?;
+        let mut body = output.body;
+        while let Some(chunk) = body
+            .try_next()
+            .await
+            .map_err(|err| StorageError::NotReachable {
+                store: self.store.clone(),
+                detail: self.scrub(format!("reading {key:?}: {}", error_chain(&err))),
+            })?
+        {
+            file.write_all(&chunk)
+                .await
+                .map_err(StorageError::io("write", dest))?;
+        }
+        file.flush()
+            .await
+            .map_err(StorageError::io("write", dest))?;
+        Ok(true)
     }
 
     pub(crate) async fn check(&self) -> Result<(), StorageError> {

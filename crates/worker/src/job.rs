@@ -1,11 +1,14 @@
 //! One job: prepare, run while heart-beating, store the trace, record the run.
 
+use crate::sandboxed::{Agent, DockerAgent};
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
 use mcpbench_db::{DbError, sets, submissions};
 use mcpbench_gateway::trace::{self, Line};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
+use mcpbench_storage::logs_key;
 use mcpbench_tasks::Task;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::watch;
@@ -28,12 +31,26 @@ impl Worker {
 
     async fn execute_in_span(&self, claim: Claim, shutdown: watch::Receiver<bool>) {
         let started = Instant::now();
-        let (task, target, set) = match self.prepare(&claim).await {
+        let (task, agent, set) = match self.prepare(&claim).await {
             Ok(prepared) => prepared,
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
-        let Some(mut result) = self.run_leased(&claim, task, &target, shutdown).await else {
-            return;
+        let (mut result, logs) = match agent {
+            Agent::Endpoint(target) => {
+                let run = self.runner.run(task, &target);
+                let Some(result) = self.run_leased(&claim, run, shutdown).await else {
+                    return;
+                };
+                (result, None)
+            }
+            Agent::Docker(image) => {
+                let run = self.run_in_sandbox(&claim, task, image);
+                match self.run_leased(&claim, run, shutdown).await {
+                    None => return,
+                    Some(Err(reason)) => return self.give_up(&claim, &reason).await,
+                    Some(Ok((result, logs))) => (result, Some(logs)),
+                }
+            }
         };
         self.metrics
             .observe_run(result.reason.as_str(), started.elapsed().as_secs_f64());
@@ -59,6 +76,16 @@ impl Worker {
             claim.submission_id, claim.task_id, claim.trial, claim.epoch
         );
         let bytes = trace::to_jsonl(&result.trace).into_bytes();
+        // The container's output goes beside its trace, under the same access rules (never
+        // shown while the set is live: it can echo the task).
+        if let Some(logs) = logs
+            && let Err(e) = self.store.put(&logs_key(&key), logs).await
+        {
+            tracing::warn!(error = %e, "storing the container's logs failed");
+            return self
+                .give_up(&claim, "the run's logs could not be stored on our side")
+                .await;
+        }
         if let Err(e) = self.store.put(&key, bytes).await {
             tracing::warn!(error = %e, "storing the trace failed");
             return self
@@ -80,22 +107,13 @@ impl Worker {
     }
 
     /// The task, the agent and the set name of a claim.
-    async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, AgentTarget, String), Refused> {
+    async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, Agent, String), Refused> {
         let target = submissions::target(&self.pool, claim.submission_id)
             .await
             .map_err(|e| {
                 tracing::warn!(error = %e, "reading the submission failed");
                 "the submission could not be read on our side".to_string()
             })?;
-        if target.kind != "endpoint" {
-            return Err(format!(
-                "this worker cannot run submissions of kind {:?}",
-                target.kind
-            ));
-        }
-        let url = target
-            .endpoint_url
-            .ok_or("the submission has no endpoint URL")?;
         let json = sets::task_for_run(&self.pool, &target.set_id, &claim.task_id)
             .await
             .map_err(|e| match e {
@@ -110,24 +128,39 @@ impl Worker {
         // private task's content never reaches the submission's error.
         let task: Task = serde_json::from_value(json)
             .map_err(|_| "the stored task could not be read back".to_string())?;
-        let agent = AgentTarget {
-            label: target.vendor,
-            url,
-            signing_secret: target.signing_secret,
+        let agent = match target.kind.as_str() {
+            "endpoint" => Agent::Endpoint(AgentTarget {
+                label: target.vendor,
+                url: target
+                    .endpoint_url
+                    .ok_or("the submission has no endpoint URL")?,
+                signing_secret: target.signing_secret,
+                sandbox_gateway: None,
+            }),
+            "docker" => Agent::Docker(DockerAgent {
+                image: target.image.ok_or("the submission has no image")?,
+                archive: target.image_archive,
+                label: target.vendor,
+                signing_secret: target.signing_secret,
+            }),
+            kind => {
+                return Err(format!(
+                    "this worker cannot run submissions of kind {kind:?}"
+                ));
+            }
         };
         Ok((Arc::new(task), agent, target.set_id))
     }
 
-    /// Runs the task while keeping the lease; `None` when the job must be left alone
-    /// (cancelled, lease lost, or handed back at shutdown).
-    async fn run_leased(
+    /// Runs `run` while keeping the lease; `None` when the job must be left alone
+    /// (cancelled, lease lost, or handed back at shutdown): `run` is dropped then, which
+    /// closes its gateway run and removes its containers.
+    async fn run_leased<T>(
         &self,
         claim: &Claim,
-        task: Arc<Task>,
-        agent: &AgentTarget,
+        run: impl Future<Output = T>,
         mut shutdown: watch::Receiver<bool>,
-    ) -> Option<RunResult> {
-        let run = self.runner.run(task, agent);
+    ) -> Option<T> {
         tokio::pin!(run);
         let mut beat = tokio::time::interval(self.config.lease / 3);
         beat.tick().await;

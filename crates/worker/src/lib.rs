@@ -19,16 +19,20 @@
 
 mod finish;
 mod job;
+mod sandboxed;
 
 pub use finish::{final_scores, finish};
 
 use axum::serve::ListenerExt;
-use mcpbench_db::{PgPool, queue, submissions};
+use mcpbench_db::{PgPool, queue, submissions, workers};
 use mcpbench_egress::Policy;
 use mcpbench_gateway::{Gateway, GatewayConfig};
 use mcpbench_runner::Runner;
+use mcpbench_sandbox::Sandbox;
 use mcpbench_storage::TraceStore;
 use mcpbench_telemetry::Metrics;
+use std::collections::HashSet;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, Semaphore, watch};
@@ -51,6 +55,8 @@ pub struct Config {
     pub egress: Policy,
     /// How long running jobs may take to finish after shutdown is asked for.
     pub drain: Duration,
+    /// Where Docker-image submissions run; `None`: this worker runs endpoints only.
+    pub sandbox: Option<Sandbox>,
 }
 
 impl Config {
@@ -63,6 +69,7 @@ impl Config {
             time_budget: Duration::from_secs(120),
             egress: Policy::hosted(),
             drain: Duration::from_secs(10),
+            sandbox: None,
         }
     }
 }
@@ -75,7 +82,20 @@ pub struct Worker {
     runner: Runner,
     config: Config,
     wake: Notify,
+    /// Present when this worker can run Docker images.
+    docker: Option<DockerSupport>,
 }
+
+/// A worker's Docker engine, and where pods reach its gateway.
+struct DockerSupport {
+    sandbox: Sandbox,
+    gateway: SocketAddr,
+    /// Held while an image is being brought onto the engine.
+    loading: tokio::sync::Mutex<()>,
+}
+
+/// A worker counts as gone (its sandbox leftovers reaped) when it has not reported for this long.
+const WORKER_SILENCE: Duration = Duration::from_secs(90);
 
 impl Worker {
     /// A worker whose runs go through `gateway`, which agents reach at `gateway_url`.
@@ -87,6 +107,20 @@ impl Worker {
         gateway_url: &str,
         config: Config,
     ) -> Arc<Self> {
+        Self::with_sandbox(pool, store, metrics, gateway, gateway_url, config, None)
+    }
+
+    /// A worker that also runs Docker images in `sandbox`; its pods reach the gateway at
+    /// `sandbox.1` (the gateway's listening address on this host).
+    pub fn with_sandbox(
+        pool: PgPool,
+        store: TraceStore,
+        metrics: Arc<Metrics>,
+        gateway: Arc<Gateway>,
+        gateway_url: &str,
+        config: Config,
+        sandbox: Option<(Sandbox, SocketAddr)>,
+    ) -> Arc<Self> {
         // The set name in a trace header is filled per job; the runner's own is a fallback.
         let runner = Runner::new(gateway, gateway_url, config.time_budget, "mcpbench")
             .with_egress(config.egress);
@@ -97,6 +131,11 @@ impl Worker {
             runner,
             config,
             wake: Notify::new(),
+            docker: sandbox.map(|(sandbox, gateway)| DockerSupport {
+                sandbox,
+                gateway,
+                loading: tokio::sync::Mutex::new(()),
+            }),
         })
     }
 
@@ -105,6 +144,7 @@ impl Worker {
         tracing::info!(
             worker = %self.config.id,
             concurrency = self.config.concurrency,
+            docker = self.docker.is_some(),
             traces = %self.store.describe(),
             "worker started"
         );
@@ -128,7 +168,8 @@ impl Worker {
                 _ = stopped(&mut shutdown) => break,
                 p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
             };
-            match queue::claim(&self.pool, &self.config.id, self.config.lease).await {
+            let docker = self.docker.is_some();
+            match queue::claim_as(&self.pool, &self.config.id, self.config.lease, docker).await {
                 Ok(Some(claim)) => {
                     let worker = self.clone();
                     let stop = shutdown.clone();
@@ -178,11 +219,16 @@ impl Worker {
         }
     }
 
-    /// Every half lease: re-queue stale leases, finish submissions whose finisher died, and
-    /// refresh the queue gauges.
+    /// Every half lease: say what this worker can run, re-queue stale leases, finish
+    /// submissions whose finisher died, remove sandbox leftovers, and refresh the queue gauges.
     async fn housekeeping(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
         let period = (self.config.lease / 2).max(Duration::from_millis(200));
         loop {
+            if let Err(e) = workers::seen(&self.pool, &self.config.id, self.docker.is_some()).await
+            {
+                tracing::warn!(error = %e, "reporting this worker failed");
+            }
+            self.reap_sandbox().await;
             match queue::reap(&self.pool).await {
                 Ok(r) if r.requeued + r.failed > 0 => {
                     tracing::info!(
@@ -218,6 +264,23 @@ impl Worker {
     }
 }
 
+impl Worker {
+    /// Removes pods that outlived their limit or whose worker is gone (first round: at start).
+    async fn reap_sandbox(&self) {
+        let Some(docker) = &self.docker else { return };
+        let live: HashSet<String> = match workers::live(&self.pool, WORKER_SILENCE).await {
+            Ok(ids) => ids.into_iter().collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "listing live workers failed; not reaping this round");
+                return;
+            }
+        };
+        if let Err(e) = docker.sandbox.reap(&live).await {
+            tracing::warn!(error = %e, "reaping sandbox leftovers failed");
+        }
+    }
+}
+
 impl Config {
     /// A worker's settings from its flags.
     pub fn from_args(args: &mcpbench_config::WorkerArgs, egress: Policy) -> Result<Self, String> {
@@ -233,6 +296,32 @@ impl Config {
     }
 }
 
+/// The sandbox the flags ask for: `None` with `--docker off`, or with `auto` when no engine
+/// answers (logged); an error with `on` when none does.
+pub async fn connect_sandbox(
+    args: &mcpbench_config::WorkerArgs,
+    worker_id: &str,
+) -> Result<Option<Sandbox>, String> {
+    if args.docker == "off" {
+        return Ok(None);
+    }
+    let mut config = mcpbench_sandbox::SandboxConfig::new(worker_id);
+    if let Some(dir) = &args.sandbox_dir {
+        config.socket_dir = dir.clone();
+    }
+    config.readiness = Duration::from_secs(args.agent_readiness_secs);
+    config.limits.memory_bytes = (args.agent_memory_mib as i64) << 20;
+    config.limits.cpus = args.agent_cpus;
+    match Sandbox::connect(config).await {
+        Ok(sandbox) => Ok(Some(sandbox)),
+        Err(e) if args.docker == "auto" => {
+            tracing::warn!(error = %e, "no Docker engine: this worker runs endpoint submissions only");
+            Ok(None)
+        }
+        Err(e) => Err(format!("MCPBENCH_DOCKER=on but {e}")),
+    }
+}
+
 /// Serves the MCP gateway on `listener`, where agents reach it at `gateway_url`, and runs a
 /// worker through it until `shutdown` turns true. The gateway stops after the worker drained.
 pub async fn run_with_gateway(
@@ -241,9 +330,18 @@ pub async fn run_with_gateway(
     metrics: Arc<Metrics>,
     listener: tokio::net::TcpListener,
     gateway_url: &str,
-    config: Config,
+    mut config: Config,
     shutdown: watch::Receiver<bool>,
 ) -> Result<(), String> {
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("the gateway's address: {e}"))?;
+    // Pods reach the gateway from this host: an unspecified bind address means loopback.
+    let reach = if local.ip().is_unspecified() {
+        SocketAddr::from(([127, 0, 0, 1], local.port()))
+    } else {
+        local
+    };
     let host = url::Url::parse(gateway_url)
         .ok()
         .and_then(|u| u.host_str().map(str::to_owned))
@@ -257,7 +355,8 @@ pub async fn run_with_gateway(
         }
     });
     tracing::info!(gateway = gateway_url, "gateway listening");
-    let worker = Worker::new(pool, store, metrics, gateway, gateway_url, config);
+    let sandbox = config.sandbox.take().map(|s| (s, reach));
+    let worker = Worker::with_sandbox(pool, store, metrics, gateway, gateway_url, config, sandbox);
     worker.run(shutdown).await;
     server.abort();
     Ok(())

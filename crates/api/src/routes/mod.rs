@@ -5,6 +5,7 @@ pub(crate) mod auth;
 pub(crate) mod ops;
 pub(crate) mod public;
 pub(crate) mod submissions;
+pub(crate) mod upload;
 
 use crate::AppState;
 use axum::Router;
@@ -16,7 +17,11 @@ pub fn router() -> Router<AppState> {
         .route("/auth/token", post(auth::token))
         .route(
             "/submissions",
-            post(submissions::create).get(submissions::list),
+            // Uploads bound their own size (the deployment's cap; JSON stays at
+            // MAX_BODY_BYTES in `AppJson`), so the router-wide limit is lifted here.
+            post(submissions::create)
+                .layer(axum::extract::DefaultBodyLimit::disable())
+                .get(submissions::list),
         )
         .route("/submissions/{id}", get(submissions::get))
         .route("/submissions/{id}/cancel", post(submissions::cancel))
@@ -26,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .route("/tasks", get(public::tasks))
         .route("/tasks/{id}", get(public::task))
         .route("/runs/{id}", get(public::run))
+        .route("/runs/{id}/logs", get(public::run_logs))
         .route("/sets", get(public::sets))
         .route("/sets/{id}", get(public::set))
         .route("/admin/vendors", post(admin::create_vendor))

@@ -190,14 +190,7 @@ pub async fn run(
     MaybeCaller(caller): MaybeCaller,
     Path(id): Path<Uuid>,
 ) -> Result<AppJson<RunTrace>, ApiError> {
-    let hidden = || ApiError::not_found(format!("there is no published run {id}"));
-    let run = runs::get(state.pool(), id).await?.ok_or_else(hidden)?;
-    let open_set = run.set_public || run.set_state == "retired";
-    let owner = caller.is_some_and(|c| c.vendor_id == run.vendor_id);
-    let visible = open_set && (run.published || (owner && run.set_public));
-    if !visible {
-        return Err(hidden());
-    }
+    let run = visible_run(&state, caller.as_ref(), id).await?;
     let trace = match &run.trace_key {
         Some(key) => state
             .store()
@@ -220,6 +213,58 @@ pub async fn run(
         run: RunView::from(&run),
         trace,
     }))
+}
+
+/// The run `id` when the caller may read it (see [`run`]); 404 otherwise, the same answer as
+/// for a run that does not exist.
+async fn visible_run(
+    state: &AppState,
+    caller: Option<&crate::auth::Caller>,
+    id: Uuid,
+) -> Result<runs::Run, ApiError> {
+    let hidden = || ApiError::not_found(format!("there is no published run {id}"));
+    let run = runs::get(state.pool(), id).await?.ok_or_else(hidden)?;
+    let open_set = run.set_public || run.set_state == "retired";
+    let owner = caller.is_some_and(|c| c.vendor_id == run.vendor_id);
+    let visible = open_set && (run.published || (owner && run.set_public));
+    if !visible {
+        return Err(hidden());
+    }
+    Ok(run)
+}
+
+/// The output of a Docker-image run's container (stdout and stderr, capped), under the same
+/// rules as its trace: it can echo the task, so it stays closed while a private set is live.
+#[utoipa::path(get, path = "/runs/{id}/logs", tag = "public", params(("id" = Uuid, Path)),
+    responses((status = 200, body = String, content_type = "text/plain"),
+        (status = 404, body = Problem, content_type = "application/problem+json")))]
+pub async fn run_logs(
+    State(state): State<AppState>,
+    MaybeCaller(caller): MaybeCaller,
+    Path(id): Path<Uuid>,
+) -> Result<Response, ApiError> {
+    let run = visible_run(&state, caller.as_ref(), id).await?;
+    let none = || {
+        ApiError::not_found(format!(
+            "run {id} has no container logs (not a Docker-image run)"
+        ))
+    };
+    let key = run.trace_key.as_deref().ok_or_else(none)?;
+    let logs = state
+        .store()
+        .get(&mcpbench_storage::logs_key(key))
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(none)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            // The bytes are the agent's; never let a browser treat them as a page.
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        logs,
+    )
+        .into_response())
 }
 
 #[derive(Serialize, ToSchema)]

@@ -4,10 +4,11 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
-use axum::extract::{Path, Query, State};
+use crate::routes::upload;
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
-use mcpbench_db::{runs, submissions};
+use mcpbench_db::{runs, submissions, workers};
 use mcpbench_egress::{check_resolved, check_url};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,7 +24,8 @@ const MAX_TRIALS: u32 = 10;
 pub enum Kind {
     /// An agent served over HTTPS at `endpoint_url`.
     Endpoint,
-    /// An agent in a container image (not yet available).
+    /// An agent in a container image: `image` pinned by digest (`name@sha256:...`), or a
+    /// `docker save` archive uploaded as `multipart/form-data`.
     Docker,
 }
 
@@ -37,7 +39,8 @@ pub struct NewSubmission {
     pub kind: Kind,
     /// For `endpoint`: where the agent takes `mcpbench/1` requests.
     pub endpoint_url: Option<String>,
-    /// For `docker`: the image.
+    /// For `docker`: a registry reference pinned by digest, `name@sha256:<64 hex>`. Leave it
+    /// out when uploading the image (multipart part `image`).
     pub image: Option<String>,
     /// The set to run against; the deployment's default set when absent.
     pub set: Option<String>,
@@ -81,6 +84,8 @@ pub struct SubmissionView {
     pub model: String,
     pub kind: String,
     pub endpoint_url: Option<String>,
+    /// For `docker`: the image that runs (an image id for uploads, else the reference).
+    pub image: Option<String>,
     /// `queued`, `running`, `completed`, `failed` or `cancelled`.
     pub status: String,
     pub progress: Progress,
@@ -111,6 +116,7 @@ impl From<submissions::Submission> for SubmissionView {
             model: s.model,
             kind: s.kind,
             endpoint_url: s.endpoint_url,
+            image: s.image,
             status: s.status,
             progress: Progress {
                 done: s.tasks_done,
@@ -155,22 +161,41 @@ fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Submits an agent. The endpoint is checked against SSRF now and again on every call.
-#[utoipa::path(post, path = "/submissions", tag = "submissions", request_body = NewSubmission,
+/// Submits an agent: JSON for an endpoint or a digest-pinned image, or `multipart/form-data`
+/// with the parts `submission` (the same JSON) and `image` (a `docker save` archive, up to the
+/// deployment's cap). Endpoints are checked against SSRF now and again on every call.
+#[utoipa::path(post, path = "/submissions", tag = "submissions",
+    request_body(content(
+        (NewSubmission = "application/json"),
+        (ImageUpload = "multipart/form-data"),
+    )),
     security(("bearer" = [])),
     responses(
         (status = 202, body = Created),
         (status = 400, body = Problem, content_type = "application/problem+json"),
         (status = 401, body = Problem, content_type = "application/problem+json"),
         (status = 413, body = Problem, content_type = "application/problem+json"),
+        (status = 415, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
         (status = 429, body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    AppJson(req): AppJson<NewSubmission>,
+    request: Request,
 ) -> Result<Response, ApiError> {
+    let (req, agent) = if upload::is_multipart(&request) {
+        // Refused before a byte of a possibly large archive is read.
+        require_docker(&state).await?;
+        let upload = upload::receive(&state, request).await?;
+        (
+            upload.submission,
+            Some((upload.image.id, upload.key, upload.sha256)),
+        )
+    } else {
+        let AppJson(req) = AppJson::<NewSubmission>::from_request(request, &state).await?;
+        (req, None)
+    };
     check_text("name", &req.name)?;
     check_text("model", &req.model)?;
     let trials = req.trials.unwrap_or(1);
@@ -179,13 +204,111 @@ pub async fn create(
             "trials must be between 1 and {MAX_TRIALS}"
         )));
     }
-    if req.kind == Kind::Docker {
-        return Err(ApiError::unprocessable(
-            "unsupported-kind",
-            "this deployment cannot run docker submissions yet; submit kind \"endpoint\" with \
-             the URL of your agent",
-        ));
-    }
+    let endpoint;
+    let agent = match (req.kind, &agent) {
+        (Kind::Endpoint, Some(_)) => {
+            return Err(ApiError::unprocessable(
+                "invalid-submission",
+                "an uploaded image needs kind \"docker\"",
+            ));
+        }
+        (Kind::Endpoint, None) => {
+            endpoint = checked_endpoint(&state, &req).await?;
+            submissions::Agent::Endpoint(&endpoint)
+        }
+        (Kind::Docker, upload) => {
+            if req.endpoint_url.is_some() {
+                return Err(ApiError::bad_request(
+                    "endpoint_url belongs to kind \"endpoint\"; a docker submission has image",
+                ));
+            }
+            require_docker(&state).await?;
+            match (upload, req.image.as_deref()) {
+                (Some(_), Some(_)) => {
+                    return Err(ApiError::bad_request(
+                        "give the image either as a reference or as an upload, not both",
+                    ));
+                }
+                (Some((id, key, sha)), None) => submissions::Agent::Docker {
+                    image: id,
+                    archive: Some((key.as_str(), sha.as_str())),
+                },
+                (None, Some(image)) => {
+                    if !mcpbench_images::is_pinned_reference(image) {
+                        return Err(ApiError::unprocessable(
+                            "unpinned-image",
+                            "image must be a reference pinned by digest, name@sha256:<64 hex \
+                             digits>, so that every run uses exactly the same bytes (a tag such \
+                             as :latest can change between runs); `docker inspect \
+                             --format '{{index .RepoDigests 0}}' IMAGE` prints it",
+                        ));
+                    }
+                    submissions::Agent::Docker {
+                        image,
+                        archive: None,
+                    }
+                }
+                (None, None) => {
+                    return Err(ApiError::unprocessable(
+                        "invalid-submission",
+                        "kind \"docker\" needs image (name@sha256:...) or an uploaded archive \
+                         (multipart/form-data with the parts submission and image)",
+                    ));
+                }
+            }
+        }
+    };
+    let mut random = [0u8; 32];
+    getrandom::fill(&mut random).map_err(ApiError::internal)?;
+    // The key is the text itself (its bytes), as `mcpbench eval --signing-secret` and the
+    // agent templates take it.
+    let secret = hex::encode(random);
+    let set = req.set.as_deref().unwrap_or(&state.config().default_set);
+    let id = submissions::create(
+        state.pool(),
+        &submissions::NewSubmission {
+            vendor_id: caller.vendor_id,
+            set_id: set,
+            name: &req.name,
+            model: &req.model,
+            agent,
+            signing_secret: secret.as_bytes(),
+            trials: trials as i32,
+            max_attempts: state.config().max_attempts,
+            monthly_quota: state.config().monthly_quota,
+        },
+    )
+    .await?;
+    tracing::info!(submission = %id, vendor = %caller.name, set, kind = ?req.kind, "submission queued");
+    let url = format!("/submissions/{id}");
+    let body = Created {
+        id,
+        status: "queued".into(),
+        signing_secret: secret,
+        url: url.clone(),
+    };
+    Ok((
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, url)],
+        AppJson(body),
+    )
+        .into_response())
+}
+
+/// The multipart form of `POST /submissions`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ImageUpload {
+    /// The submission's JSON (kind `docker`, no `image`).
+    #[schema(value_type = Object)]
+    submission: String,
+    /// A `docker save` archive of one linux/amd64 image.
+    #[schema(value_type = String, format = Binary)]
+    image: Vec<u8>,
+}
+
+/// The endpoint of an endpoint submission, checked against SSRF (text and resolution).
+async fn checked_endpoint(state: &AppState, req: &NewSubmission) -> Result<String, ApiError> {
     if req.image.is_some() {
         return Err(ApiError::bad_request(
             "image belongs to kind \"docker\"; an endpoint submission has endpoint_url only",
@@ -200,41 +323,23 @@ pub async fn create(
     check_resolved(&parsed, &policy)
         .await
         .map_err(|r| ApiError::unprocessable("unsafe-endpoint", r.to_string()))?;
-    let mut random = [0u8; 32];
-    getrandom::fill(&mut random).map_err(ApiError::internal)?;
-    // The key is the text itself (its bytes), as `mcpbench eval --signing-secret` and the
-    // agent templates take it.
-    let secret = hex::encode(random);
-    let set = req.set.as_deref().unwrap_or(&state.config().default_set);
-    let id = submissions::create(
-        state.pool(),
-        &submissions::NewSubmission {
-            vendor_id: caller.vendor_id,
-            set_id: set,
-            name: &req.name,
-            model: &req.model,
-            endpoint_url: parsed.as_str(),
-            signing_secret: secret.as_bytes(),
-            trials: trials as i32,
-            max_attempts: state.config().max_attempts,
-            monthly_quota: state.config().monthly_quota,
-        },
-    )
-    .await?;
-    tracing::info!(submission = %id, vendor = %caller.name, set, "submission queued");
-    let url = format!("/submissions/{id}");
-    let body = Created {
-        id,
-        status: "queued".into(),
-        signing_secret: secret,
-        url: url.clone(),
-    };
-    Ok((
-        StatusCode::ACCEPTED,
-        [(header::LOCATION, url)],
-        AppJson(body),
-    )
-        .into_response())
+    Ok(parsed.to_string())
+}
+
+/// How recently a worker with a Docker engine must have reported for `docker` submissions.
+const DOCKER_WORKER_SILENCE: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// Refuses `docker` submissions when no worker here can run images.
+async fn require_docker(state: &AppState) -> Result<(), ApiError> {
+    if workers::docker_available(state.pool(), DOCKER_WORKER_SILENCE).await? {
+        return Ok(());
+    }
+    Err(ApiError::unprocessable(
+        "docker-unavailable",
+        "this deployment cannot run Docker images right now: no worker with a Docker engine \
+         has reported in the last 90 s; submit kind \"endpoint\" with the URL of your agent, \
+         or try again later",
+    ))
 }
 
 /// Your submissions, newest first.

@@ -47,6 +47,12 @@ pub struct Options {
     pub allow_private: bool,
     pub worker: bool,
     pub quota: Option<i64>,
+    /// The worker runs Docker images in this sandbox.
+    pub sandbox: Option<mcpbench_sandbox::Sandbox>,
+    /// The worker's time budget per task.
+    pub time_budget: Duration,
+    /// The worker's concurrency.
+    pub concurrency: usize,
 }
 
 impl Default for Options {
@@ -56,6 +62,9 @@ impl Default for Options {
             allow_private: true,
             worker: true,
             quota: Some(10),
+            sandbox: None,
+            time_budget: Duration::from_secs(30),
+            concurrency: 4,
         }
     }
 }
@@ -88,6 +97,7 @@ impl Service {
             monthly_quota: options.quota,
             default_set: "dev".into(),
             max_attempts: 3,
+            image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
@@ -98,7 +108,9 @@ impl Service {
             config.egress = policy;
             config.lease = Duration::from_secs(5);
             config.poll = Duration::from_millis(200);
-            config.time_budget = Duration::from_secs(30);
+            config.time_budget = options.time_budget;
+            config.concurrency = options.concurrency;
+            config.sandbox = options.sandbox.clone();
             let (pool, store, metrics, stopped) = (
                 pool.clone(),
                 store.clone(),
@@ -130,6 +142,20 @@ impl Service {
             .await
             .unwrap();
         }));
+        if options.sandbox.is_some() {
+            // The worker reports what it can run at start; submissions check it.
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+            while !mcpbench_db::workers::docker_available(&pool, Duration::from_secs(60))
+                .await
+                .unwrap()
+            {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the worker never reported"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
         Self {
             url: base,
             pool,

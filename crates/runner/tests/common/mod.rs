@@ -56,5 +56,6 @@ pub fn target(url: &str, secret: &[u8]) -> AgentTarget {
         label: "test".into(),
         url: url.into(),
         signing_secret: secret.to_vec(),
+        sandbox_gateway: None,
     }
 }

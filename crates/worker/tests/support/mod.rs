@@ -39,7 +39,7 @@ pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
             set_id: "dev",
             name: "agent",
             model: "model",
-            endpoint_url: &endpoint,
+            agent: submissions::Agent::Endpoint(&endpoint),
             signing_secret: b"k",
             trials: 1,
             max_attempts: 3,

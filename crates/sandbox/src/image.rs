@@ -1,0 +1,131 @@
+//! Images on the engine: the proxy's (made here), a vendor's uploaded archive (loaded), a
+//! vendor's registry reference (pulled, pinned by digest).
+
+use crate::{Sandbox, SandboxError};
+use bollard::Docker;
+use bollard::query_parameters::{CreateImageOptionsBuilder, ImportImageOptionsBuilder};
+use futures_util::StreamExt;
+use mcpbench_images::{build_archive, is_pinned_reference};
+use std::path::Path;
+
+/// The proxy, built statically by `build.rs`.
+static PROXY_BINARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/mcpbench-sandbox-proxy"));
+pub(crate) const PROXY_PATH: &str = "/mcpbench-sandbox-proxy";
+
+/// Loads the proxy image unless the engine has it already; returns its id.
+pub(crate) async fn ensure_proxy(docker: &Docker) -> Result<String, SandboxError> {
+    let (id, tar) = build_archive(
+        &[(PROXY_PATH.trim_start_matches('/'), 0o755, PROXY_BINARY)],
+        &[PROXY_PATH],
+        "mcpbench-sandbox-proxy:latest",
+    )?;
+    if docker.inspect_image(&id).await.is_err() {
+        load(docker, bytes::Bytes::from(tar)).await?;
+        docker
+            .inspect_image(&id)
+            .await
+            .map_err(|e| SandboxError::Image(format!("the proxy image did not load: {e}")))?;
+    }
+    Ok(id)
+}
+
+async fn load(docker: &Docker, tar: bytes::Bytes) -> Result<(), SandboxError> {
+    let options = ImportImageOptionsBuilder::default().quiet(true).build();
+    let mut progress = docker.import_image(options, bollard::body_full(tar), None);
+    while let Some(item) = progress.next().await {
+        item?;
+    }
+    Ok(())
+}
+
+impl Sandbox {
+    /// Makes `image` (an id from an uploaded archive) present, loading `archive` (a local
+    /// copy of the upload) when the engine does not have it.
+    pub async fn ensure_loaded(&self, image: &str, archive: &Path) -> Result<(), SandboxError> {
+        if self.docker.inspect_image(image).await.is_ok() {
+            return Ok(());
+        }
+        let file = tokio::fs::File::open(archive).await?;
+        let stream = tokio_util_stream(file);
+        let options = ImportImageOptionsBuilder::default().quiet(true).build();
+        let mut progress = self.docker.import_image_stream(options, stream, None);
+        while let Some(item) = progress.next().await {
+            item.map_err(|e| SandboxError::Image(format!("the image archive did not load: {e}")))?;
+        }
+        self.docker.inspect_image(image).await.map_err(|_| {
+            SandboxError::Image("the archive loaded but did not hold the recorded image".into())
+        })?;
+        Ok(())
+    }
+
+    /// Whether the engine has `image` already.
+    pub async fn has_image(&self, image: &str) -> bool {
+        self.docker.inspect_image(image).await.is_ok()
+    }
+
+    /// Pulls a digest-pinned reference unless the engine has it already.
+    pub async fn ensure_pulled(&self, reference: &str) -> Result<(), SandboxError> {
+        if !is_pinned_reference(reference) {
+            return Err(SandboxError::Image(
+                "the image reference is not pinned by digest".into(),
+            ));
+        }
+        if self.docker.inspect_image(reference).await.is_ok() {
+            return Ok(());
+        }
+        let options = CreateImageOptionsBuilder::default()
+            .from_image(reference)
+            .build();
+        let mut progress = self.docker.create_image(Some(options), None, None);
+        while let Some(item) = progress.next().await {
+            item.map_err(|e| SandboxError::Image(format!("pulling {reference} failed: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Removes an image (a finished submission's), leaving it when a container still uses it.
+    pub async fn remove_image(&self, image: &str) -> Result<(), SandboxError> {
+        self.docker
+            .remove_image(
+                image,
+                None::<bollard::query_parameters::RemoveImageOptions>,
+                None,
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// The volumes an image declares; each gets a size-capped tmpfs so it cannot become
+    /// unbounded writable storage beside the read-only root.
+    pub(crate) async fn declared_volumes(&self, image: &str) -> Result<Vec<String>, SandboxError> {
+        let inspect = self
+            .docker
+            .inspect_image(image)
+            .await
+            .map_err(|e| match e {
+                bollard::errors::Error::DockerResponseServerError {
+                    status_code: 404, ..
+                } => SandboxError::Image("the image is not on this engine".into()),
+                e => e.into(),
+            })?;
+        Ok(inspect.config.and_then(|c| c.volumes).unwrap_or_default())
+    }
+}
+
+/// A file as a stream of chunks, for a request body.
+fn tokio_util_stream(
+    file: tokio::fs::File,
+) -> impl futures_util::Stream<Item = Result<bytes::Bytes, std::io::Error>> + Send + 'static {
+    futures_util::stream::unfold(file, |mut file| async move {
+        use tokio::io::AsyncReadExt;
+        let mut buf = vec![0u8; 256 << 10];
+        match file.read(&mut buf).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buf.truncate(n);
+                Some((Ok(bytes::Bytes::from(buf)), file))
+            }
+            Err(e) => Some((Err(e), file)),
+        }
+    })
+}

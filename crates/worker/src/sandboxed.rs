@@ -1,0 +1,197 @@
+//! Runs of Docker-image submissions: the image brought onto the engine once, then one fresh
+//! pod per run (see `mcpbench_sandbox`), torn down whatever way the run ends.
+
+use crate::Worker;
+use mcpbench_db::queue::Claim;
+use mcpbench_gateway::trace::{FORMAT, Header, Line, RunSummary};
+use mcpbench_runner::{AgentTarget, Reason, RunResult};
+use mcpbench_sandbox::{Finished, PodSpec};
+use mcpbench_tasks::Task;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// What a job runs.
+pub(crate) enum Agent {
+    Endpoint(AgentTarget),
+    Docker(DockerAgent),
+}
+
+pub(crate) struct DockerAgent {
+    /// An image id (uploaded) or a digest-pinned reference.
+    pub image: String,
+    /// The uploaded archive's key in trace storage.
+    pub archive: Option<String>,
+    pub label: String,
+    pub signing_secret: Vec<u8>,
+}
+
+/// Past the deadline and readiness, how long a pod may live before its wall-clock kill.
+const KILL_GRACE: Duration = Duration::from_secs(3);
+
+impl Worker {
+    /// One run in a fresh pod: the result and the container's logs, or why it could not run
+    /// (ours, retried).
+    pub(crate) async fn run_in_sandbox(
+        &self,
+        claim: &Claim,
+        task: Arc<Task>,
+        agent: DockerAgent,
+    ) -> Result<(RunResult, Vec<u8>), String> {
+        let Some(docker) = &self.docker else {
+            return Err("this worker cannot run Docker images".into());
+        };
+        self.ensure_image(&agent).await?;
+        let readiness = docker.sandbox.config().readiness;
+        let spec = PodSpec {
+            image: agent.image.clone(),
+            lifetime: readiness + self.config.time_budget + KILL_GRACE,
+            gateway: docker.gateway,
+            labels: vec![
+                (
+                    "mcpbench.submission".into(),
+                    claim.submission_id.to_string(),
+                ),
+                ("mcpbench.job".into(), claim.job_id.to_string()),
+            ],
+        };
+        let started = Instant::now();
+        let pod = docker.sandbox.start(&spec).await.map_err(|e| {
+            tracing::warn!(error = %e, "starting a sandbox pod failed");
+            "the agent's container could not be started on our side".to_string()
+        })?;
+        let result = match pod.ready(readiness).await {
+            Err(not_ready) => not_run(&task, &agent.label, &self.runner.set, not_ready.0, started),
+            Ok(()) => {
+                let target = AgentTarget {
+                    label: agent.label.clone(),
+                    url: pod.agent_url().to_string(),
+                    signing_secret: agent.signing_secret.clone(),
+                    sandbox_gateway: Some(pod.gateway_url()),
+                };
+                self.runner.run(task, &target).await
+            }
+        };
+        let finished = pod.stop().await;
+        Ok((
+            explain(result, &finished, &docker.sandbox.config().limits),
+            finished.logs,
+        ))
+    }
+
+    /// Loads or pulls the submission's image unless the engine has it.
+    async fn ensure_image(&self, agent: &DockerAgent) -> Result<(), String> {
+        let docker = self.docker.as_ref().expect("checked by the caller");
+        // One load at a time per worker: concurrent slots of one submission wait for the
+        // first instead of loading the same archive several times.
+        let _guard = docker.loading.lock().await;
+        if docker.sandbox.has_image(&agent.image).await {
+            return Ok(());
+        }
+        match &agent.archive {
+            Some(key) => {
+                let dir = tempfile::tempdir().map_err(|e| {
+                    tracing::warn!(error = %e, "no temporary directory for an image archive");
+                    "the image could not be prepared on our side".to_string()
+                })?;
+                let path = dir.path().join("image.tar");
+                match self.store.get_file(key, &path).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        return Err("the uploaded image archive is missing from storage".into());
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "reading an image archive failed");
+                        return Err("the image archive could not be read on our side".into());
+                    }
+                }
+                docker
+                    .sandbox
+                    .ensure_loaded(&agent.image, &path)
+                    .await
+                    .map_err(|e| {
+                        tracing::warn!(error = %e, "loading an image failed");
+                        "the image archive could not be loaded into the Docker engine".to_string()
+                    })
+            }
+            // The vendor's own reference: the engine's answer is theirs to read.
+            None => docker
+                .sandbox
+                .ensure_pulled(&agent.image)
+                .await
+                .map_err(|e| format!("the image could not be pulled: {e}")),
+        }
+    }
+}
+
+/// Adds what the sandbox saw to the run's reason: an out-of-memory kill or an early exit
+/// explain an agent that stopped answering.
+fn explain(
+    mut result: RunResult,
+    finished: &Finished,
+    limits: &mcpbench_sandbox::Limits,
+) -> RunResult {
+    if result.passed {
+        return result;
+    }
+    let note = if finished.oom_killed {
+        Some(format!(
+            "the agent's container was killed for exceeding its memory limit ({} MiB)",
+            limits.memory_bytes >> 20
+        ))
+    } else {
+        finished
+            .exited
+            .map(|code| format!("the agent's container exited with code {code}"))
+    };
+    if let Some(note) = note {
+        result.detail = Some(match result.detail.take() {
+            Some(detail) => format!("{note}; {detail}"),
+            None => note,
+        });
+        if let Some(Line::Result(summary)) = result.trace.last_mut() {
+            summary.detail = result.detail.clone();
+        }
+    }
+    result
+}
+
+/// The result of a run whose agent never became ready: the agent's failure, with a trace that
+/// says so.
+fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant) -> RunResult {
+    let duration = started.elapsed();
+    let trace = vec![
+        Line::Header(Header {
+            format: FORMAT.into(),
+            run_id: String::new(),
+            task_id: task.id.clone(),
+            set: set.into(),
+            agent: agent.into(),
+            protocol_revisions: Vec::new(),
+            started_at: humantime::format_rfc3339_seconds(SystemTime::now() - duration).to_string(),
+            max_steps: task.max_steps,
+            servers: task.servers.clone(),
+        }),
+        Line::Result(RunSummary {
+            passed: false,
+            reason: Reason::AgentError.as_str().into(),
+            detail: Some(detail.clone()),
+            tool_calls: 0,
+            hallucinated_calls: 0,
+            invalid_calls: 0,
+            errors_observed: 0,
+            budget_exceeded: false,
+            duration_ms: duration.as_millis() as u64,
+        }),
+    ];
+    RunResult {
+        task_id: task.id.clone(),
+        run_id: String::new(),
+        passed: false,
+        reason: Reason::AgentError,
+        detail: Some(detail),
+        counters: Default::default(),
+        duration,
+        answer: None,
+        trace,
+    }
+}
