@@ -10,7 +10,7 @@ use bollard::Docker;
 use bollard::models::{ContainerCreateBody, HostConfig, HostConfigLogConfig, ResourcesUlimits};
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, KillContainerOptionsBuilder, LogsOptionsBuilder,
-    RemoveContainerOptionsBuilder,
+    RemoveContainerOptionsBuilder, WaitContainerOptions,
 };
 use futures_util::StreamExt;
 use std::collections::HashMap;
@@ -252,7 +252,6 @@ impl Pod {
         // Read before the kill below, so only an exit of the agent's own is reported.
         if let Ok(c) = self.docker.inspect_container(&self.agent, None).await {
             let state = c.state.unwrap_or_default();
-            finished.oom_killed = state.oom_killed == Some(true);
             if state.running == Some(false) {
                 finished.exited = state.exit_code;
             }
@@ -261,6 +260,15 @@ impl Pod {
             .signal("KILL")
             .build();
         let _ = self.docker.kill_container(&self.agent, Some(kill)).await;
+        // The engine records an out-of-memory kill when it reaps the process, which can come
+        // after the agent's connection dropped: wait for the container to stop, then read.
+        let wait = self
+            .docker
+            .wait_container(&self.agent, None::<WaitContainerOptions>);
+        let _ = tokio::time::timeout(Duration::from_secs(5), wait.collect::<Vec<_>>()).await;
+        if let Ok(c) = self.docker.inspect_container(&self.agent, None).await {
+            finished.oom_killed = c.state.unwrap_or_default().oom_killed == Some(true);
+        }
         (finished.logs, finished.logs_truncated) = self.logs().await;
         remove(&self.docker, &self.agent, &self.proxy, &self.dir).await;
         for task in &self.tasks {

@@ -59,8 +59,15 @@ impl Worker {
             tracing::warn!(error = %e, "starting a sandbox pod failed");
             "the agent's container could not be started on our side".to_string()
         })?;
-        let result = match pod.ready(readiness).await {
-            Err(not_ready) => not_run(&task, &agent.label, &self.runner.set, not_ready.0, started),
+        let ready = pod.ready(readiness).await;
+        let result = match &ready {
+            Err(not_ready) => not_run(
+                &task,
+                &agent.label,
+                &self.runner.set,
+                not_ready.0.clone(),
+                started,
+            ),
             Ok(()) => {
                 let target = AgentTarget {
                     label: agent.label.clone(),

@@ -33,8 +33,25 @@ pub(crate) fn is_multipart(request: &Request) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("multipart/form-data"))
 }
 
+/// Room for the multipart framing and the submission part beside the archive.
+const FRAMING_BYTES: u64 = 1 << 20;
+
 pub(crate) async fn receive(state: &AppState, request: Request) -> Result<Upload, ApiError> {
     let cap = state.config().image_upload_max_bytes;
+    let too_large = || {
+        ApiError::too_large(format!(
+            "the image archive is larger than this deployment's cap of {cap} bytes"
+        ))
+    };
+    // A declared length past the cap is refused before a byte of the body is read.
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > cap.saturating_add(FRAMING_BYTES)) {
+        return Err(too_large());
+    }
     let mut multipart = Multipart::from_request(request, state)
         .await
         .map_err(|e| ApiError::bad_request(format!("the multipart body could not be read: {e}")))?;
@@ -69,9 +86,7 @@ pub(crate) async fn receive(state: &AppState, request: Request) -> Result<Upload
                 while let Some(chunk) = field.chunk().await.map_err(unreadable)? {
                     size += chunk.len() as u64;
                     if size > cap {
-                        return Err(ApiError::too_large(format!(
-                            "the image archive is larger than this deployment's cap of {cap} bytes"
-                        )));
+                        return Err(too_large());
                     }
                     hasher.update(&chunk);
                     file.write_all(&chunk).await.map_err(ApiError::internal)?;

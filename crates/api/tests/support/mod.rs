@@ -53,6 +53,8 @@ pub struct Options {
     pub time_budget: Duration,
     /// The worker's concurrency.
     pub concurrency: usize,
+    /// The largest image archive the API accepts.
+    pub image_upload_max_bytes: u64,
 }
 
 impl Default for Options {
@@ -65,6 +67,7 @@ impl Default for Options {
             sandbox: None,
             time_budget: Duration::from_secs(30),
             concurrency: 4,
+            image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
         }
     }
 }
@@ -97,7 +100,7 @@ impl Service {
             monthly_quota: options.quota,
             default_set: "dev".into(),
             max_attempts: 3,
-            image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
+            image_upload_max_bytes: options.image_upload_max_bytes,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
@@ -230,6 +233,34 @@ impl Service {
         let status = r.status().as_u16();
         let body = r.json().await.unwrap_or(Value::Null);
         (status, body)
+    }
+
+    /// `POST /submissions` as multipart: the submission's JSON and an image archive.
+    pub async fn upload(&self, token: &str, submission: &Value, archive: Vec<u8>) -> (u16, Value) {
+        let form = reqwest::multipart::Form::new()
+            .part(
+                "submission",
+                reqwest::multipart::Part::text(submission.to_string())
+                    .mime_str("application/json")
+                    .unwrap(),
+            )
+            .part(
+                "image",
+                reqwest::multipart::Part::bytes(archive)
+                    .file_name("image.tar")
+                    .mime_str("application/x-tar")
+                    .unwrap(),
+            );
+        let r = self
+            .http
+            .post(self.at("/submissions"))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
     }
 
     /// Polls a submission until it leaves `queued` and `running` (at most `limit`).
