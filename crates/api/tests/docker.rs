@@ -350,6 +350,38 @@ async fn bad_docker_submissions_get_their_reasons() {
     let (_, list) = svc.get("/submissions", Some(&token)).await;
     assert_eq!(list["submissions"], json!([]), "{list}");
 
+    // On a private set that is live, the container's output (which can echo the task) is
+    // closed to its owner as the trace is.
+    let tasks: Vec<_> = svc
+        .tasks
+        .iter()
+        .map(mcpbench_db::sets::SetTask::from_task)
+        .collect();
+    mcpbench_db::sets::put_set(&svc.pool, "private-live", false, &tasks)
+        .await
+        .unwrap();
+    let tag = format!("mcpbench-test-private-null:{}", std::process::id());
+    let image_id = images::hostile_image(&tag, &["null"]);
+    let mut private = docker.clone();
+    private["set"] = json!("private-live");
+    let (status, created) = svc
+        .upload(&token, &private, std::fs::read(images::save(&tag)).unwrap())
+        .await;
+    assert_eq!(status, 202, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let done = svc.wait(id, &token, Duration::from_secs(120)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let run = outcomes(&svc, &token, id).await[0].2.clone();
+    let stored = std::fs::read_dir(svc.traces.path().join("runs").join(id))
+        .unwrap()
+        .count();
+    assert_eq!(stored, 2, "the trace and the logs are stored");
+    for path in [format!("/runs/{run}"), format!("/runs/{run}/logs")] {
+        let (status, _) = svc.get(&path, Some(&token)).await;
+        assert_eq!(status, 404, "{path} is closed while the set is live");
+    }
+    images::remove_image(&image_id);
+
     // A pinned reference the worker cannot pull (no registry here): the submission fails
     // with the engine's reason, after its attempts.
     let image = format!("127.0.0.1:9/nowhere/agent@sha256:{digest}");

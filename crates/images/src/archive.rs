@@ -36,6 +36,11 @@ pub enum ArchiveError {
         "the image is built for {0}; the workers run linux/amd64 (build with --platform linux/amd64)"
     )]
     Platform(String),
+    #[error(
+        "the image's WORKDIR {0:?} points into /proc, the shape of a container escape \
+         (CVE-2024-21626); use an ordinary directory"
+    )]
+    UnsafeWorkdir(String),
 }
 
 /// Reads the image out of a `docker save` archive: exactly one image, its config present and
@@ -87,6 +92,13 @@ pub fn inspect_archive<R: Read + Seek>(mut file: R) -> Result<ArchiveImage, Arch
     let (os, architecture) = (field("os"), field("architecture"));
     if os != "linux" || architecture != "amd64" {
         return Err(ArchiveError::Platform(format!("{os}/{architecture}")));
+    }
+    let workdir = config
+        .pointer("/config/WorkingDir")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if crate::unsafe_workdir(workdir) {
+        return Err(ArchiveError::UnsafeWorkdir(workdir.into()));
     }
     Ok(ArchiveImage {
         id: format!("sha256:{digest}"),
@@ -207,11 +219,30 @@ mod tests {
     }
 
     #[test]
+    fn an_escape_workdir_is_refused() {
+        let message = inspect_archive(Cursor::new(one_config(
+            br#"{"os":"linux","architecture":"amd64","config":{"WorkingDir":"/proc/self/fd/8"}}"#,
+        )))
+        .unwrap_err()
+        .to_string();
+        assert!(message.contains("CVE-2024-21626"), "{message}");
+    }
+
+    #[test]
     fn other_platforms_are_named() {
-        let config = br#"{"os":"linux","architecture":"arm64"}"#;
+        let message = inspect_archive(Cursor::new(one_config(
+            br#"{"os":"linux","architecture":"arm64"}"#,
+        )))
+        .unwrap_err()
+        .to_string();
+        assert!(message.contains("linux/arm64"), "{message}");
+    }
+
+    /// An archive whose manifest names one config (no layers).
+    fn one_config(config: &[u8]) -> Vec<u8> {
         let mut out = tar::Builder::new(Vec::new());
         for (path, bytes) in [
-            ("c.json", config.as_slice()),
+            ("c.json", config),
             (
                 "manifest.json",
                 br#"[{"Config":"c.json","Layers":[]}]"#.as_slice(),
@@ -222,10 +253,7 @@ mod tests {
             header.set_mode(0o644);
             out.append_data(&mut header, path, bytes).unwrap();
         }
-        let message = inspect_archive(Cursor::new(out.into_inner().unwrap()))
-            .unwrap_err()
-            .to_string();
-        assert!(message.contains("linux/arm64"), "{message}");
+        out.into_inner().unwrap()
     }
 
     fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

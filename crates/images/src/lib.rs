@@ -5,6 +5,23 @@ mod archive;
 
 pub use archive::{ArchiveError, ArchiveImage, build_archive, inspect_archive};
 
+/// Whether an image's working directory reaches into `/proc`: the container escape of runc
+/// before 1.1.12 (CVE-2024-21626, "Leaky Vessels": `WORKDIR /proc/self/fd/N` leaves the process
+/// with a working directory on the host). Such images are refused whatever the runtime.
+pub fn unsafe_workdir(workdir: &str) -> bool {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in workdir.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.first() == Some(&"proc")
+}
+
 /// Whether `image` is a registry reference pinned by digest: `name@sha256:<64 hex>`.
 pub fn is_pinned_reference(image: &str) -> bool {
     let Some((name, digest)) = image.rsplit_once('@') else {
@@ -27,6 +44,23 @@ pub fn is_pinned_reference(image: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_pinned_reference;
+
+    #[test]
+    fn workdirs_into_proc_are_unsafe() {
+        for bad in [
+            "/proc/self/fd/7",
+            "/proc",
+            "proc/1/cwd",
+            "/../proc/self/fd/8",
+            "/app/../proc/self/cwd",
+            "//proc/x",
+        ] {
+            assert!(super::unsafe_workdir(bad), "{bad}");
+        }
+        for good in ["", "/", "/app", "/srv/proc", "/process", "/app/proc/.."] {
+            assert!(!super::unsafe_workdir(good), "{good}");
+        }
+    }
 
     #[test]
     fn only_digest_pinned_references_pass() {

@@ -6,11 +6,42 @@ use bollard::Docker;
 use bollard::query_parameters::{CreateImageOptionsBuilder, ImportImageOptionsBuilder};
 use futures_util::StreamExt;
 use mcpbench_images::{build_archive, is_pinned_reference};
+
+/// The first runc with the fix for CVE-2024-21626.
+const RUNC_FIXED: (u32, u32, u32) = (1, 1, 12);
 use std::path::Path;
 
 /// The proxy, built statically by `build.rs`.
 static PROXY_BINARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/mcpbench-sandbox-proxy"));
 pub(crate) const PROXY_PATH: &str = "/mcpbench-sandbox-proxy";
+
+/// Warns when the engine's runc predates the fix for CVE-2024-21626 (images with a WORKDIR in
+/// /proc are refused anyway; the warning asks the operator to upgrade).
+pub(crate) async fn check_runtime(docker: &Docker) {
+    let Ok(version) = docker.version().await else {
+        return;
+    };
+    for component in version.components.unwrap_or_default() {
+        if component.name != "runc" {
+            continue;
+        }
+        let numbers: Vec<u32> = component
+            .version
+            .split(|c: char| !c.is_ascii_digit())
+            .take(3)
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        if let [a, b, c] = numbers[..]
+            && (a, b, c) < RUNC_FIXED
+        {
+            tracing::warn!(
+                runc = %component.version,
+                "this runc predates the fix for CVE-2024-21626; images whose WORKDIR points into \
+                 /proc are refused, but upgrade runc to 1.1.12 or later"
+            );
+        }
+    }
+}
 
 /// Loads the proxy image unless the engine has it already; returns its id.
 pub(crate) async fn ensure_proxy(docker: &Docker) -> Result<String, SandboxError> {
@@ -96,7 +127,8 @@ impl Sandbox {
     }
 
     /// The volumes an image declares; each gets a size-capped tmpfs so it cannot become
-    /// unbounded writable storage beside the read-only root.
+    /// unbounded writable storage beside the read-only root. Refuses an image whose working
+    /// directory points into /proc (CVE-2024-21626), whichever way it came.
     pub(crate) async fn declared_volumes(&self, image: &str) -> Result<Vec<String>, SandboxError> {
         let inspect = self
             .docker
@@ -108,7 +140,14 @@ impl Sandbox {
                 } => SandboxError::Image("the image is not on this engine".into()),
                 e => e.into(),
             })?;
-        Ok(inspect.config.and_then(|c| c.volumes).unwrap_or_default())
+        let config = inspect.config.unwrap_or_default();
+        let workdir = config.working_dir.unwrap_or_default();
+        if mcpbench_images::unsafe_workdir(&workdir) {
+            return Err(SandboxError::Image(format!(
+                "the image's WORKDIR {workdir:?} points into /proc (CVE-2024-21626); refused"
+            )));
+        }
+        Ok(config.volumes.unwrap_or_default())
     }
 }
 

@@ -34,10 +34,14 @@
 //! - **Leftovers**: everything carries `mcpbench.*` labels with its owner and expiry, and
 //!   [`Sandbox::reap`] removes what a crashed worker left.
 //!
-//! Not covered: a kernel or runtime escape (containers share the host kernel; runc 1.1.5 on
-//! the test machine is past CVE-2019-5736 and CVE-2024-21626 needs a `WORKDIR` we never take
-//! from a vendor... see README for the runtime check), and timing side channels. A deployment
-//! that needs more runs the worker with a stronger runtime (gVisor's `runsc`) via `runtime`.
+//! - **Known runtime escapes**: an image whose `WORKDIR` points into `/proc` (runc's
+//!   CVE-2024-21626) is refused at upload and again before it runs; [`Sandbox::connect`] warns
+//!   when the engine's runc predates that fix. CVE-2019-5736 (overwriting runc through
+//!   `/proc/self/exe`) needs root in the container and write access to the binary: agents run
+//!   as uid 65534 without capabilities.
+//!
+//! Not covered: kernel exploits (containers share the host kernel) and timing side channels.
+//! A deployment that needs more sets `runtime` to a stronger one (gVisor's `runsc`).
 
 mod image;
 mod pod;
@@ -159,6 +163,7 @@ impl Sandbox {
             .map_err(|_| SandboxError::Unreachable("no answer within 10 s".into()))?
             .map_err(|e| SandboxError::Unreachable(e.to_string()))?;
         std::fs::create_dir_all(&config.socket_dir)?;
+        image::check_runtime(&docker).await;
         let proxy_image = image::ensure_proxy(&docker).await?;
         Ok(Self {
             docker,

@@ -90,7 +90,19 @@ impl Sandbox {
             tasks: Vec::new(),
             stopped: false,
         };
-        // On any error below, dropping `pod` removes whatever was made.
+        match self.start_in(&mut pod, spec).await {
+            Ok(()) => Ok(pod),
+            Err(e) => {
+                // Whatever was made goes now, before the error is reported.
+                pod.stopped = true;
+                remove(&pod.docker, &pod.agent, &pod.proxy, &pod.dir).await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn start_in(&self, pod: &mut Pod, spec: &PodSpec) -> Result<(), SandboxError> {
+        let (id, dir) = (pod.id.clone(), pod.dir.clone());
         let proxy_user = prepare_dir(&dir)?;
         let mcp = UnixListener::bind(dir.join("mcp.sock"))?;
         std::fs::set_permissions(dir.join("mcp.sock"), std::fs::Permissions::from_mode(0o777))?;
@@ -158,7 +170,7 @@ impl Sandbox {
             listener,
             dir.join("agent.sock"),
         )));
-        Ok(pod)
+        Ok(())
     }
 
     async fn create(&self, name: &str, body: ContainerCreateBody) -> Result<(), SandboxError> {

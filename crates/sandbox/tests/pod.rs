@@ -272,6 +272,28 @@ async fn an_agent_that_never_listens_is_named_and_a_dropped_pod_is_removed() {
 }
 
 #[tokio::test]
+async fn an_image_with_a_workdir_in_proc_never_starts() {
+    let sandbox = sandbox("test-workdir").await;
+    let (gateway, _) = canary("127.0.0.1:0").await;
+    let bin = images::hostile_binary();
+    let image = images::build_image_with(
+        "mcpbench-test-leaky-vessels:1",
+        &[(&bin, "/agent")],
+        &["/agent", "null"],
+        "WORKDIR /proc/self/fd/8\n",
+    );
+    let err = sandbox
+        .start(&spec(&image, gateway))
+        .await
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("CVE-2024-21626"), "{err}");
+    let left = images::containers_with_label(&format!("{LABEL_OWNER}=test-workdir"));
+    assert!(left.is_empty(), "a failed start leaves nothing: {left:?}");
+    images::remove_image(&image);
+}
+
+#[tokio::test]
 async fn the_reaper_removes_what_a_dead_worker_left() {
     let (gateway, _) = canary("127.0.0.1:0").await;
     let image = images::hostile_image("mcpbench-test-sleep:1", &["sleep"]);

@@ -79,10 +79,12 @@ impl Worker {
             }
         };
         let finished = pod.stop().await;
-        Ok((
-            explain(result, &finished, &docker.sandbox.config().limits),
-            finished.logs,
-        ))
+        // A readiness failure already says how the agent ended.
+        let result = match ready {
+            Ok(()) => explain(result, &finished, &docker.sandbox.config().limits),
+            Err(_) => result,
+        };
+        Ok((result, finished.logs))
     }
 
     /// Loads or pulls the submission's image unless the engine has it.

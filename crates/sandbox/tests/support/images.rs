@@ -45,6 +45,11 @@ pub fn hostile_binary() -> PathBuf {
 /// A `FROM scratch` image holding `files` (host path, path in the image) with `cmd`, tagged
 /// `tag`; returns its id.
 pub fn build_image(tag: &str, files: &[(&Path, &str)], cmd: &[&str]) -> String {
+    build_image_with(tag, files, cmd, "")
+}
+
+/// [`build_image`] with `extra` Dockerfile lines (such as `WORKDIR /x`).
+pub fn build_image_with(tag: &str, files: &[(&Path, &str)], cmd: &[&str], extra: &str) -> String {
     let context = work_dir().join(format!("ctx-{}", tag.replace([':', '/'], "-")));
     let _ = std::fs::remove_dir_all(&context);
     std::fs::create_dir_all(&context).unwrap();
@@ -59,6 +64,7 @@ pub fn build_image(tag: &str, files: &[(&Path, &str)], cmd: &[&str]) -> String {
         }
         dockerfile.push_str(&format!("COPY {name} {dest}\n"));
     }
+    dockerfile.push_str(extra);
     let cmd: Vec<String> = cmd.iter().map(|c| format!("{c:?}")).collect();
     dockerfile.push_str(&format!("CMD [{}]\n", cmd.join(", ")));
     std::fs::write(context.join("Dockerfile"), dockerfile).unwrap();
