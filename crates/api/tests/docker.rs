@@ -288,10 +288,7 @@ async fn bad_docker_submissions_get_their_reasons() {
     if let Ok(r) = sent {
         assert_eq!(r.status(), 413);
     }
-    assert!(
-        !svc.traces.path().join("images").exists(),
-        "nothing of a refused upload is kept"
-    );
+
     let (status, body) = svc
         .upload(
             &token,
@@ -350,6 +347,11 @@ async fn bad_docker_submissions_get_their_reasons() {
     let (_, list) = svc.get("/submissions", Some(&token)).await;
     assert_eq!(list["submissions"], json!([]), "{list}");
 
+    assert!(
+        !svc.traces.path().join("images").exists(),
+        "nothing of a refused upload is kept"
+    );
+
     // On a private set that is live, the container's output (which can echo the task) is
     // closed to its owner as the trace is.
     let tasks: Vec<_> = svc
@@ -361,7 +363,7 @@ async fn bad_docker_submissions_get_their_reasons() {
         .await
         .unwrap();
     let tag = format!("mcpbench-test-private-null:{}", std::process::id());
-    let image_id = images::hostile_image(&tag, &["null"]);
+    let image_id = images::hostile_image(&tag, &["echo"]);
     let mut private = docker.clone();
     private["set"] = json!("private-live");
     let (status, created) = svc
@@ -379,6 +381,25 @@ async fn bad_docker_submissions_get_their_reasons() {
     for path in [format!("/runs/{run}"), format!("/runs/{run}/logs")] {
         let (status, _) = svc.get(&path, Some(&token)).await;
         assert_eq!(status, 404, "{path} is closed while the set is live");
+    }
+    // The agent answered HTTP 500 with the request (the goal) as its text: none of it reaches
+    // the vendor through the run's detail or the submission's failures.
+    let goal = &svc.tasks[0].goal;
+    let (_, runs) = svc
+        .get(&format!("/submissions/{id}/runs"), Some(&token))
+        .await;
+    let (_, view) = svc.get(&format!("/submissions/{id}"), Some(&token)).await;
+    assert_eq!(runs["runs"][0]["reason"], "agent_error", "{runs}");
+    assert!(
+        runs["runs"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("details withheld"),
+        "{runs}"
+    );
+    for text in [runs.to_string(), view.to_string()] {
+        assert!(!text.contains(goal.as_str()), "the goal leaked: {text}");
+        assert!(!text.contains("mcpbench/1"), "the request leaked: {text}");
     }
     images::remove_image(&image_id);
 
@@ -405,6 +426,43 @@ async fn bad_docker_submissions_get_their_reasons() {
             .contains("could not be pulled"),
         "{done}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reference_into_our_networks_is_refused() {
+    let svc = Service::start(Options {
+        tasks: 1,
+        allow_private: false,
+        sandbox: Some(sandbox("api-docker-registry").await),
+        ..Default::default()
+    })
+    .await;
+    let token = svc.token("acme").await;
+    let digest = "c".repeat(64);
+    for registry in [
+        "127.0.0.1:5000",
+        "localhost",
+        "10.1.2.3",
+        "169.254.169.254",
+        "[::1]:5000",
+    ] {
+        let image = format!("{registry}/agent@sha256:{digest}");
+        let (status, body) = svc
+            .post(
+                "/submissions",
+                Some(&token),
+                &json!({"name": "x", "model": "m", "kind": "docker", "image": image}),
+            )
+            .await;
+        assert_eq!(status, 422, "{image}: {body}");
+        assert!(
+            matches!(
+                problem_type(&body),
+                "/problems/unsafe-registry" | "/problems/unpinned-image"
+            ),
+            "{image}: {body}"
+        );
+    }
 }
 
 /// Sends the headers of a multipart upload of `length` bytes and no body; the answer.

@@ -65,6 +65,8 @@ pub struct Target {
     pub image: Option<String>,
     /// The key of the uploaded archive in trace storage, for images that were uploaded.
     pub image_archive: Option<String>,
+    /// Whether the submission's set is public (its tasks are no secret).
+    pub set_public: bool,
     pub signing_secret: Vec<u8>,
     pub vendor: String,
 }
@@ -204,9 +206,10 @@ pub async fn list(
 pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
     sqlx::query_as!(
         Target,
-        "SELECT s.set_id, s.kind, s.endpoint_url, s.image, s.image_archive, s.signing_secret,
-                v.name AS vendor
-         FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1",
+        "SELECT s.set_id, s.kind, s.endpoint_url, s.image, s.image_archive, t.public AS set_public,
+                s.signing_secret, v.name AS vendor
+         FROM submissions s JOIN vendors v ON v.id = s.vendor_id
+         JOIN task_sets t ON t.id = s.set_id WHERE s.id = $1",
         id
     )
     .fetch_optional(pool)

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 
 /// Largest `manifest.json` or image config read (real ones are a few KiB).
 const MAX_JSON_BYTES: u64 = 1 << 20;
@@ -36,6 +36,8 @@ pub enum ArchiveError {
         "the image is built for {0}; the workers run linux/amd64 (build with --platform linux/amd64)"
     )]
     Platform(String),
+    #[error("the archive holds {0:?} twice; save it again with `docker save`")]
+    Duplicate(String),
     #[error(
         "the image's WORKDIR {0:?} points into /proc, the shape of a container escape \
          (CVE-2024-21626); use an ordinary directory"
@@ -105,6 +107,62 @@ pub fn inspect_archive<R: Read + Seek>(mut file: R) -> Result<ArchiveImage, Arch
         os,
         architecture,
     })
+}
+
+/// Files of an archive that make `docker load` tag what it loads: a vendor's archive must not
+/// name (and so replace) any image on our engine, ours included. `manifest.json` keeps its
+/// entries with `RepoTags` emptied.
+const TAGGING_FILES: [&str; 3] = ["repositories", "index.json", "oci-layout"];
+
+/// Copies an archive without anything that would tag images on load, refusing one that holds a
+/// path twice (the engine reads the last copy, a check may have read the first).
+pub fn untagged_copy<R: Read, W: Write>(input: R, output: W) -> Result<(), ArchiveError> {
+    let tar_err = |e: std::io::Error| ArchiveError::Tar(e.to_string());
+    let mut archive = tar::Archive::new(input);
+    let mut out = tar::Builder::new(output);
+    let mut seen = std::collections::HashSet::new();
+    for entry in archive.entries().map_err(tar_err)? {
+        let mut entry = entry.map_err(tar_err)?;
+        let path = entry.path().map_err(tar_err)?.to_string_lossy().to_string();
+        let name = path.trim_start_matches("./").to_string();
+        if !seen.insert(name.clone()) {
+            return Err(ArchiveError::Duplicate(name));
+        }
+        if TAGGING_FILES.contains(&name.as_str()) {
+            continue;
+        }
+        let mut header = entry.header().clone();
+        if name == "manifest.json" {
+            if entry.size() > MAX_JSON_BYTES {
+                return Err(ArchiveError::Manifest("is larger than 1 MiB".into()));
+            }
+            let mut bytes = Vec::new();
+            (&mut entry)
+                .take(MAX_JSON_BYTES)
+                .read_to_end(&mut bytes)
+                .map_err(tar_err)?;
+            let mut manifest: Value = serde_json::from_slice(&bytes)
+                .map_err(|e| ArchiveError::Manifest(format!("is not JSON: {e}")))?;
+            for image in manifest.as_array_mut().into_iter().flatten() {
+                if let Some(image) = image.as_object_mut() {
+                    image.insert("RepoTags".into(), Value::Null);
+                }
+            }
+            let bytes =
+                serde_json::to_vec(&manifest).map_err(|e| ArchiveError::Manifest(e.to_string()))?;
+            header.set_size(bytes.len() as u64);
+            out.append_data(&mut header, &name, bytes.as_slice())
+                .map_err(tar_err)?;
+        } else {
+            out.append_data(&mut header, &name, &mut entry)
+                .map_err(tar_err)?;
+        }
+    }
+    out.into_inner()
+        .map_err(tar_err)?
+        .flush()
+        .map_err(tar_err)?;
+    Ok(())
 }
 
 /// The bytes of the first entry whose path satisfies `want`, at most [`MAX_JSON_BYTES`].
@@ -254,6 +312,50 @@ mod tests {
             out.append_data(&mut header, path, bytes).unwrap();
         }
         out.into_inner().unwrap()
+    }
+
+    #[test]
+    fn a_copy_tags_nothing_and_duplicates_are_refused() {
+        let (id, good) = build_archive(
+            &[("hello", 0o755, b"#!")],
+            &["/hello"],
+            "mcpbench-worker:local",
+        )
+        .unwrap();
+        assert!(find(&good, b"mcpbench-worker:local").is_some());
+        let mut copy = Vec::new();
+        untagged_copy(Cursor::new(&good), &mut copy).unwrap();
+        assert!(
+            find(&copy, b"mcpbench-worker:local").is_none(),
+            "the tag is gone"
+        );
+        assert_eq!(
+            inspect_archive(Cursor::new(&copy)).unwrap().id,
+            id,
+            "the image is the same"
+        );
+        // A second manifest.json after the first: the engine would read the second.
+        let mut out = tar::Builder::new(Vec::new());
+        let mut input = tar::Archive::new(Cursor::new(&good));
+        for entry in input.entries().unwrap() {
+            let mut entry = entry.unwrap();
+            let path = entry.path().unwrap().to_string_lossy().to_string();
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).unwrap();
+            let mut header = tar::Header::new_gnu();
+            header.set_size(bytes.len() as u64);
+            header.set_mode(0o644);
+            out.append_data(&mut header, &path, bytes.as_slice())
+                .unwrap();
+        }
+        let mut header = tar::Header::new_gnu();
+        header.set_size(2);
+        header.set_mode(0o644);
+        out.append_data(&mut header, "manifest.json", b"[]".as_slice())
+            .unwrap();
+        let twice = out.into_inner().unwrap();
+        let err = untagged_copy(Cursor::new(&twice), Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("twice"), "{err}");
     }
 
     fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

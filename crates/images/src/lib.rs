@@ -3,7 +3,7 @@
 
 mod archive;
 
-pub use archive::{ArchiveError, ArchiveImage, build_archive, inspect_archive};
+pub use archive::{ArchiveError, ArchiveImage, build_archive, inspect_archive, untagged_copy};
 
 /// Whether an image's working directory reaches into `/proc`: the container escape of runc
 /// before 1.1.12 (CVE-2024-21626, "Leaky Vessels": `WORKDIR /proc/self/fd/N` leaves the process

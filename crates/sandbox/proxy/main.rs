@@ -23,8 +23,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Connections carried at once; past it new ones are closed (an agent that opens thousands
-/// only hurts its own run).
-const MAX_CONNECTIONS: usize = 256;
+/// only hurts its own run). Each takes two threads: the container's pids limit allows them.
+const MAX_CONNECTIONS: usize = 128;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -45,12 +45,17 @@ fn main() {
     let mcp = TcpListener::bind((Ipv4Addr::LOCALHOST, mcp_port)).unwrap_or_else(|e| fatal("binding the MCP port", e));
     let mcp_sock = dir.join("mcp.sock");
     let counter = open.clone();
-    std::thread::spawn(move || {
+    let accepting = std::thread::Builder::new().spawn(move || {
         for conn in mcp.incoming() {
-            let Ok(tcp) = conn else { continue };
+            let Ok(tcp) = conn else {
+                // Out of descriptors, say: wait rather than spin.
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
             let Some(slot) = Slot::take(&counter) else { continue };
             let path = mcp_sock.clone();
-            std::thread::spawn(move || {
+            // A thread that cannot be made drops the connection, never the proxy.
+            let _ = std::thread::Builder::new().spawn(move || {
                 let _slot = slot;
                 if let Ok(unix) = UnixStream::connect(&path) {
                     let _ = tcp.set_nodelay(true);
@@ -59,6 +64,9 @@ fn main() {
             });
         }
     });
+    if let Err(e) = accepting {
+        fatal("starting the MCP thread", e);
+    }
 
     let agent_sock = dir.join("agent.sock");
     let _ = std::fs::remove_file(&agent_sock);
@@ -66,9 +74,12 @@ fn main() {
     let target = SocketAddr::from((Ipv4Addr::LOCALHOST, agent_port));
     println!("ready");
     for conn in agent.incoming() {
-        let Ok(mut unix) = conn else { continue };
+        let Ok(mut unix) = conn else {
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
         let Some(slot) = Slot::take(&open) else { continue };
-        std::thread::spawn(move || {
+        let _ = std::thread::Builder::new().spawn(move || {
             let _slot = slot;
             match TcpStream::connect_timeout(&target, Duration::from_secs(2)) {
                 Ok(tcp) => {
@@ -135,10 +146,11 @@ impl Stream {
 fn pipe(a: Stream, b: Stream) {
     let (mut a_read, mut a_write, a_close) = a.split();
     let (mut b_read, mut b_write, b_close) = b.split();
-    let up = std::thread::spawn(move || {
+    let up = std::thread::Builder::new().spawn(move || {
         let _ = std::io::copy(&mut a_read, &mut b_write);
         b_close();
     });
+    let Ok(up) = up else { return };
     let _ = std::io::copy(&mut b_read, &mut a_write);
     a_close();
     let _ = up.join();

@@ -147,8 +147,36 @@ impl Sandbox {
                 "the image's WORKDIR {workdir:?} points into /proc (CVE-2024-21626); refused"
             )));
         }
-        Ok(config.volumes.unwrap_or_default())
+        let volumes = config.volumes.unwrap_or_default();
+        if volumes.len() > MAX_VOLUMES {
+            return Err(SandboxError::Image(format!(
+                "the image declares {} volumes; at most {MAX_VOLUMES} are allowed",
+                volumes.len()
+            )));
+        }
+        if let Some(bad) = volumes.iter().find(|v| !is_plain_volume(v)) {
+            return Err(SandboxError::Image(format!(
+                "the image declares the volume {bad:?}; volumes must be absolute paths outside \
+                 /proc, /sys and /dev"
+            )));
+        }
+        Ok(volumes)
     }
+}
+
+/// Volumes an image may declare (each becomes a size-capped tmpfs).
+const MAX_VOLUMES: usize = 16;
+
+/// An absolute path, not `/` and not under the kernel's file systems.
+fn is_plain_volume(path: &str) -> bool {
+    let clean: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    path.starts_with('/')
+        && !clean.is_empty()
+        && !clean.contains(&"..")
+        && !matches!(clean[0], "proc" | "sys" | "dev")
 }
 
 /// A file as a stream of chunks, for a request body.

@@ -135,6 +135,24 @@ pub enum SandboxError {
     Pod(String),
 }
 
+impl SandboxError {
+    /// The reason when the fault is the image's (it declares what we refuse, or the engine
+    /// could not create or start a container from it): the vendor's to fix, not ours to retry.
+    pub fn image_fault(&self) -> Option<String> {
+        match self {
+            SandboxError::Image(reason) => Some(reason.clone()),
+            SandboxError::Docker(bollard::errors::Error::DockerResponseServerError {
+                status_code: 400,
+                message,
+            }) => Some(format!(
+                "the engine could not start the image: {}",
+                message.chars().take(300).collect::<String>()
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// A connection to the Docker engine with the proxy image in place.
 #[derive(Clone)]
 pub struct Sandbox {

@@ -7,7 +7,9 @@ use crate::{
     MCP_PORT, Sandbox, SandboxError,
 };
 use bollard::Docker;
-use bollard::models::{ContainerCreateBody, HostConfig, HostConfigLogConfig, ResourcesUlimits};
+use bollard::models::{
+    ContainerCreateBody, HealthConfig, HostConfig, HostConfigLogConfig, ResourcesUlimits,
+};
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, KillContainerOptionsBuilder, LogsOptionsBuilder,
     RemoveContainerOptionsBuilder, WaitContainerOptions,
@@ -93,9 +95,10 @@ impl Sandbox {
         match self.start_in(&mut pod, spec).await {
             Ok(()) => Ok(pod),
             Err(e) => {
-                // Whatever was made goes now, before the error is reported.
-                pod.stopped = true;
+                // Whatever was made goes now, before the error is reported (if this future is
+                // dropped meanwhile, `Drop` still removes it: `stopped` is set only after).
                 remove(&pod.docker, &pod.agent, &pod.proxy, &pod.dir).await;
+                pod.stopped = true;
                 Err(e)
             }
         }
@@ -124,7 +127,8 @@ impl Sandbox {
             l
         };
 
-        let mut proxy_host = self.hardened(64 << 20, 0.5, 64, &[]);
+        // Two threads per carried connection (at most 128 of them) and a few more.
+        let mut proxy_host = self.hardened(64 << 20, 0.5, 320, &[]);
         proxy_host.network_mode = Some("none".into());
         proxy_host.binds = Some(vec![format!("{}:{POD_DIR_IN_PROXY}", dir.display())]);
         let proxy = ContainerCreateBody {
@@ -152,6 +156,12 @@ impl Sandbox {
             image: Some(spec.image.clone()),
             env: Some(vec![format!("PORT={AGENT_PORT}")]),
             user: Some(AGENT_USER.into()),
+            // An image's HEALTHCHECK makes the engine exec into the container (the path of
+            // runc's CVE-2024-21626); we check readiness ourselves.
+            healthcheck: Some(HealthConfig {
+                test: Some(vec!["NONE".into()]),
+                ..Default::default()
+            }),
             labels: Some(labels("agent")),
             host_config: Some(agent_host),
             ..Default::default()
@@ -259,7 +269,6 @@ impl Pod {
 
     /// Kills both containers, keeps the agent's logs and exit state, removes everything.
     pub async fn stop(mut self) -> Finished {
-        self.stopped = true;
         let mut finished = Finished::default();
         // Read before the kill below, so only an exit of the agent's own is reported.
         if let Ok(c) = self.docker.inspect_container(&self.agent, None).await {
@@ -283,6 +292,8 @@ impl Pod {
         }
         (finished.logs, finished.logs_truncated) = self.logs().await;
         remove(&self.docker, &self.agent, &self.proxy, &self.dir).await;
+        // Only now: a teardown cancelled half-way leaves `Drop` to finish it.
+        self.stopped = true;
         for task in &self.tasks {
             task.abort();
         }

@@ -127,6 +127,11 @@ async fn every_container_is_hardened_and_removed() {
         assert!(labels[label].is_string(), "label {label} missing: {labels}");
     }
     assert_eq!(host["LogConfig"]["Config"]["max-size"], "4m");
+    assert_eq!(host["Ulimits"][0]["Name"], "nofile");
+    assert_eq!(
+        agent["Config"]["Healthcheck"]["Test"],
+        serde_json::json!(["NONE"])
+    );
     // The proxy: no network at all, and its one mount is the pod directory (no Docker socket).
     assert_eq!(proxy["HostConfig"]["NetworkMode"], "none");
     assert_eq!(proxy["HostConfig"]["CapDrop"], serde_json::json!(["ALL"]));
@@ -143,9 +148,12 @@ async fn every_container_is_hardened_and_removed() {
     assert!(networks.keys().all(|n| n == "none"), "{networks:?}");
 
     let id = pod.id.clone();
+    let pod_dir = sandbox.pods_dir().join("test-hardening").join(&id);
+    assert!(pod_dir.join("agent.sock").exists());
     let finished = pod.stop().await;
     assert!(String::from_utf8_lossy(&finished.logs).contains("listening on 8080"));
     assert!(images::containers_with_label(&format!("mcpbench.pod={id}")).is_empty());
+    assert!(!pod_dir.exists(), "the pod directory is removed");
 }
 
 #[tokio::test]
@@ -291,6 +299,34 @@ async fn an_image_with_a_workdir_in_proc_never_starts() {
     let left = images::containers_with_label(&format!("{LABEL_OWNER}=test-workdir"));
     assert!(left.is_empty(), "a failed start leaves nothing: {left:?}");
     images::remove_image(&image);
+}
+
+#[tokio::test]
+async fn the_wall_clock_kills_an_agent_that_ignores_sigterm() {
+    let sandbox = sandbox("test-wall-clock").await;
+    let (gateway, _) = canary("127.0.0.1:0").await;
+    let image = images::hostile_image("mcpbench-test-ignoreterm:1", &["ignoreterm"]);
+    let mut spec = spec(&image, gateway);
+    spec.lifetime = Duration::from_secs(3);
+    let pod = sandbox.start(&spec).await.unwrap();
+    pod.ready(Duration::from_secs(10)).await.unwrap();
+    let agent = format!("mcpbench-{}-agent", pod.id);
+    // Nobody calls stop: the pod's own clock must end it.
+    let started = std::time::Instant::now();
+    while inspect(&agent)["State"]["Running"] == true {
+        assert!(
+            started.elapsed() < Duration::from_secs(3 + 5),
+            "still running past its limit"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        inspect(&agent)["State"]["ExitCode"],
+        137,
+        "killed, not exited"
+    );
+    let finished = pod.stop().await;
+    assert!(String::from_utf8_lossy(&finished.logs).contains("SIGTERM ignored"));
 }
 
 #[tokio::test]

@@ -35,6 +35,7 @@ impl Worker {
             Ok(prepared) => prepared,
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
+        let mut withhold = false;
         let (mut result, logs) = match agent {
             Agent::Endpoint(target) => {
                 let run = self.runner.run(task, &target);
@@ -44,6 +45,7 @@ impl Worker {
                 (result, None)
             }
             Agent::Docker(image) => {
+                withhold = image.withhold_details;
                 let run = self.run_in_sandbox(&claim, task, image);
                 match self.run_leased(&claim, run, shutdown).await {
                     None => return,
@@ -92,7 +94,14 @@ impl Worker {
                 .give_up(&claim, "the run's trace could not be stored on our side")
                 .await;
         }
-        match queue::complete(&self.pool, &claim, &record(&result, key)).await {
+        let mut record = record(&result, key);
+        if withhold && record.detail.is_some() {
+            // An image on a live private set saw a private task and its vendor sees the run's
+            // detail: only our fixed words go there. The trace (closed until the set retires)
+            // keeps the agent's.
+            record.detail = Some(WITHHELD.into());
+        }
+        match queue::complete(&self.pool, &claim, &record).await {
             Ok(Completion::Recorded { finished }) => {
                 tracing::info!(reason = result.reason.as_str(), "run recorded");
                 if finished {
@@ -142,6 +151,7 @@ impl Worker {
                 archive: target.image_archive,
                 label: target.vendor,
                 signing_secret: target.signing_secret,
+                withhold_details: !target.set_public,
             }),
             kind => {
                 return Err(format!(
@@ -217,6 +227,10 @@ impl Worker {
         }
     }
 }
+
+/// The detail of a Docker-image run on a live private set.
+const WITHHELD: &str = "details withheld while the set is live (an image's own words could carry \
+                        the task); they are in the trace, which opens when the set retires";
 
 /// PostgreSQL text cannot hold NUL, and an agent's reply (quoted in `detail`) may.
 fn storable(text: &str) -> String {

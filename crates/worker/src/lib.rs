@@ -90,8 +90,8 @@ pub struct Worker {
 struct DockerSupport {
     sandbox: Sandbox,
     gateway: SocketAddr,
-    /// Held while an image is being brought onto the engine.
-    loading: tokio::sync::Mutex<()>,
+    /// One lock per image, held while it is being brought onto the engine.
+    loading: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// A worker counts as gone (its sandbox leftovers reaped) when it has not reported for this long.
@@ -134,7 +134,7 @@ impl Worker {
             docker: sandbox.map(|(sandbox, gateway)| DockerSupport {
                 sandbox,
                 gateway,
-                loading: tokio::sync::Mutex::new(()),
+                loading: Default::default(),
             }),
         })
     }

@@ -23,7 +23,12 @@ pub(crate) struct DockerAgent {
     pub archive: Option<String>,
     pub label: String,
     pub signing_secret: Vec<u8>,
+    /// The set is private and live: the run's detail must not carry the agent's own words.
+    pub withhold_details: bool,
 }
+
+/// How long loading or pulling one image may take.
+const IMAGE_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// Past the deadline and readiness, how long a pod may live before its wall-clock kill.
 const KILL_GRACE: Duration = Duration::from_secs(3);
@@ -55,10 +60,20 @@ impl Worker {
             ],
         };
         let started = Instant::now();
-        let pod = docker.sandbox.start(&spec).await.map_err(|e| {
-            tracing::warn!(error = %e, "starting a sandbox pod failed");
-            "the agent's container could not be started on our side".to_string()
-        })?;
+        let pod = match docker.sandbox.start(&spec).await {
+            Ok(pod) => pod,
+            Err(e) => match e.image_fault() {
+                // The image's own fault: a result for the vendor, not a retry for us.
+                Some(reason) => {
+                    let result = not_run(&task, &agent.label, &self.runner.set, reason, started);
+                    return Ok((result, Vec::new()));
+                }
+                None => {
+                    tracing::warn!(error = %e, "starting a sandbox pod failed");
+                    return Err("the agent's container could not be started on our side".into());
+                }
+            },
+        };
         let ready = pod.ready(readiness).await;
         let result = match &ready {
             Err(not_ready) => not_run(
@@ -90,9 +105,27 @@ impl Worker {
     /// Loads or pulls the submission's image unless the engine has it.
     async fn ensure_image(&self, agent: &DockerAgent) -> Result<(), String> {
         let docker = self.docker.as_ref().expect("checked by the caller");
-        // One load at a time per worker: concurrent slots of one submission wait for the
-        // first instead of loading the same archive several times.
-        let _guard = docker.loading.lock().await;
+        // One load per image at a time: concurrent slots of one submission wait for the first
+        // instead of loading the same archive several times; other images go on.
+        let lock = docker
+            .loading
+            .lock()
+            .expect("the lock map is never poisoned")
+            .entry(agent.image.clone())
+            .or_default()
+            .clone();
+        let _guard = lock.lock().await;
+        match tokio::time::timeout(IMAGE_TIMEOUT, self.bring_image(agent)).await {
+            Ok(result) => result,
+            Err(_) => Err(format!(
+                "the image could not be brought onto the engine within {} minutes",
+                IMAGE_TIMEOUT.as_secs() / 60
+            )),
+        }
+    }
+
+    async fn bring_image(&self, agent: &DockerAgent) -> Result<(), String> {
+        let docker = self.docker.as_ref().expect("checked by the caller");
         if docker.sandbox.has_image(&agent.image).await {
             return Ok(());
         }
@@ -122,12 +155,16 @@ impl Worker {
                         "the image archive could not be loaded into the Docker engine".to_string()
                     })
             }
-            // The vendor's own reference: the engine's answer is theirs to read.
+            // The vendor's own reference: the engine's answer (about their registry) is theirs
+            // to read, shortened.
             None => docker
                 .sandbox
                 .ensure_pulled(&agent.image)
                 .await
-                .map_err(|e| format!("the image could not be pulled: {e}")),
+                .map_err(|e| {
+                    let e: String = e.to_string().chars().take(300).collect();
+                    format!("the image could not be pulled: {e}")
+                }),
         }
     }
 }

@@ -184,14 +184,11 @@ pub async fn create(
     caller: Caller,
     request: Request,
 ) -> Result<Response, ApiError> {
-    let (req, agent) = if upload::is_multipart(&request) {
+    let (req, received) = if upload::is_multipart(&request) {
         // Refused before a byte of a possibly large archive is read.
         require_docker(&state).await?;
-        let upload = upload::receive(&state, request).await?;
-        (
-            upload.submission,
-            Some((upload.image.id, upload.key, upload.sha256)),
-        )
+        let (req, received) = upload::receive(&state, request).await?;
+        (req, Some(received))
     } else {
         let AppJson(req) = AppJson::<NewSubmission>::from_request(request, &state).await?;
         (req, None)
@@ -205,7 +202,8 @@ pub async fn create(
         )));
     }
     let endpoint;
-    let agent = match (req.kind, &agent) {
+    let accepted;
+    let agent = match (req.kind, received) {
         (Kind::Endpoint, Some(_)) => {
             return Err(ApiError::unprocessable(
                 "invalid-submission",
@@ -216,23 +214,27 @@ pub async fn create(
             endpoint = checked_endpoint(&state, &req).await?;
             submissions::Agent::Endpoint(&endpoint)
         }
-        (Kind::Docker, upload) => {
+        (Kind::Docker, received) => {
             if req.endpoint_url.is_some() {
                 return Err(ApiError::bad_request(
                     "endpoint_url belongs to kind \"endpoint\"; a docker submission has image",
                 ));
             }
             require_docker(&state).await?;
-            match (upload, req.image.as_deref()) {
+            match (received, req.image.as_deref()) {
                 (Some(_), Some(_)) => {
                     return Err(ApiError::bad_request(
                         "give the image either as a reference or as an upload, not both",
                     ));
                 }
-                (Some((id, key, sha)), None) => submissions::Agent::Docker {
-                    image: id,
-                    archive: Some((key.as_str(), sha.as_str())),
-                },
+                (Some(received), None) => {
+                    // Checked, stripped of tags and stored only now that the rest is valid.
+                    accepted = upload::accept(&state, received).await?;
+                    submissions::Agent::Docker {
+                        image: &accepted.image.id,
+                        archive: Some((accepted.key.as_str(), accepted.sha256.as_str())),
+                    }
+                }
                 (None, Some(image)) => {
                     if !mcpbench_images::is_pinned_reference(image) {
                         return Err(ApiError::unprocessable(
@@ -243,6 +245,7 @@ pub async fn create(
                              --format '{{index .RepoDigests 0}}' IMAGE` prints it",
                         ));
                     }
+                    check_registry(&state, image).await?;
                     submissions::Agent::Docker {
                         image,
                         archive: None,
@@ -324,6 +327,32 @@ async fn checked_endpoint(state: &AppState, req: &NewSubmission) -> Result<Strin
         .await
         .map_err(|r| ApiError::unprocessable("unsafe-endpoint", r.to_string()))?;
     Ok(parsed.to_string())
+}
+
+/// The registry of a pinned reference goes through the same checks as an endpoint: the engine
+/// connects to it on our side, so it must not point into our networks.
+async fn check_registry(state: &AppState, image: &str) -> Result<(), ApiError> {
+    let name = image.split('@').next().unwrap_or_default();
+    let first = name.split('/').next().unwrap_or_default();
+    // Docker's rule: the first component names a registry when it has a dot or a port, or is
+    // `localhost`; otherwise the image is on Docker Hub.
+    let registry = if name.contains('/')
+        && (first.contains('.') || first.contains(':') || first == "localhost")
+    {
+        first
+    } else {
+        "registry-1.docker.io"
+    };
+    let policy = state.config().egress;
+    let refused = |r: mcpbench_egress::Refusal| {
+        ApiError::unprocessable(
+            "unsafe-registry",
+            format!("the image's registry {registry:?} is refused: {r}"),
+        )
+    };
+    let url = check_url(&format!("https://{registry}/"), &policy).map_err(refused)?;
+    check_resolved(&url, &policy).await.map_err(refused)?;
+    Ok(())
 }
 
 /// How recently a worker with a Docker engine must have reported for `docker` submissions.

@@ -1,10 +1,13 @@
 //! Image uploads: `POST /submissions` as `multipart/form-data` with a `submission` part (the
 //! same JSON as a plain submission) and an `image` part (a `docker save` archive).
 //!
-//! The archive streams to a temporary file while its SHA-256 is taken and its size counted
-//! against the deployment's cap (413 past it, nothing kept); it is then checked (one image,
-//! its config matching its digest, linux/amd64) and copied to trace storage under
-//! `images/<sha256>.tar`, where workers load it from.
+//! [`receive`] streams the archive to a temporary file while its SHA-256 is taken and its size
+//! counted against the deployment's cap (413 past it; a declared `Content-Length` past it is
+//! refused before the body is read; the whole body is bounded too, framing included). Once the
+//! submission's other fields are valid, [`accept`] copies the archive without anything that
+//! would tag images on our engine, checks it (one image, its config matching its digest,
+//! linux/amd64, a sane WORKDIR) and stores it under `images/<sha256>.tar`, where workers load
+//! it from. At most [`MAX_UPLOADS`] uploads are received at once.
 
 use crate::AppState;
 use crate::body::parse_json;
@@ -12,15 +15,30 @@ use crate::error::ApiError;
 use crate::routes::submissions::NewSubmission;
 use axum::extract::{FromRequest, Multipart, Request};
 use http::header;
-use mcpbench_images::{ArchiveImage, inspect_archive};
+use mcpbench_images::{ArchiveImage, inspect_archive, untagged_copy};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
+use tokio::sync::{Semaphore, SemaphorePermit};
 
-/// An accepted upload: the submission's JSON part and where its image now is.
-pub(crate) struct Upload {
-    pub submission: NewSubmission,
+/// Uploads received at once (each may hold a temporary file of up to the cap).
+pub const MAX_UPLOADS: usize = 4;
+static UPLOADS: Semaphore = Semaphore::const_new(MAX_UPLOADS);
+
+/// Room for the multipart framing and the submission part beside the archive.
+const FRAMING_BYTES: u64 = 1 << 20;
+
+/// An archive received, not yet checked or stored.
+pub(crate) struct Received {
+    dir: tempfile::TempDir,
+    sha256: String,
+    _permit: SemaphorePermit<'static>,
+}
+
+/// An archive accepted: the image it holds and where it is stored.
+pub(crate) struct Accepted {
     pub image: ArchiveImage,
     pub key: String,
+    /// The SHA-256 of the bytes the vendor sent.
     pub sha256: String,
 }
 
@@ -33,25 +51,38 @@ pub(crate) fn is_multipart(request: &Request) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("multipart/form-data"))
 }
 
-/// Room for the multipart framing and the submission part beside the archive.
-const FRAMING_BYTES: u64 = 1 << 20;
-
-pub(crate) async fn receive(state: &AppState, request: Request) -> Result<Upload, ApiError> {
+pub(crate) async fn receive(
+    state: &AppState,
+    request: Request,
+) -> Result<(NewSubmission, Received), ApiError> {
     let cap = state.config().image_upload_max_bytes;
     let too_large = || {
         ApiError::too_large(format!(
             "the image archive is larger than this deployment's cap of {cap} bytes"
         ))
     };
-    // A declared length past the cap is refused before a byte of the body is read.
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > cap.saturating_add(FRAMING_BYTES)) {
+    let limit = cap.saturating_add(FRAMING_BYTES);
+    if declared.is_some_and(|n| n > limit) {
         return Err(too_large());
     }
+    let permit = UPLOADS.try_acquire().map_err(|_| {
+        ApiError::unavailable(format!(
+            "{MAX_UPLOADS} image uploads are in progress, the most at once; try again shortly"
+        ))
+    })?;
+    // The whole body is bounded, so neither the framing nor a part's headers can grow
+    // without end.
+    let request = request.map(|body| {
+        axum::body::Body::new(http_body_util::Limited::new(
+            body,
+            usize::try_from(limit).unwrap_or(usize::MAX),
+        ))
+    });
     let mut multipart = Multipart::from_request(request, state)
         .await
         .map_err(|e| ApiError::bad_request(format!("the multipart body could not be read: {e}")))?;
@@ -59,7 +90,7 @@ pub(crate) async fn receive(state: &AppState, request: Request) -> Result<Upload
         ApiError::bad_request(format!("the multipart body could not be read: {e}"))
     };
     let dir = tempfile::tempdir().map_err(ApiError::internal)?;
-    let path = dir.path().join("image.tar");
+    let path = dir.path().join("upload.tar");
     let mut submission = None;
     let mut archive: Option<(u64, String)> = None;
     while let Some(mut field) = multipart.next_field().await.map_err(unreadable)? {
@@ -101,7 +132,8 @@ pub(crate) async fn receive(state: &AppState, request: Request) -> Result<Upload
             }
             other => {
                 return Err(ApiError::bad_request(format!(
-                    "unknown part {:?}: send the parts \"submission\" (JSON) and \"image\" (a docker save archive)",
+                    "unknown part {:?}: send the parts \"submission\" (JSON) and \"image\" (a \
+                     docker save archive)",
                     other.unwrap_or("")
                 )));
             }
@@ -119,24 +151,41 @@ pub(crate) async fn receive(state: &AppState, request: Request) -> Result<Upload
             "the image archive is empty",
         ));
     }
-    let checked = path.clone();
+    Ok((
+        submission,
+        Received {
+            dir,
+            sha256,
+            _permit: permit,
+        },
+    ))
+}
+
+/// Checks a received archive and stores an untagged copy of it.
+pub(crate) async fn accept(state: &AppState, received: Received) -> Result<Accepted, ApiError> {
+    let dir = received.dir.path().to_owned();
     let image = tokio::task::spawn_blocking(move || {
-        std::fs::File::open(&checked).map(|f| inspect_archive(std::io::BufReader::new(f)))
+        let input = std::io::BufReader::new(std::fs::File::open(dir.join("upload.tar"))?);
+        let output = std::io::BufWriter::new(std::fs::File::create(dir.join("image.tar"))?);
+        Ok::<_, std::io::Error>(untagged_copy(input, output).and_then(|()| {
+            let copy = std::fs::File::open(dir.join("image.tar"))
+                .map_err(|e| mcpbench_images::ArchiveError::Tar(e.to_string()))?;
+            inspect_archive(std::io::BufReader::new(copy))
+        }))
     })
     .await
     .map_err(ApiError::internal)?
     .map_err(ApiError::internal)?
     .map_err(|e| ApiError::unprocessable("invalid-image", e.to_string()))?;
-    let key = format!("images/{sha256}.tar");
+    let key = format!("images/{}.tar", received.sha256);
     state
         .store()
-        .put_file(&key, &path)
+        .put_file(&key, &received.dir.path().join("image.tar"))
         .await
         .map_err(ApiError::internal)?;
-    Ok(Upload {
-        submission,
+    Ok(Accepted {
         image,
         key,
-        sha256,
+        sha256: received.sha256,
     })
 }

@@ -73,6 +73,8 @@ fn main() {
             std::thread::sleep(Duration::from_secs(3600));
         },
         "garbage" => serve(|_| Reply::Garbage),
+        // Sends the request (the goal, a private task's too) back as an error's text.
+        "echo" => serve(|body| Reply::Error(body.to_string())),
         "sleep" => serve(|_| Reply::Never),
         "canary" => {
             let port = rest.first().map(String::as_str).unwrap_or("7");
@@ -93,6 +95,7 @@ fn main() {
 
 enum Reply {
     Answer,
+    Error(String),
     Garbage,
     Never,
 }
@@ -119,6 +122,11 @@ fn serve(handle: impl Fn(&str) -> Reply + Send + Sync + 'static) -> ! {
                     out.extend_from_slice(json);
                     out
                 }
+                Reply::Error(text) => format!(
+                    "HTTP/1.1 500 Internal Server Error\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                    text.len()
+                )
+                .into_bytes(),
                 Reply::Garbage => b"HTTP/1.1 200 OK\r\ncontent-length: 12\r\n\r\n\x00\xff{{not json".to_vec(),
                 Reply::Never => loop {
                     std::thread::sleep(Duration::from_secs(3600));
