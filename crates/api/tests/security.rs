@@ -240,7 +240,7 @@ async fn bad_bodies_get_problems_and_change_nothing() {
         (br#"{"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/", "trials": 0}"#.to_vec(), "application/json", 400, "bad-request"),
         (br#"{"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/", "trials": 99}"#.to_vec(), "application/json", 400, "bad-request"),
         (br#"{"name": "x", "model": "m", "kind": "endpoint"}"#.to_vec(), "application/json", 422, "invalid-submission"),
-        (br#"{"name": "x", "model": "m", "kind": "docker", "image": "a@sha256:00"}"#.to_vec(), "application/json", 422, "unsupported-kind"),
+        (br#"{"name": "x", "model": "m", "kind": "docker", "image": "a@sha256:00"}"#.to_vec(), "application/json", 422, "docker-unavailable"),
         (br#"{"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/", "set": "nope"}"#.to_vec(), "application/json", 422, "invalid-submission"),
         (br#"{"name": "x"}"#.to_vec(), "text/plain", 415, "unsupported-media-type"),
     ];

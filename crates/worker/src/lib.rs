@@ -309,6 +309,7 @@ pub async fn connect_sandbox(
     if let Some(dir) = &args.sandbox_dir {
         config.socket_dir = dir.clone();
     }
+    config.deployment = args.sandbox_deployment.clone();
     config.readiness = Duration::from_secs(args.agent_readiness_secs);
     config.limits.memory_bytes = (args.agent_memory_mib as i64) << 20;
     config.limits.cpus = args.agent_cpus;
