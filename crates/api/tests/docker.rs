@@ -347,6 +347,14 @@ async fn bad_docker_submissions_get_their_reasons() {
     let (_, list) = svc.get("/submissions", Some(&token)).await;
     assert_eq!(list["submissions"], json!([]), "{list}");
 
+    let mut no_set = docker.clone();
+    no_set["set"] = json!("no-such-set");
+    let (status, body) = svc.upload(&token, &no_set, tiny_archive()).await;
+    assert_eq!(
+        (status, problem_type(&body)),
+        (422, "/problems/invalid-submission"),
+        "{body}"
+    );
     assert!(
         !svc.traces.path().join("images").exists(),
         "nothing of a refused upload is kept"

@@ -124,7 +124,10 @@ pub fn untagged_copy<R: Read, W: Write>(input: R, output: W) -> Result<(), Archi
     for entry in archive.entries().map_err(tar_err)? {
         let mut entry = entry.map_err(tar_err)?;
         let path = entry.path().map_err(tar_err)?.to_string_lossy().to_string();
-        let name = path.trim_start_matches("./").to_string();
+        // The engine cleans every name (`manifest.json/` and `./x//manifest.json` are
+        // `manifest.json` to it), so names are compared and written clean.
+        let name = clean_name(&path)
+            .ok_or_else(|| ArchiveError::Tar(format!("the path {path:?} leaves the archive")))?;
         if !seen.insert(name.clone()) {
             return Err(ArchiveError::Duplicate(name));
         }
@@ -153,6 +156,11 @@ pub fn untagged_copy<R: Read, W: Write>(input: R, output: W) -> Result<(), Archi
             header.set_size(bytes.len() as u64);
             out.append_data(&mut header, &name, bytes.as_slice())
                 .map_err(tar_err)?;
+        } else if let Some(target) = entry.link_name().map_err(tar_err)? {
+            // `append_link` keeps targets longer than the header's 100 bytes whole.
+            let target = target.into_owned();
+            out.append_link(&mut header, &name, target)
+                .map_err(tar_err)?;
         } else {
             out.append_data(&mut header, &name, &mut entry)
                 .map_err(tar_err)?;
@@ -163,6 +171,20 @@ pub fn untagged_copy<R: Read, W: Write>(input: R, output: W) -> Result<(), Archi
         .flush()
         .map_err(tar_err)?;
     Ok(())
+}
+
+/// A path as the engine reads it: no empty or `.` parts, no trailing `/`; `None` when it
+/// climbs out with `..` or is empty.
+fn clean_name(path: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            p => parts.push(p),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 /// The bytes of the first entry whose path satisfies `want`, at most [`MAX_JSON_BYTES`].
@@ -176,7 +198,7 @@ fn read_entry<R: Read>(
         let entry = entry.map_err(tar_err)?;
         let path = entry.path().map_err(tar_err)?;
         let path = path.to_string_lossy();
-        if !want(path.trim_start_matches("./")) {
+        if !clean_name(&path).is_some_and(|name| want(&name)) {
             continue;
         }
         if entry.size() > MAX_JSON_BYTES {
@@ -356,6 +378,34 @@ mod tests {
         let twice = out.into_inner().unwrap();
         let err = untagged_copy(Cursor::new(&twice), Vec::new()).unwrap_err();
         assert!(err.to_string().contains("twice"), "{err}");
+        // The same under spellings the engine cleans to the same name.
+        for spelling in ["manifest.json/", "./manifest.json", ".//manifest.json"] {
+            let mut out = tar::Builder::new(Vec::new());
+            let mut input = tar::Archive::new(Cursor::new(&good));
+            for entry in input.entries().unwrap() {
+                let mut entry = entry.unwrap();
+                let path = entry.path().unwrap().to_string_lossy().to_string();
+                let mut bytes = Vec::new();
+                entry.read_to_end(&mut bytes).unwrap();
+                let mut header = tar::Header::new_gnu();
+                header.set_size(bytes.len() as u64);
+                header.set_mode(0o644);
+                out.append_data(&mut header, &path, bytes.as_slice())
+                    .unwrap();
+            }
+            let tagged = br#"[{"Config":"x.json","RepoTags":["mcpbench-worker:local"]}]"#;
+            let mut header = tar::Header::new_gnu();
+            header.set_size(tagged.len() as u64);
+            header.set_mode(0o644);
+            // The raw name in the header (the builder's path setters would clean it).
+            header.as_gnu_mut().unwrap().name[..spelling.len()]
+                .copy_from_slice(spelling.as_bytes());
+            header.set_cksum();
+            out.append(&header, tagged.as_slice()).unwrap();
+            let archive = out.into_inner().unwrap();
+            let err = untagged_copy(Cursor::new(&archive), Vec::new()).unwrap_err();
+            assert!(err.to_string().contains("twice"), "{spelling}: {err}");
+        }
     }
 
     fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

@@ -137,7 +137,7 @@ impl Sandbox {
             .map_err(|e| match e {
                 bollard::errors::Error::DockerResponseServerError {
                     status_code: 404, ..
-                } => SandboxError::Image("the image is not on this engine".into()),
+                } => SandboxError::Pod("the image is not on this engine".into()),
                 e => e.into(),
             })?;
         let config = inspect.config.unwrap_or_default();

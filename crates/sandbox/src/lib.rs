@@ -137,17 +137,11 @@ pub enum SandboxError {
 
 impl SandboxError {
     /// The reason when the fault is the image's (it declares what we refuse, or the engine
-    /// could not create or start a container from it): the vendor's to fix, not ours to retry.
+    /// refused to create or start the agent's container from it): the vendor's to fix, not
+    /// ours to retry. Everything else, the proxy's container included, is ours.
     pub fn image_fault(&self) -> Option<String> {
         match self {
             SandboxError::Image(reason) => Some(reason.clone()),
-            SandboxError::Docker(bollard::errors::Error::DockerResponseServerError {
-                status_code: 400,
-                message,
-            }) => Some(format!(
-                "the engine could not start the image: {}",
-                message.chars().take(300).collect::<String>()
-            )),
             _ => None,
         }
     }

@@ -166,8 +166,15 @@ impl Sandbox {
             host_config: Some(agent_host),
             ..Default::default()
         };
-        self.create(&pod.agent, agent).await?;
-        self.docker.start_container(&pod.agent, None).await?;
+        // The engine refusing the vendor's image (a bad entrypoint, say) is the image's fault;
+        // the same refusal for the proxy above is ours.
+        self.create(&pod.agent, agent)
+            .await
+            .map_err(image_refusal)?;
+        self.docker
+            .start_container(&pod.agent, None)
+            .await
+            .map_err(|e| image_refusal(e.into()))?;
         pod.tasks.push(tokio::spawn(kill_at(
             self.docker.clone(),
             [pod.agent.clone(), pod.proxy.clone()],
@@ -339,6 +346,20 @@ impl Drop for Pod {
         } else {
             let _ = std::fs::remove_dir_all(&dir);
         }
+    }
+}
+
+/// A 400 from the engine about the agent's container, as the image's fault.
+fn image_refusal(e: SandboxError) -> SandboxError {
+    match e {
+        SandboxError::Docker(bollard::errors::Error::DockerResponseServerError {
+            status_code: 400,
+            message,
+        }) => SandboxError::Image(format!(
+            "the engine could not start the image: {}",
+            message.chars().take(300).collect::<String>()
+        )),
+        e => e,
     }
 }
 

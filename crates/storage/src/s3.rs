@@ -18,6 +18,7 @@ use aws_sdk_s3::config::retry::RetryConfig;
 use aws_sdk_s3::config::timeout::TimeoutConfig;
 use aws_sdk_s3::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_s3::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_s3::operation::get_object::GetObjectOutput;
 use aws_sdk_s3::primitives::ByteStream;
 
 use crate::{MAX_TRACE_BYTES, StorageError};
@@ -173,12 +174,27 @@ impl S3Store {
         Ok(())
     }
 
-    pub(crate) async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+    /// The object under `key`, or `None` if there is none.
+    async fn open(&self, key: &str) -> Result<Option<GetObjectOutput>, StorageError> {
         let request = self.client.get_object().bucket(&self.bucket).key(key);
-        let output = match request.send().await {
-            Ok(output) => output,
-            Err(SdkError::ServiceError(err)) if err.err().is_no_such_key() => return Ok(None),
-            Err(err) => return Err(self.classify("get_object", err)),
+        match request.send().await {
+            Ok(output) => Ok(Some(output)),
+            Err(SdkError::ServiceError(err)) if err.err().is_no_such_key() => Ok(None),
+            Err(err) => Err(self.classify("get_object", err)),
+        }
+    }
+
+    /// A body that broke off while being read.
+    fn read_error(&self, key: &str, err: &(dyn std::error::Error + 'static)) -> StorageError {
+        StorageError::NotReachable {
+            store: self.store.clone(),
+            detail: self.scrub(format!("reading {key:?}: {}", error_chain(err))),
+        }
+    }
+
+    pub(crate) async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+        let Some(output) = self.open(key).await? else {
+            return Ok(None);
         };
         let too_large = || StorageError::TooLarge {
             key: key.to_owned(),
@@ -194,10 +210,7 @@ impl S3Store {
         while let Some(chunk) = body
             .try_next()
             .await
-            .map_err(|err| StorageError::NotReachable {
-                store: self.store.clone(),
-                detail: self.scrub(format!("reading {key:?}: {}", error_chain(&err))),
-            })?
+            .map_err(|err| self.read_error(key, &err))?
         {
             if (bytes.len() + chunk.len()) as u64 > MAX_TRACE_BYTES {
                 return Err(too_large());
@@ -225,11 +238,8 @@ impl S3Store {
 
     pub(crate) async fn get_file(&self, key: &str, dest: &Path) -> Result<bool, StorageError> {
         use tokio::io::AsyncWriteExt;
-        let request = self.client.get_object().bucket(&self.bucket).key(key);
-        let output = match request.send().await {
-            Ok(output) => output,
-            Err(SdkError::ServiceError(err)) if err.err().is_no_such_key() => return Ok(false),
-            Err(err) => return Err(self.classify("get_object", err)),
+        let Some(output) = self.open(key).await? else {
+            return Ok(false);
         };
         let mut file = tokio::fs::File::create(dest)
             .await
@@ -238,10 +248,7 @@ impl S3Store {
         while let Some(chunk) = body
             .try_next()
             .await
-            .map_err(|err| StorageError::NotReachable {
-                store: self.store.clone(),
-                detail: self.scrub(format!("reading {key:?}: {}", error_chain(&err))),
-            })?
+            .map_err(|err| self.read_error(key, &err))?
         {
             file.write_all(&chunk)
                 .await

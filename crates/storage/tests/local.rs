@@ -66,6 +66,31 @@ async fn local_creates_the_root_and_clones_share_it() {
 }
 
 #[tokio::test]
+async fn files_go_and_come_back_whole() {
+    let root = tempfile::tempdir().unwrap();
+    let store = TraceStore::local(root.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bytes: Vec<u8> = (0..(5 << 20)).map(|i: usize| (i % 251) as u8).collect();
+    let source = dir.path().join("image.tar");
+    std::fs::write(&source, &bytes).unwrap();
+    store.put_file("images/abc.tar", &source).await.unwrap();
+    assert!(root.path().join("images/abc.tar").is_file());
+    let back = dir.path().join("back.tar");
+    assert!(store.get_file("images/abc.tar", &back).await.unwrap());
+    assert!(std::fs::read(&back).unwrap() == bytes);
+    assert!(
+        !store
+            .get_file("images/none.tar", &dir.path().join("x"))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store.put_file("../escape.tar", &source).await.is_err(),
+        "keys are checked"
+    );
+}
+
+#[tokio::test]
 async fn put_replaces_an_existing_trace() {
     let dir = tempfile::tempdir().unwrap();
     let (store, _) = store_in(&dir);

@@ -228,7 +228,24 @@ pub async fn create(
                     ));
                 }
                 (Some(received), None) => {
-                    // Checked, stripped of tags and stored only now that the rest is valid.
+                    // Checked, stripped of tags and stored only now that the rest is valid
+                    // (the set too; the quota is checked when the submission is made).
+                    let set = req.set.as_deref().unwrap_or(&state.config().default_set);
+                    match mcpbench_db::sets::get(state.pool(), set).await? {
+                        Some(info) if info.state == "active" => {}
+                        Some(info) => {
+                            return Err(ApiError::unprocessable(
+                                "invalid-submission",
+                                format!("set {set:?} is {} and takes no submissions", info.state),
+                            ));
+                        }
+                        None => {
+                            return Err(ApiError::unprocessable(
+                                "invalid-submission",
+                                format!("there is no set {set:?}"),
+                            ));
+                        }
+                    }
                     accepted = upload::accept(&state, received).await?;
                     submissions::Agent::Docker {
                         image: &accepted.image.id,

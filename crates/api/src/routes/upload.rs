@@ -24,6 +24,9 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 pub const MAX_UPLOADS: usize = 4;
 static UPLOADS: Semaphore = Semaphore::const_new(MAX_UPLOADS);
 
+/// The longest an upload may go without a byte arriving.
+const CHUNK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Room for the multipart framing and the submission part beside the archive.
 const FRAMING_BYTES: u64 = 1 << 20;
 
@@ -89,11 +92,22 @@ pub(crate) async fn receive(
     let unreadable = |e: axum::extract::multipart::MultipartError| {
         ApiError::bad_request(format!("the multipart body could not be read: {e}"))
     };
+    // A client that stops sending holds a slot: each piece must come within CHUNK_TIMEOUT.
+    let stalled = || {
+        ApiError::bad_request(format!(
+            "the upload stalled: nothing arrived for {} s",
+            CHUNK_TIMEOUT.as_secs()
+        ))
+    };
     let dir = tempfile::tempdir().map_err(ApiError::internal)?;
     let path = dir.path().join("upload.tar");
     let mut submission = None;
     let mut archive: Option<(u64, String)> = None;
-    while let Some(mut field) = multipart.next_field().await.map_err(unreadable)? {
+    while let Some(mut field) = tokio::time::timeout(CHUNK_TIMEOUT, multipart.next_field())
+        .await
+        .map_err(|_| stalled())?
+        .map_err(unreadable)?
+    {
         match field.name() {
             Some("submission") if submission.is_none() => {
                 let mut bytes = Vec::new();
@@ -114,7 +128,11 @@ pub(crate) async fn receive(
                     .map_err(ApiError::internal)?;
                 let mut hasher = Sha256::new();
                 let mut size = 0u64;
-                while let Some(chunk) = field.chunk().await.map_err(unreadable)? {
+                while let Some(chunk) = tokio::time::timeout(CHUNK_TIMEOUT, field.chunk())
+                    .await
+                    .map_err(|_| stalled())?
+                    .map_err(unreadable)?
+                {
                     size += chunk.len() as u64;
                     if size > cap {
                         return Err(too_large());
