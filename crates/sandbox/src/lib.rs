@@ -40,7 +40,16 @@
 //!   `/proc/self/exe`) needs root in the container and write access to the binary: agents run
 //!   as uid 65534 without capabilities.
 //!
-//! Not covered: kernel exploits (containers share the host kernel) and timing side channels.
+//! Not covered, and known:
+//! - kernel exploits (containers share the host kernel) and timing side channels;
+//! - on a runc older than 1.1.12, a WORKDIR that reaches /proc through a symlink inside a layer
+//!   (only the WORKDIR string is checked): run a patched runc, or `runsc`;
+//! - pulls of pinned references: the API checks the registry's name and addresses once, but
+//!   the engine resolves it again and follows the registry's redirects itself; an operator who
+//!   takes references from untrusted vendors should give the engine an egress proxy;
+//! - a run's pass/fail, duration and call counts are seen by the vendor even on a live private
+//!   set, a channel of a few bits per run (the free-text detail is withheld there).
+//!
 //! A deployment that needs more sets `runtime` to a stronger one (gVisor's `runsc`).
 
 mod image;
