@@ -8,20 +8,14 @@ mod images;
 mod support;
 
 use mcpbench_agents::AgentKind;
-use mcpbench_sandbox::{Sandbox, SandboxConfig};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use support::{Options, Service};
 
-async fn sandbox(name: &str) -> Sandbox {
-    let mut config = SandboxConfig::new("test-worker");
-    config.deployment = format!("{name}-{}", std::process::id());
-    config.readiness = Duration::from_secs(20);
-    Sandbox::connect(config)
-        .await
-        .expect("the Docker engine answers")
+async fn sandbox(name: &str) -> mcpbench_sandbox::Sandbox {
+    support::sandbox(support::sandbox_config(name)).await
 }
 
 /// The `mcpbench` binary linked statically, which `scripts/test` builds
@@ -306,28 +300,15 @@ async fn bad_docker_submissions_get_their_reasons() {
         "{body}"
     );
     let form = reqwest::multipart::Form::new().text("submission", docker.to_string());
-    let r = svc
-        .http
-        .post(svc.at("/submissions"))
-        .bearer_auth(&token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 400);
-    assert!(r.text().await.unwrap().contains("\\\"image\\\""));
+    let (status, body) = svc.post_form(&token, form).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("the part \\\"image\\\""), "{body}");
     let form = reqwest::multipart::Form::new()
         .text("submission", docker.to_string())
         .text("surprise", "x");
-    let r = svc
-        .http
-        .post(svc.at("/submissions"))
-        .bearer_auth(&token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 400);
+    let (status, body) = svc.post_form(&token, form).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("unknown part"), "{body}");
     let r = svc
         .http
         .post(svc.at("/submissions"))

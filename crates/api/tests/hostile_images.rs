@@ -8,7 +8,6 @@
 mod images;
 mod support;
 
-use mcpbench_sandbox::{Sandbox, SandboxConfig};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -52,14 +51,11 @@ fn docker_out(args: &[&str]) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn hostile_images_fail_with_their_reasons_and_do_no_harm() {
-    let deployment = format!("hostile-{}", std::process::id());
-    let mut config = SandboxConfig::new("test-worker");
-    config.deployment = deployment.clone();
+    let mut config = support::sandbox_config("hostile");
+    let deployment = config.deployment.clone();
     config.readiness = READINESS;
     config.limits.memory_bytes = 128 << 20;
-    let sandbox = Sandbox::connect(config)
-        .await
-        .expect("the Docker engine answers");
+    let sandbox = support::sandbox(config).await;
     let networks_before = images::docker_lines(&["network", "ls", "-q"]).len();
     let volumes_before = images::docker_lines(&["volume", "ls", "-q"]).len();
     let svc = Service::start(Options {

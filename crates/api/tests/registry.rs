@@ -10,7 +10,6 @@ mod support;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use mcpbench_sandbox::{Sandbox, SandboxConfig};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -114,12 +113,7 @@ async fn blob(State(r): State<Arc<Registry>>, Path((_, d)): Path<(String, String
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_digest_pinned_reference_is_pulled_and_run() {
-    let mut config = SandboxConfig::new("test-worker");
-    config.deployment = format!("api-registry-{}", std::process::id());
-    config.readiness = Duration::from_secs(20);
-    let sandbox = Sandbox::connect(config)
-        .await
-        .expect("the Docker engine answers");
+    let sandbox = support::sandbox(support::sandbox_config("api-registry")).await;
     let svc = Service::start(Options {
         tasks: 2,
         sandbox: Some(sandbox),

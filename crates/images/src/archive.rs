@@ -357,19 +357,7 @@ mod tests {
             "the image is the same"
         );
         // A second manifest.json after the first: the engine would read the second.
-        let mut out = tar::Builder::new(Vec::new());
-        let mut input = tar::Archive::new(Cursor::new(&good));
-        for entry in input.entries().unwrap() {
-            let mut entry = entry.unwrap();
-            let path = entry.path().unwrap().to_string_lossy().to_string();
-            let mut bytes = Vec::new();
-            entry.read_to_end(&mut bytes).unwrap();
-            let mut header = tar::Header::new_gnu();
-            header.set_size(bytes.len() as u64);
-            header.set_mode(0o644);
-            out.append_data(&mut header, &path, bytes.as_slice())
-                .unwrap();
-        }
+        let mut out = copied_with(&good, |_, bytes| bytes);
         let mut header = tar::Header::new_gnu();
         header.set_size(2);
         header.set_mode(0o644);
@@ -380,19 +368,7 @@ mod tests {
         assert!(err.to_string().contains("twice"), "{err}");
         // The same under spellings the engine cleans to the same name.
         for spelling in ["manifest.json/", "./manifest.json", ".//manifest.json"] {
-            let mut out = tar::Builder::new(Vec::new());
-            let mut input = tar::Archive::new(Cursor::new(&good));
-            for entry in input.entries().unwrap() {
-                let mut entry = entry.unwrap();
-                let path = entry.path().unwrap().to_string_lossy().to_string();
-                let mut bytes = Vec::new();
-                entry.read_to_end(&mut bytes).unwrap();
-                let mut header = tar::Header::new_gnu();
-                header.set_size(bytes.len() as u64);
-                header.set_mode(0o644);
-                out.append_data(&mut header, &path, bytes.as_slice())
-                    .unwrap();
-            }
+            let mut out = copied_with(&good, |_, bytes| bytes);
             let tagged = br#"[{"Config":"x.json","RepoTags":["mcpbench-worker:local"]}]"#;
             let mut header = tar::Header::new_gnu();
             header.set_size(tagged.len() as u64);
@@ -414,6 +390,22 @@ mod tests {
 
     /// `archive` with its manifest.json replaced.
     fn with_manifest(archive: &[u8], manifest: &[u8]) -> Vec<u8> {
+        copied_with(archive, |path, bytes| {
+            if path == "manifest.json" {
+                manifest.to_vec()
+            } else {
+                bytes
+            }
+        })
+        .into_inner()
+        .unwrap()
+    }
+
+    /// A builder holding every entry of `archive`, each as `change` returns it.
+    fn copied_with(
+        archive: &[u8],
+        change: impl Fn(&str, Vec<u8>) -> Vec<u8>,
+    ) -> tar::Builder<Vec<u8>> {
         let mut out = tar::Builder::new(Vec::new());
         let mut input = tar::Archive::new(Cursor::new(archive));
         for entry in input.entries().unwrap() {
@@ -421,17 +413,13 @@ mod tests {
             let path = entry.path().unwrap().to_string_lossy().to_string();
             let mut bytes = Vec::new();
             entry.read_to_end(&mut bytes).unwrap();
-            let bytes = if path == "manifest.json" {
-                manifest.to_vec()
-            } else {
-                bytes
-            };
+            let bytes = change(&path, bytes);
             let mut header = tar::Header::new_gnu();
             header.set_size(bytes.len() as u64);
             header.set_mode(0o644);
             out.append_data(&mut header, &path, bytes.as_slice())
                 .unwrap();
         }
-        out.into_inner().unwrap()
+        out
     }
 }

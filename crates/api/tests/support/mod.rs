@@ -31,6 +31,21 @@ pub fn dev_tasks(n: usize) -> Vec<Task> {
     tasks
 }
 
+/// A sandbox on this machine's Docker engine for a test's worker, in a deployment of its own
+/// (so no other test's reaper judges its pods).
+pub fn sandbox_config(name: &str) -> mcpbench_sandbox::SandboxConfig {
+    let mut config = mcpbench_sandbox::SandboxConfig::new("test-worker");
+    config.deployment = format!("{name}-{}", std::process::id());
+    config.readiness = Duration::from_secs(20);
+    config
+}
+
+pub async fn sandbox(config: mcpbench_sandbox::SandboxConfig) -> mcpbench_sandbox::Sandbox {
+    mcpbench_sandbox::Sandbox::connect(config)
+        .await
+        .expect("the Docker engine answers")
+}
+
 pub struct Service {
     pub url: String,
     pub pool: PgPool,
@@ -251,6 +266,12 @@ impl Service {
                     .mime_str("application/x-tar")
                     .unwrap(),
             );
+        let (status, body) = self.post_form(token, form).await;
+        (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    }
+
+    /// `POST /submissions` with any multipart form; the status and the body's text.
+    pub async fn post_form(&self, token: &str, form: reqwest::multipart::Form) -> (u16, String) {
         let r = self
             .http
             .post(self.at("/submissions"))
@@ -259,8 +280,7 @@ impl Service {
             .send()
             .await
             .unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
+        (r.status().as_u16(), r.text().await.unwrap())
     }
 
     /// Polls a submission until it leaves `queued` and `running` (at most `limit`).
