@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::Parser;
-use mcpbench_config::{ApiArgs, LogArgs, StoreArgs, shutdown_signal};
+use mcpbench_config::{ApiArgs, CustodyArgs, LogArgs, StoreArgs, shutdown_signal};
 use std::net::SocketAddr;
 
 /// The MCPBench HTTP API. Every flag can also be given as the environment variable shown.
@@ -18,6 +18,8 @@ struct Cli {
     #[command(flatten)]
     api: ApiArgs,
     #[command(flatten)]
+    custody: CustodyArgs,
+    #[command(flatten)]
     store: StoreArgs,
     #[command(flatten)]
     log: LogArgs,
@@ -27,7 +29,8 @@ struct Cli {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     cli.log.init();
-    let config = mcpbench_api::Config::from_args(&cli.api).map_err(anyhow::Error::msg)?;
+    let config =
+        mcpbench_api::Config::from_args(&cli.api, &cli.custody).map_err(anyhow::Error::msg)?;
     let pool = mcpbench_db::connect(&cli.database_url, 16)
         .await
         .context("connecting to the database")?;

@@ -1,5 +1,6 @@
 //! `mcpbench admin`: operator commands against the service's database.
 
+use crate::admin_set::{self, SetCommand};
 use anyhow::{Context, bail};
 use clap::Subcommand;
 use mcpbench_db::{sets, vendors};
@@ -29,18 +30,19 @@ pub enum AdminCommand {
         #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
-    /// Load a directory of task files as an active set.
+    /// Load a directory of task files as an active public set (like the dev set). Private sets
+    /// go through `admin set create`, sealed and committed.
     LoadSet {
         dir: PathBuf,
         /// The set's id (letters, digits and '-').
         #[arg(long)]
         id: String,
-        /// Keep its tasks out of GET /tasks.
-        #[arg(long)]
-        private: bool,
         #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
+    /// Private task sets: create, activate, rotate, retire, list, bundle.
+    #[command(subcommand)]
+    Set(SetCommand),
 }
 
 pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
@@ -76,10 +78,10 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                 let n = vendors::revoke_keys(&pool, &name).await?;
                 eprintln!("revoked {n} keys of {name:?}");
             }
+            AdminCommand::Set(cmd) => admin_set::run(cmd).await?,
             AdminCommand::LoadSet {
                 dir,
                 id,
-                private,
                 database_url,
             } => {
                 let tasks = mcpbench_tasks::load_dir(&dir).map_err(|errors| {
@@ -92,7 +94,7 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                 }
                 let pool = connect(database_url).await?;
                 let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
-                sets::put_set(&pool, &id, !private, &set).await?;
+                sets::put_public_set(&pool, &id, &set).await?;
                 eprintln!("set {id:?} holds {} tasks", set.len());
             }
         }

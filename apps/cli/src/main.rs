@@ -1,10 +1,12 @@
 //! `mcpbench`: the command line of MCPBench.
 
 mod admin;
+mod admin_set;
 mod agent;
 mod eval;
 mod tasks;
 mod up;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,6 +37,8 @@ enum Command {
     /// Operator commands: vendors, keys, sets.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
+    /// Check a retired set's reveal bundle against the commitment made at go-live.
+    Verify(verify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Command::Agent(cmd) => agent::run(cmd),
         Command::Up(args) => up::run(args),
         Command::Admin(cmd) => admin::run(cmd),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

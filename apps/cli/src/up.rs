@@ -9,7 +9,7 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use mcpbench_agents::AgentKind;
-use mcpbench_config::{ApiArgs, StoreArgs, WorkerArgs, shutdown_signal};
+use mcpbench_config::{ApiArgs, CustodyArgs, StoreArgs, WorkerArgs, shutdown_signal};
 use mcpbench_db::{DbError, PgPool, leaderboard, sets, submissions, vendors};
 use mcpbench_egress::Policy;
 use mcpbench_pgcluster::{Cluster, Options};
@@ -38,6 +38,52 @@ pub struct UpArgs {
     no_reference: bool,
     #[command(flatten)]
     worker: WorkerArgs,
+    #[command(flatten)]
+    custody: CustodyArgs,
+}
+
+/// The keys of private sets: those given, else the ones kept in `<data dir>/keys/` (made on
+/// the first start, readable by this user only), so a local deployment can commit and reveal.
+fn local_custody(data_dir: &Path, given: &CustodyArgs) -> anyhow::Result<CustodyArgs> {
+    let dir = data_dir.join("keys");
+    let keep = |name: &str, make: &dyn Fn() -> String| -> anyhow::Result<String> {
+        let path = dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(text.trim().to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                use std::io::Write;
+                use std::os::unix::fs::OpenOptionsExt;
+                std::fs::create_dir_all(&dir)?;
+                let value = make();
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .mode(0o600)
+                    .open(&path)
+                    .and_then(|mut f| f.write_all(value.as_bytes()))
+                    .with_context(|| format!("writing {}", path.display()))?;
+                Ok(value)
+            }
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    };
+    let mut custody = given.clone();
+    if custody.keys.task_keys.is_none() {
+        let made = keep("task-keys", &|| {
+            mcpbench_vault::Keyring::generate("local1").1
+        })?;
+        custody.keys.task_keys = Some(made);
+    }
+    if custody.signing_key.is_none() {
+        let made = keep("signing-key", &|| {
+            use base64::Engine;
+            let mut seed = [0u8; 32];
+            getrandom::fill(&mut seed).expect("the operating system's random generator");
+            base64::engine::general_purpose::STANDARD.encode(seed)
+        })?;
+        custody.signing_key = Some(made);
+    }
+    Ok(custody)
 }
 
 pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
@@ -94,7 +140,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         .context("connecting to the database")?;
     mcpbench_db::migrate(&pool).await.context("migrating")?;
     let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
-    sets::put_set(&pool, "dev", true, &set).await?;
+    sets::put_public_set(&pool, "dev", &set).await?;
     let store = StoreArgs {
         traces: args.data_dir.join("traces").display().to_string(),
         s3_endpoint: None,
@@ -108,17 +154,25 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     let metrics = mcpbench_telemetry::Metrics::new();
     let mut secret = [0u8; 32];
     getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
-    let api_config = mcpbench_api::Config::from_args(&ApiArgs {
+    let api_args = ApiArgs {
         jwt_secret: Some(hex::encode(secret)),
         allow_private_agents: true,
         submission_quota: 10,
         dev_set: "dev".into(),
         max_attempts: 3,
         image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
-    })
-    .map_err(anyhow::Error::msg)?;
+    };
+    let custody = local_custody(&args.data_dir, &args.custody)?;
+    let api_config =
+        mcpbench_api::Config::from_args(&api_args, &custody).map_err(anyhow::Error::msg)?;
+    let fingerprint = api_config.custody.signer.as_ref().map(|s| s.fingerprint());
     let mut worker_config = mcpbench_worker::Config::from_args(&args.worker, Policy::local())
         .map_err(anyhow::Error::msg)?;
+    worker_config.keyring = custody
+        .keys
+        .keyring()
+        .map_err(anyhow::Error::msg)?
+        .map(Arc::new);
     let demo_key = demo_key(&pool).await?;
     worker_config.sandbox = mcpbench_worker::connect_sandbox(&args.worker, &worker_config.id)
         .await
@@ -163,6 +217,11 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     println!("  private addresses are allowed for submitted endpoints (local use only)");
     println!("  demo vendor API key: {demo_key}");
     println!("  database: {database_url}");
+    if let Some(fingerprint) = fingerprint {
+        println!(
+            "  checkpoints signed by key {fingerprint} ({url}/.well-known/mcpbench-checkpoint-key)"
+        );
+    }
     println!("  written to {}", args.data_dir.join("up.json").display());
     println!("Press Ctrl-C to stop.");
 

@@ -3,7 +3,7 @@
 use anyhow::Context;
 use axum::routing::get;
 use clap::Parser;
-use mcpbench_config::{LogArgs, StoreArgs, WorkerArgs, shutdown_signal};
+use mcpbench_config::{LogArgs, StoreArgs, TaskKeyArgs, WorkerArgs, shutdown_signal};
 use mcpbench_egress::Policy;
 use mcpbench_telemetry::Metrics;
 use std::net::SocketAddr;
@@ -31,6 +31,8 @@ struct Cli {
     #[command(flatten)]
     worker: WorkerArgs,
     #[command(flatten)]
+    keys: TaskKeyArgs,
+    #[command(flatten)]
     store: StoreArgs,
     #[command(flatten)]
     log: LogArgs,
@@ -47,6 +49,11 @@ async fn main() -> anyhow::Result<()> {
     };
     let mut config =
         mcpbench_worker::Config::from_args(&cli.worker, egress).map_err(anyhow::Error::msg)?;
+    config.keyring = cli
+        .keys
+        .keyring()
+        .map_err(anyhow::Error::msg)?
+        .map(Arc::new);
     let pool = mcpbench_db::connect(
         &cli.database_url,
         (cli.worker.concurrency as u32 + 4).min(64),

@@ -55,7 +55,7 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
     let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
     tasks.truncate(24);
     let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
-    sets::put_set(&pool, "dev", true, &set).await.unwrap();
+    sets::put_public_set(&pool, "dev", &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
 
     // The oracle, slowed down so that kills land while jobs run.

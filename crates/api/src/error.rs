@@ -8,6 +8,7 @@ use axum::Json;
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 use mcpbench_db::DbError;
+use mcpbench_sets::SetError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -153,6 +154,18 @@ impl From<DbError> for ApiError {
             DbError::Invalid(m) => Self::unprocessable("invalid-submission", m),
             DbError::Quota(m) => Self::quota(m),
             e @ (DbError::Migrate(_) | DbError::Sqlx(_)) => Self::internal(e),
+        }
+    }
+}
+
+impl From<SetError> for ApiError {
+    fn from(e: SetError) -> Self {
+        match e {
+            SetError::NotFound(_) => Self::not_found(e.to_string()),
+            SetError::Invalid(m) => Self::unprocessable("invalid-set", m),
+            SetError::Conflict(m) => Self::conflict(m),
+            SetError::Unconfigured(m) => Self::unavailable(m),
+            e @ (SetError::Vault(_) | SetError::Db(_)) => Self::internal(e),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::board::{Board, BoardEntry};
 use crate::error::Problem;
-use crate::routes::{admin, auth, ops, public, submissions};
+use crate::routes::{admin, admin_sets, auth, ops, public, sets, submissions};
 use std::sync::LazyLock;
 use utoipa::Modify;
 use utoipa::OpenApi;
@@ -30,10 +30,18 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         public::task,
         public::run,
         public::run_logs,
-        public::sets,
-        public::set,
+        sets::list,
+        sets::get,
+        sets::checkpoint,
+        sets::bundle,
+        sets::key,
         admin::create_vendor,
         admin::revoke_vendor,
+        admin_sets::create,
+        admin_sets::activate,
+        admin_sets::rotate,
+        admin_sets::retire,
+        admin_sets::delete,
         ops::healthz,
         ops::readyz,
         ops::metrics,

@@ -343,18 +343,11 @@ async fn bad_docker_submissions_get_their_reasons() {
 
     // On a private set that is live, the container's output (which can echo the task) is
     // closed to its owner as the trace is.
-    let tasks: Vec<_> = svc
-        .tasks
-        .iter()
-        .map(mcpbench_db::sets::SetTask::from_task)
-        .collect();
-    mcpbench_db::sets::put_set(&svc.pool, "private-live", false, &tasks)
-        .await
-        .unwrap();
+    svc.private_set("2026-11", &svc.tasks).await;
     let tag = format!("mcpbench-test-private-null:{}", std::process::id());
     let image_id = images::hostile_image(&tag, &["echo"]);
     let mut private = docker.clone();
-    private["set"] = json!("private-live");
+    private["set"] = json!("2026-11");
     let (status, created) = svc
         .upload(&token, &private, std::fs::read(images::save(&tag)).unwrap())
         .await;

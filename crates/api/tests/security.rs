@@ -3,7 +3,6 @@
 
 mod support;
 
-use mcpbench_db::sets;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -66,21 +65,16 @@ async fn private_tasks_never_appear_in_public_responses() {
         ..Options::default()
     })
     .await;
-    let mut private: Vec<sets::SetTask> = svc.tasks.iter().map(sets::SetTask::from_task).collect();
+    let mut private = svc.tasks.clone();
     for t in &mut private {
         t.id = format!("zz-hidden-{}", t.id);
-        t.task["id"] = json!(t.id);
-        t.task["goal"] = json!(format!("SECRET GOAL {}", t.id));
+        t.goal = format!("SECRET GOAL {}", t.id);
     }
-    sets::put_set(&svc.pool, "private-2026-11", false, &private)
-        .await
-        .unwrap();
-    let (status, page) = svc.get("/tasks?set=private-2026-11", None).await;
+    svc.private_set("2026-11", &private).await;
+    let (status, page) = svc.get("/tasks?set=2026-11", None).await;
     assert_eq!(status, 404, "{page}");
     for t in &private {
-        let (status, _) = svc
-            .get(&format!("/tasks/{}?set=private-2026-11", t.id), None)
-            .await;
+        let (status, _) = svc.get(&format!("/tasks/{}?set=2026-11", t.id), None).await;
         assert_eq!(status, 404);
     }
     let mut everything = String::new();
@@ -88,8 +82,10 @@ async fn private_tasks_never_appear_in_public_responses() {
         "/tasks",
         "/tasks?limit=100",
         "/sets",
-        "/sets/private-2026-11",
-        "/leaderboard?set=private-2026-11",
+        "/sets/2026-11",
+        "/sets/2026-11/checkpoint",
+        "/sets/2026-11/bundle",
+        "/leaderboard?set=2026-11",
         "/openapi.json",
     ] {
         let r = svc.http.get(svc.at(path)).send().await.unwrap();
@@ -297,10 +293,7 @@ async fn the_monthly_quota_limits_private_sets_only() {
         ..Options::default()
     })
     .await;
-    let private: Vec<sets::SetTask> = svc.tasks.iter().map(sets::SetTask::from_task).collect();
-    sets::put_set(&svc.pool, "month-2026-11", false, &private)
-        .await
-        .unwrap();
+    svc.private_set("2026-11", &svc.tasks).await;
     let token = svc.token("acme").await;
     let (svc_ref, token_ref) = (&svc, &token);
     let submit = move |set: &'static str| async move {
@@ -308,9 +301,9 @@ async fn the_monthly_quota_limits_private_sets_only() {
                           "endpoint_url": "http://127.0.0.1:9/", "set": set});
         svc_ref.post("/submissions", Some(token_ref), &body).await
     };
-    assert_eq!(submit("month-2026-11").await.0, 202);
-    assert_eq!(submit("month-2026-11").await.0, 202);
-    let (status, body) = submit("month-2026-11").await;
+    assert_eq!(submit("2026-11").await.0, 202);
+    assert_eq!(submit("2026-11").await.0, 202);
+    let (status, body) = submit("2026-11").await;
     assert_eq!(status, 429, "{body}");
     problem(429, &body, "quota-exceeded");
     for _ in 0..4 {
@@ -323,7 +316,7 @@ async fn the_monthly_quota_limits_private_sets_only() {
             "/submissions",
             Some(&other),
             &json!({"name": "x", "model": "m", "kind": "endpoint",
-                      "endpoint_url": "http://127.0.0.1:9/", "set": "month-2026-11"}),
+                      "endpoint_url": "http://127.0.0.1:9/", "set": "2026-11"}),
         )
         .await;
     assert_eq!(status, 202);

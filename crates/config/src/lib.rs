@@ -4,7 +4,10 @@
 //! printed (clap is told to hide their values).
 
 use clap::Args;
+use mcpbench_attest::NoteSigner;
+use mcpbench_sets::Custody;
 use mcpbench_storage::{S3Config, Secret, StorageError, TraceStore};
+use mcpbench_vault::Keyring;
 
 /// Where traces go.
 #[derive(Args, Clone, Debug)]
@@ -174,6 +177,66 @@ pub struct ApiArgs {
     /// The largest `docker save` archive accepted as a submission, in bytes (2 GiB).
     #[arg(long, env = "MCPBENCH_IMAGE_UPLOAD_MAX_BYTES", default_value_t = 2 << 30)]
     pub image_upload_max_bytes: u64,
+}
+
+/// The keys that seal private tasks at rest (the worker opens them). Not `Debug`: nothing
+/// here is ever printed.
+#[derive(Args, Clone, Default)]
+pub struct TaskKeyArgs {
+    /// Keys that seal private tasks at rest: `id:base64-of-32-bytes`, comma-separated; the
+    /// first seals, all open (put a new key first to rotate).
+    #[arg(long, env = "MCPBENCH_TASK_KEYS", hide_env_values = true)]
+    pub task_keys: Option<String>,
+}
+
+impl TaskKeyArgs {
+    /// The keyring, when keys are given. Errors never repeat a key.
+    pub fn keyring(&self) -> Result<Option<Keyring>, String> {
+        self.task_keys
+            .as_deref()
+            .map(Keyring::parse)
+            .transpose()
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The secrets of private sets (the API, `mcpbench admin set` and `up`). Not `Debug`.
+#[derive(Args, Clone, Default)]
+pub struct CustodyArgs {
+    #[command(flatten)]
+    pub keys: TaskKeyArgs,
+    /// The Ed25519 key (its 32-byte seed, base64) that signs set checkpoints.
+    #[arg(long, env = "MCPBENCH_SIGNING_KEY", hide_env_values = true)]
+    pub signing_key: Option<String>,
+    /// The service's name: checkpoints' origin (`<name>/sets/<id>`) and the signing key's name.
+    #[arg(long, env = "MCPBENCH_SERVICE_NAME", default_value = "mcpbench.local")]
+    pub service_name: String,
+}
+
+impl CustodyArgs {
+    /// Everything private sets need, validated once at start.
+    pub fn custody(&self) -> Result<Custody, String> {
+        let signer = match self.signing_key.as_deref() {
+            None => None,
+            Some(seed) => {
+                use base64::Engine;
+                let seed: [u8; 32] = base64::engine::general_purpose::STANDARD
+                    .decode(seed.trim())
+                    .ok()
+                    .and_then(|b| b.try_into().ok())
+                    .ok_or("MCPBENCH_SIGNING_KEY: not 32 bytes of base64")?;
+                Some(
+                    NoteSigner::from_seed(&self.service_name, &seed)
+                        .map_err(|e| format!("MCPBENCH_SERVICE_NAME: {e}"))?,
+                )
+            }
+        };
+        Ok(Custody {
+            keyring: self.keys.keyring()?,
+            signer,
+            service: self.service_name.clone(),
+        })
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM (what Docker and Kubernetes send to stop a container).

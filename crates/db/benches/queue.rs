@@ -41,7 +41,7 @@ async fn round(cluster: &Cluster, workers: usize) -> f64 {
             task: serde_json::json!({}),
         })
         .collect();
-    sets::put_set(&pool, "dev", true, &set).await.expect("set");
+    sets::put_public_set(&pool, "dev", &set).await.expect("set");
     let (vendor, _) = vendors::create(&pool, "bench", false, false)
         .await
         .expect("vendor");

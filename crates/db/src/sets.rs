@@ -1,5 +1,7 @@
 //! Task sets and their tasks. Only public sets (the dev set, revealed historical sets) are
-//! ever listed with their tasks; a private set's tasks leave this module only for the worker.
+//! ever listed with their tasks. A private set's tasks are stored only sealed (the caller seals
+//! and opens them, `mcpbench-vault`; this module never sees a key) until the set retires and
+//! its tasks and salts are written in clear.
 
 use crate::DbError;
 use sqlx::PgPool;
@@ -24,6 +26,64 @@ pub struct SetInfo {
     pub public: bool,
     pub tasks: i64,
     pub created_at: OffsetDateTime,
+    pub activated_at: Option<OffsetDateTime>,
+    pub retired_at: Option<OffsetDateTime>,
+    /// The signed checkpoint, from go-live on (committed sets only).
+    pub checkpoint: Option<String>,
+    /// The verifier key of the key that signed the checkpoint.
+    pub signing_key: Option<String>,
+    pub tag: Option<String>,
+    pub rotated_from: Option<String>,
+}
+
+/// How a task of a new set is stored.
+#[derive(Clone, Debug)]
+pub enum Content {
+    /// A public set's task, in clear.
+    Plain(serde_json::Value),
+    /// A private task with its salt, sealed under the key `key_id`.
+    Sealed { key_id: String, bytes: Vec<u8> },
+}
+
+/// A task of a new (draft) set.
+#[derive(Clone, Debug)]
+pub struct DraftTask {
+    pub id: String,
+    pub server: String,
+    pub category: String,
+    pub difficulty: String,
+    pub max_steps: i32,
+    pub content: Content,
+    /// The set it first appeared in (this one, unless a rotation kept it).
+    pub first_set: String,
+}
+
+/// A sealed task as stored, in set order.
+#[derive(Clone, Debug)]
+pub struct SealedTask {
+    pub task_id: String,
+    pub position: i32,
+    pub key_id: String,
+    pub sealed: Vec<u8>,
+    pub first_set: String,
+}
+
+/// A revealed task, for the bundle.
+#[derive(Clone, Debug)]
+pub struct RevealedTask {
+    pub salt: Vec<u8>,
+    pub task: serde_json::Value,
+}
+
+/// A task as the worker finds it.
+#[derive(Clone, Debug)]
+pub enum StoredTask {
+    Plain(serde_json::Value),
+    Sealed {
+        position: i32,
+        key_id: String,
+        sealed: Vec<u8>,
+    },
 }
 
 impl SetTask {
@@ -40,25 +100,28 @@ impl SetTask {
     }
 }
 
-/// Stores a set and its tasks (idempotent by id; tasks are replaced by id).
-pub async fn put_set(
-    pool: &PgPool,
-    id: &str,
-    public: bool,
-    tasks: &[SetTask],
-) -> Result<(), DbError> {
+/// Stores a public set as active with its tasks in clear (idempotent by id; tasks are replaced
+/// by id): the dev set. Private sets go through [`create_draft`], sealed.
+pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Result<(), DbError> {
     let mut tx = pool.begin().await?;
+    let existing = sqlx::query_scalar!("SELECT public FROM task_sets WHERE id = $1", id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if existing == Some(false) {
+        return Err(DbError::Conflict(format!("set {id:?} is private")));
+    }
     sqlx::query!(
-        "INSERT INTO task_sets (id, state, public) VALUES ($1, 'active', $2) ON CONFLICT (id) DO NOTHING",
-        id,
-        public
+        "INSERT INTO task_sets (id, state, public, activated_at) VALUES ($1, 'active', TRUE, now())
+         ON CONFLICT (id) DO NOTHING",
+        id
     )
     .execute(&mut *tx)
     .await?;
     for (position, t) in tasks.iter().enumerate() {
         sqlx::query!(
-            "INSERT INTO set_tasks (set_id, task_id, position, task, server, category, difficulty, max_steps)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            "INSERT INTO set_tasks (set_id, task_id, position, task, server, category, difficulty,
+                                    max_steps, first_set)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $1)
              ON CONFLICT (set_id, task_id) DO UPDATE SET
                  task = EXCLUDED.task, position = EXCLUDED.position, server = EXCLUDED.server,
                  category = EXCLUDED.category, difficulty = EXCLUDED.difficulty,
@@ -79,11 +142,247 @@ pub async fn put_set(
     Ok(())
 }
 
+/// Creates a draft set with its tasks.
+pub async fn create_draft(
+    pool: &PgPool,
+    id: &str,
+    public: bool,
+    rotation: Option<(&str, &str, &[u8])>,
+    tasks: &[DraftTask],
+) -> Result<(), DbError> {
+    let mut tx = pool.begin().await?;
+    let (from, key_id, seed) = match rotation {
+        Some((from, key_id, seed)) => (Some(from), Some(key_id), Some(seed)),
+        None => (None, None, None),
+    };
+    let inserted = sqlx::query!(
+        "INSERT INTO task_sets (id, state, public, rotated_from, rotation_key_id, rotation_seed)
+         VALUES ($1, 'draft', $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
+        id,
+        public,
+        from,
+        key_id,
+        seed
+    )
+    .execute(&mut *tx)
+    .await?;
+    if inserted.rows_affected() == 0 {
+        return Err(DbError::Conflict(format!("a set {id:?} exists already")));
+    }
+    for (position, t) in tasks.iter().enumerate() {
+        let (task, key_id, sealed) = match &t.content {
+            Content::Plain(v) => (Some(v), None, None),
+            Content::Sealed { key_id, bytes } => (None, Some(key_id), Some(bytes)),
+        };
+        sqlx::query!(
+            "INSERT INTO set_tasks (set_id, task_id, position, task, key_id, sealed, server,
+                                    category, difficulty, max_steps, first_set)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            id,
+            t.id,
+            position as i32,
+            task,
+            key_id,
+            sealed,
+            t.server,
+            t.category,
+            t.difficulty,
+            t.max_steps,
+            t.first_set
+        )
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| match e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                DbError::Conflict(format!("the task id {:?} appears twice", t.id))
+            }
+            e => e.into(),
+        })?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A set's sealed tasks in set order (empty for a public or revealed set).
+pub async fn sealed_tasks(pool: &PgPool, id: &str) -> Result<Vec<SealedTask>, DbError> {
+    let rows = sqlx::query_as!(
+        SealedTask,
+        r#"SELECT task_id, position, key_id AS "key_id!", sealed AS "sealed!", first_set
+           FROM set_tasks WHERE set_id = $1 AND sealed IS NOT NULL ORDER BY position"#,
+        id
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// Draft -> active. A committed set stores its checkpoint (the signed note, and the verifier
+/// key that opens it) and each task's commitment (`commitments` in set order), in one
+/// transaction.
+pub async fn activate(
+    pool: &PgPool,
+    id: &str,
+    checkpoint: Option<(&str, &str)>,
+    commitments: &[[u8; 32]],
+) -> Result<(), DbError> {
+    let mut tx = pool.begin().await?;
+    let (note, key) = checkpoint.unzip();
+    let moved = sqlx::query!(
+        "UPDATE task_sets SET state = 'active', activated_at = now(), checkpoint = $2,
+                signing_key = $3
+         WHERE id = $1 AND state = 'draft'",
+        id,
+        note,
+        key
+    )
+    .execute(&mut *tx)
+    .await?;
+    if moved.rows_affected() == 0 {
+        return Err(state_conflict(&mut tx, id, "activated", "a draft").await);
+    }
+    for (position, c) in commitments.iter().enumerate() {
+        sqlx::query!(
+            "UPDATE set_tasks SET commitment = $3 WHERE set_id = $1 AND position = $2",
+            id,
+            position as i32,
+            c.as_slice()
+        )
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The error for a transition the set's state does not allow.
+async fn state_conflict(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    id: &str,
+    verb: &str,
+    needs: &str,
+) -> DbError {
+    match sqlx::query_scalar!("SELECT state FROM task_sets WHERE id = $1", id)
+        .fetch_optional(&mut **tx)
+        .await
+    {
+        Ok(Some(state)) => {
+            DbError::Conflict(format!("set {id:?} is {state}; only {needs} can be {verb}"))
+        }
+        Ok(None) => DbError::NotFound,
+        Err(e) => e.into(),
+    }
+}
+
+/// How many submissions to a set are queued or running.
+pub async fn unfinished_submissions(pool: &PgPool, id: &str) -> Result<i64, DbError> {
+    let n = sqlx::query_scalar!(
+        r#"SELECT count(*) AS "n!" FROM submissions
+           WHERE set_id = $1 AND status IN ('queued', 'running')"#,
+        id
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(n)
+}
+
+/// Active -> retired. A committed set's tasks and salts are written in clear (`revealed` in
+/// set order) and it opens under `tag`.
+pub async fn retire(
+    pool: &PgPool,
+    id: &str,
+    tag: Option<&str>,
+    revealed: &[RevealedTask],
+) -> Result<(), DbError> {
+    let mut tx = pool.begin().await?;
+    let moved = sqlx::query!(
+        "UPDATE task_sets SET state = 'retired', retired_at = now(), tag = $2,
+                public = public OR $2::text IS NOT NULL
+         WHERE id = $1 AND state = 'active'",
+        id,
+        tag
+    )
+    .execute(&mut *tx)
+    .await?;
+    if moved.rows_affected() == 0 {
+        return Err(state_conflict(&mut tx, id, "retired", "an active set").await);
+    }
+    for (position, t) in revealed.iter().enumerate() {
+        sqlx::query!(
+            "UPDATE set_tasks SET task = $3, salt = $4, sealed = NULL, key_id = NULL
+             WHERE set_id = $1 AND position = $2",
+            id,
+            position as i32,
+            t.task,
+            t.salt
+        )
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes a draft (nothing has run on it, nothing was published of it).
+pub async fn delete_draft(pool: &PgPool, id: &str) -> Result<(), DbError> {
+    let mut tx = pool.begin().await?;
+    let gone = sqlx::query!(
+        "DELETE FROM task_sets WHERE id = $1 AND state = 'draft'",
+        id
+    )
+    .execute(&mut *tx)
+    .await?;
+    if gone.rows_affected() == 0 {
+        return Err(state_conflict(&mut tx, id, "deleted", "a draft").await);
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The commitments of a committed set in set order (public from go-live).
+pub async fn commitments(pool: &PgPool, id: &str) -> Result<Vec<Vec<u8>>, DbError> {
+    let rows = sqlx::query_scalar!(
+        r#"SELECT commitment AS "c!" FROM set_tasks
+           WHERE set_id = $1 AND commitment IS NOT NULL ORDER BY position"#,
+        id
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// A revealed set's tasks with their salts, in set order, for its bundle.
+pub async fn revealed_tasks(pool: &PgPool, id: &str) -> Result<Vec<RevealedTask>, DbError> {
+    let rows = sqlx::query_as!(
+        RevealedTask,
+        r#"SELECT t.salt AS "salt!", t.task AS "task!" FROM set_tasks t
+           JOIN task_sets s ON s.id = t.set_id
+           WHERE t.set_id = $1 AND s.state = 'retired' AND t.salt IS NOT NULL
+           ORDER BY t.position"#,
+        id
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// The rotation seed of a set made by rotation, sealed, with its key id.
+pub async fn rotation_seed(pool: &PgPool, id: &str) -> Result<Option<(String, Vec<u8>)>, DbError> {
+    let row = sqlx::query!(
+        "SELECT rotation_key_id, rotation_seed FROM task_sets WHERE id = $1",
+        id
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or(DbError::NotFound)?;
+    Ok(row.rotation_key_id.zip(row.rotation_seed))
+}
+
 /// Every set, newest first (there are a few a month).
 pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
     let rows = sqlx::query_as!(
         SetInfo,
-        r#"SELECT s.id, s.state, s.public, s.created_at,
+        r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
+                  s.checkpoint, s.signing_key, s.tag, s.rotated_from,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!"
            FROM task_sets s ORDER BY s.created_at DESC, s.id LIMIT $1"#,
         limit
@@ -96,7 +395,8 @@ pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
 pub async fn get(pool: &PgPool, id: &str) -> Result<Option<SetInfo>, DbError> {
     let row = sqlx::query_as!(
         SetInfo,
-        r#"SELECT s.id, s.state, s.public, s.created_at,
+        r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
+                  s.checkpoint, s.signing_key, s.tag, s.rotated_from,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!"
            FROM task_sets s WHERE s.id = $1"#,
         id
@@ -115,10 +415,10 @@ pub async fn public_tasks(
     limit: i64,
 ) -> Result<Vec<serde_json::Value>, DbError> {
     let rows = sqlx::query_scalar!(
-        "SELECT t.task FROM set_tasks t JOIN task_sets s ON s.id = t.set_id
-         WHERE t.set_id = $1 AND s.public
+        r#"SELECT t.task AS "task!" FROM set_tasks t JOIN task_sets s ON s.id = t.set_id
+         WHERE t.set_id = $1 AND s.public AND t.task IS NOT NULL
            AND t.position > COALESCE((SELECT position FROM set_tasks WHERE set_id = $1 AND task_id = $2), -1)
-         ORDER BY t.position LIMIT $3",
+         ORDER BY t.position LIMIT $3"#,
         set,
         after,
         limit
@@ -135,8 +435,8 @@ pub async fn public_task(
     task_id: &str,
 ) -> Result<Option<serde_json::Value>, DbError> {
     let row = sqlx::query_scalar!(
-        "SELECT t.task FROM set_tasks t JOIN task_sets s ON s.id = t.set_id
-         WHERE t.set_id = $1 AND t.task_id = $2 AND s.public",
+        r#"SELECT t.task AS "task!" FROM set_tasks t JOIN task_sets s ON s.id = t.set_id
+         WHERE t.set_id = $1 AND t.task_id = $2 AND s.public AND t.task IS NOT NULL"#,
         set,
         task_id
     )
@@ -145,18 +445,25 @@ pub async fn public_task(
     Ok(row)
 }
 
-/// A task of any set, for the worker that runs it.
-pub async fn task_for_run(
-    pool: &PgPool,
-    set: &str,
-    task_id: &str,
-) -> Result<serde_json::Value, DbError> {
-    sqlx::query_scalar!(
-        "SELECT task FROM set_tasks WHERE set_id = $1 AND task_id = $2",
+/// A task of any set, for the worker that runs it (sealed if the set is private and live).
+pub async fn task_for_run(pool: &PgPool, set: &str, task_id: &str) -> Result<StoredTask, DbError> {
+    let row = sqlx::query!(
+        "SELECT task, position, key_id, sealed FROM set_tasks WHERE set_id = $1 AND task_id = $2",
         set,
         task_id
     )
     .fetch_optional(pool)
     .await?
-    .ok_or(DbError::NotFound)
+    .ok_or(DbError::NotFound)?;
+    match (row.task, row.key_id, row.sealed) {
+        (Some(task), _, _) => Ok(StoredTask::Plain(task)),
+        (None, Some(key_id), Some(sealed)) => Ok(StoredTask::Sealed {
+            position: row.position,
+            key_id,
+            sealed,
+        }),
+        _ => Err(DbError::Invalid(format!(
+            "task {task_id:?} of set {set:?} is stored in neither form"
+        ))),
+    }
 }

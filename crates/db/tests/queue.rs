@@ -26,7 +26,7 @@ async fn fresh(tasks: usize) -> (PgPool, i64) {
     let pool = mcpbench_db::connect(&url, 8).await.expect("connect");
     mcpbench_db::migrate(&pool).await.expect("migrate");
     let set: Vec<sets::SetTask> = (0..tasks).map(|i| task(&format!("t-{i:03}"))).collect();
-    sets::put_set(&pool, "dev", true, &set).await.unwrap();
+    sets::put_public_set(&pool, "dev", &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
     (pool, vendor.id)
 }
@@ -362,9 +362,36 @@ async fn a_submission_with_failed_jobs_fails_with_the_reason_and_never_ranks() {
 #[tokio::test]
 async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
     let (pool, vendor) = fresh(2).await;
-    sets::put_set(&pool, "secret", false, &[task("s-1"), task("s-2")])
-        .await
-        .unwrap();
+    // The data layer stores what the caller sealed (mcpbench-sets seals; these bytes stand
+    // for a ciphertext) and never a private task in clear.
+    let sealed = |id: &str| sets::DraftTask {
+        id: id.into(),
+        server: "filesystem".into(),
+        category: "single-tool".into(),
+        difficulty: "easy".into(),
+        max_steps: 4,
+        content: sets::Content::Sealed {
+            key_id: "k1".into(),
+            bytes: vec![7; 40],
+        },
+        first_set: "secret".into(),
+    };
+    sets::create_draft(
+        &pool,
+        "secret",
+        false,
+        None,
+        &[sealed("s-1"), sealed("s-2")],
+    )
+    .await
+    .unwrap();
+    sets::activate(&pool, "secret", None, &[]).await.unwrap();
+    assert!(
+        sets::put_public_set(&pool, "secret", &[task("s-3")])
+            .await
+            .is_err(),
+        "a private set never takes a task in clear"
+    );
     assert!(
         sets::public_tasks(&pool, "secret", None, 10)
             .await
@@ -384,7 +411,10 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
             .len(),
         2
     );
-    assert!(sets::task_for_run(&pool, "secret", "s-1").await.is_ok());
+    assert!(matches!(
+        sets::task_for_run(&pool, "secret", "s-1").await.unwrap(),
+        sets::StoredTask::Sealed { .. }
+    ));
     let new = |set| submissions::NewSubmission {
         vendor_id: vendor,
         set_id: set,

@@ -3,9 +3,10 @@
 use crate::sandboxed::{Agent, DockerAgent};
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
-use mcpbench_db::{DbError, sets, submissions};
+use mcpbench_db::submissions;
 use mcpbench_gateway::trace::{self, Line};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
+use mcpbench_sets::SetError;
 use mcpbench_storage::logs_key;
 use mcpbench_tasks::Task;
 use std::future::Future;
@@ -123,11 +124,13 @@ impl Worker {
                 tracing::warn!(error = %e, "reading the submission failed");
                 "the submission could not be read on our side".to_string()
             })?;
-        let json = sets::task_for_run(&self.pool, &target.set_id, &claim.task_id)
+        let keyring = self.config.keyring.as_deref();
+        let json = mcpbench_sets::task_for_run(&self.pool, keyring, &target.set_id, &claim.task_id)
             .await
             .map_err(|e| match e {
-                DbError::NotFound => "the task is no longer in its set".to_string(),
+                SetError::NotFound(_) => "the task is no longer in its set".to_string(),
                 e => {
+                    // The error names keys and states, never the task's content.
                     tracing::warn!(error = %e, "reading the task failed");
                     "the task could not be read on our side".to_string()
                 }

@@ -31,6 +31,7 @@ use mcpbench_runner::Runner;
 use mcpbench_sandbox::Sandbox;
 use mcpbench_storage::TraceStore;
 use mcpbench_telemetry::Metrics;
+use mcpbench_vault::Keyring;
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -57,6 +58,8 @@ pub struct Config {
     pub drain: Duration,
     /// Where Docker-image submissions run; `None`: this worker runs endpoints only.
     pub sandbox: Option<Sandbox>,
+    /// Opens the tasks of live private sets (MCPBENCH_TASK_KEYS); `None`: public sets only.
+    pub keyring: Option<Arc<Keyring>>,
 }
 
 impl Config {
@@ -70,6 +73,7 @@ impl Config {
             egress: Policy::hosted(),
             drain: Duration::from_secs(10),
             sandbox: None,
+            keyring: None,
         }
     }
 }

@@ -1,15 +1,17 @@
 //! The routes of DESIGN.md section 5, plus operations and admin.
 
 pub(crate) mod admin;
+pub(crate) mod admin_sets;
 pub(crate) mod auth;
 pub(crate) mod ops;
 pub(crate) mod public;
+pub(crate) mod sets;
 pub(crate) mod submissions;
 pub(crate) mod upload;
 
 use crate::AppState;
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 
 /// Every route; the OpenAPI document ([`crate::openapi`]) lists the same ones.
 pub fn router() -> Router<AppState> {
@@ -32,10 +34,18 @@ pub fn router() -> Router<AppState> {
         .route("/tasks/{id}", get(public::task))
         .route("/runs/{id}", get(public::run))
         .route("/runs/{id}/logs", get(public::run_logs))
-        .route("/sets", get(public::sets))
-        .route("/sets/{id}", get(public::set))
+        .route("/sets", get(sets::list))
+        .route("/sets/{id}", get(sets::get))
+        .route("/sets/{id}/checkpoint", get(sets::checkpoint))
+        .route("/sets/{id}/bundle", get(sets::bundle))
+        .route(sets::KEY_PATH, get(sets::key))
         .route("/admin/vendors", post(admin::create_vendor))
         .route("/admin/vendors/{name}/revoke", post(admin::revoke_vendor))
+        .route("/admin/sets", post(admin_sets::create))
+        .route("/admin/sets/{id}", delete(admin_sets::delete))
+        .route("/admin/sets/{id}/activate", post(admin_sets::activate))
+        .route("/admin/sets/{id}/rotate", post(admin_sets::rotate))
+        .route("/admin/sets/{id}/retire", post(admin_sets::retire))
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))

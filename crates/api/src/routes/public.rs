@@ -12,14 +12,13 @@ use http::header;
 use mcpbench_db::{runs, sets};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 const MAX_TASK_PAGE: i64 = 100;
 
 /// Names in queries: short, and of the characters ids are made of.
-fn name(field: &str, value: &str) -> Result<String, ApiError> {
+pub(crate) fn name(field: &str, value: &str) -> Result<String, ApiError> {
     let ok = !value.is_empty()
         && value.len() <= 80
         && value
@@ -265,58 +264,4 @@ pub async fn run_logs(
         logs,
     )
         .into_response())
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct SetView {
-    pub id: String,
-    /// `draft`, `active` or `retired`.
-    pub state: String,
-    /// Whether its tasks are browsable at `GET /tasks`.
-    pub public: bool,
-    pub tasks: i64,
-    #[serde(with = "time::serde::rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: OffsetDateTime,
-}
-
-impl From<sets::SetInfo> for SetView {
-    fn from(s: sets::SetInfo) -> Self {
-        Self {
-            id: s.id,
-            state: s.state,
-            public: s.public,
-            tasks: s.tasks,
-            created_at: s.created_at,
-        }
-    }
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct SetList {
-    pub sets: Vec<SetView>,
-}
-
-/// Every set, newest first.
-#[utoipa::path(get, path = "/sets", tag = "public", responses((status = 200, body = SetList)))]
-pub async fn sets(State(state): State<AppState>) -> Result<AppJson<SetList>, ApiError> {
-    let rows = sets::list(state.pool(), 500).await?;
-    Ok(AppJson(SetList {
-        sets: rows.into_iter().map(Into::into).collect(),
-    }))
-}
-
-/// One set.
-#[utoipa::path(get, path = "/sets/{id}", tag = "public", params(("id" = String, Path)),
-    responses((status = 200, body = SetView),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
-pub async fn set(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<AppJson<SetView>, ApiError> {
-    let id = name("id", &id)?;
-    sets::get(state.pool(), &id)
-        .await?
-        .map(|s| AppJson(s.into()))
-        .ok_or_else(|| ApiError::not_found(format!("there is no set {id:?}")))
 }

@@ -5,11 +5,14 @@
 
 use mcpbench_agents::AgentKind;
 use mcpbench_api::{AppState, Config, MAX_TOKEN_TTL, Tokens};
+use mcpbench_attest::NoteSigner;
 use mcpbench_db::{PgPool, sets, vendors};
 use mcpbench_egress::Policy;
 use mcpbench_pgcluster::Cluster;
+use mcpbench_sets::Custody;
 use mcpbench_storage::TraceStore;
 use mcpbench_tasks::Task;
+use mcpbench_vault::Keyring;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -52,6 +55,8 @@ pub struct Service {
     pub http: reqwest::Client,
     pub tasks: Vec<Task>,
     pub traces: tempfile::TempDir,
+    /// The keys of private sets, shared with the API (the worker holds the same keyring).
+    pub custody: Arc<Custody>,
     stop: tokio::sync::watch::Sender<bool>,
     handles: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -100,7 +105,7 @@ impl Service {
         mcpbench_db::migrate(&pool).await.expect("migrate");
         let tasks = dev_tasks(options.tasks);
         let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
-        sets::put_set(&pool, "dev", true, &set).await.unwrap();
+        sets::put_public_set(&pool, "dev", &set).await.unwrap();
         let traces = tempfile::tempdir().unwrap();
         let store = TraceStore::local(traces.path()).unwrap();
         let metrics = mcpbench_telemetry::Metrics::new();
@@ -109,6 +114,12 @@ impl Service {
         } else {
             Policy::hosted()
         };
+        let (keyring, keyring_spec) = Keyring::generate("test1");
+        let custody = Arc::new(Custody {
+            keyring: Some(keyring),
+            signer: Some(NoteSigner::from_seed("mcpbench.test", &[42u8; 32]).unwrap()),
+            service: "mcpbench.test".into(),
+        });
         let config = Config {
             tokens: Arc::new(Tokens::new(JWT_SECRET.as_bytes(), MAX_TOKEN_TTL).unwrap()),
             egress: policy,
@@ -116,6 +127,7 @@ impl Service {
             default_set: "dev".into(),
             max_attempts: 3,
             image_upload_max_bytes: options.image_upload_max_bytes,
+            custody: custody.clone(),
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
@@ -129,6 +141,7 @@ impl Service {
             config.time_budget = options.time_budget;
             config.concurrency = options.concurrency;
             config.sandbox = options.sandbox.clone();
+            config.keyring = Some(Arc::new(Keyring::parse(&keyring_spec).unwrap()));
             let (pool, store, metrics, stopped) = (
                 pool.clone(),
                 store.clone(),
@@ -180,9 +193,20 @@ impl Service {
             http: reqwest::Client::new(),
             tasks,
             traces,
+            custody,
             stop,
             handles,
         }
+    }
+
+    /// A private set (sealed, committed, live) of `tasks`, named by its month.
+    pub async fn private_set(&self, month: &str, tasks: &[Task]) {
+        mcpbench_sets::create(&self.pool, &self.custody, month, tasks, false)
+            .await
+            .unwrap();
+        mcpbench_sets::activate(&self.pool, &self.custody, month)
+            .await
+            .unwrap();
     }
 
     pub fn at(&self, path: &str) -> String {

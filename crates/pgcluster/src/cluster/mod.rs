@@ -120,6 +120,13 @@ impl Cluster {
         Ok(self.url_for(name))
     }
 
+    /// A client tool of the cluster's version (`pg_dump`, `psql`), from its binaries'
+    /// directory when it is there, else whatever `PATH` finds.
+    pub fn client_tool(&self, name: &str) -> std::path::PathBuf {
+        let path = self.binaries.tool(name);
+        if path.is_file() { path } else { name.into() }
+    }
+
     /// The TCP port on 127.0.0.1.
     pub fn port(&self) -> u16 {
         self.port

@@ -27,7 +27,7 @@ pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
     let mut all = mcpbench_tasks::load_dir(&dir).unwrap();
     all.truncate(tasks);
     let set: Vec<sets::SetTask> = all.iter().map(sets::SetTask::from_task).collect();
-    sets::put_set(&pool, "dev", true, &set).await.unwrap();
+    sets::put_public_set(&pool, "dev", &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let endpoint = format!("http://{}/", listener.local_addr().unwrap());

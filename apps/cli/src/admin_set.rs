@@ -1,0 +1,197 @@
+//! `mcpbench admin set ...`: the life of a task set, against the service's database.
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use mcpbench_config::CustodyArgs;
+use mcpbench_db::PgPool;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct Db {
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: String,
+}
+
+impl Db {
+    async fn connect(&self) -> anyhow::Result<PgPool> {
+        let pool = mcpbench_db::connect(&self.database_url, 2)
+            .await
+            .context("connecting to the database")?;
+        mcpbench_db::migrate(&pool).await.context("migrating")?;
+        Ok(pool)
+    }
+}
+
+#[derive(Subcommand)]
+pub enum SetCommand {
+    /// Create a draft set: generated from a new secret seed (--generate N) or from task files
+    /// (--from DIR). Private (sealed at rest) unless --public; a private set is named YYYY-MM.
+    Create {
+        id: String,
+        #[arg(
+            long,
+            conflicts_with = "generate",
+            required_unless_present = "generate"
+        )]
+        from: Option<PathBuf>,
+        #[arg(long)]
+        generate: Option<usize>,
+        #[arg(long)]
+        public: bool,
+        #[command(flatten)]
+        db: Db,
+        #[command(flatten)]
+        custody: CustodyArgs,
+    },
+    /// Take a draft live; a private set is committed to and its signed checkpoint printed.
+    Activate {
+        id: String,
+        #[command(flatten)]
+        db: Db,
+        #[command(flatten)]
+        custody: CustodyArgs,
+    },
+    /// Build next month's draft from an active private set, replacing a share of its tasks.
+    Rotate {
+        from: String,
+        /// The new draft's id (the next month, YYYY-MM).
+        #[arg(long)]
+        to: String,
+        /// The share of tasks replaced by fresh ones.
+        #[arg(long, default_value_t = 0.25)]
+        replace: f64,
+        #[command(flatten)]
+        db: Db,
+        #[command(flatten)]
+        custody: CustodyArgs,
+    },
+    /// Retire an active set; a committed one is revealed as Historical-YYYY-MM.
+    Retire {
+        id: String,
+        #[command(flatten)]
+        db: Db,
+        #[command(flatten)]
+        custody: CustodyArgs,
+    },
+    /// Delete a draft.
+    Delete {
+        id: String,
+        #[command(flatten)]
+        db: Db,
+    },
+    /// List the sets.
+    List {
+        #[command(flatten)]
+        db: Db,
+    },
+    /// Write a retired set's reveal bundle to stdout.
+    Bundle {
+        id: String,
+        #[command(flatten)]
+        db: Db,
+    },
+}
+
+fn custody(args: &CustodyArgs) -> anyhow::Result<mcpbench_sets::Custody> {
+    args.custody().map_err(anyhow::Error::msg)
+}
+
+pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
+    match cmd {
+        SetCommand::Create {
+            id,
+            from,
+            generate,
+            public,
+            db,
+            custody: keys,
+        } => {
+            let custody = custody(&keys)?;
+            let pool = db.connect().await?;
+            match (from, generate) {
+                (Some(dir), None) => {
+                    let tasks = mcpbench_tasks::load_dir(&dir).map_err(|errors| {
+                        let lines: Vec<String> =
+                            errors.iter().take(10).map(ToString::to_string).collect();
+                        anyhow::anyhow!("the tasks do not load:\n{}", lines.join("\n"))
+                    })?;
+                    mcpbench_sets::create(&pool, &custody, &id, &tasks, public).await?;
+                    eprintln!("draft set {id:?} holds {} tasks", tasks.len());
+                }
+                (None, Some(count)) => {
+                    if public {
+                        bail!("generated sets are private; load public tasks with --from");
+                    }
+                    mcpbench_sets::generate_draft(&pool, &custody, &id, count).await?;
+                    eprintln!("draft set {id:?} holds {count} fresh tasks, each proven valid");
+                }
+                _ => bail!("give --from DIR or --generate N"),
+            }
+        }
+        SetCommand::Activate {
+            id,
+            db,
+            custody: keys,
+        } => {
+            let custody = custody(&keys)?;
+            let pool = db.connect().await?;
+            match mcpbench_sets::activate(&pool, &custody, &id).await? {
+                Some(checkpoint) => {
+                    eprintln!("set {id:?} is live; its signed checkpoint (keep it):");
+                    print!("{checkpoint}");
+                }
+                None => eprintln!("public set {id:?} is live"),
+            }
+        }
+        SetCommand::Rotate {
+            from,
+            to,
+            replace,
+            db,
+            custody: keys,
+        } => {
+            let custody = custody(&keys)?;
+            let pool = db.connect().await?;
+            let r = mcpbench_sets::rotate(&pool, &custody, &from, &to, replace).await?;
+            eprintln!(
+                "draft set {to:?}: {} tasks kept from {from:?}, {} fresh",
+                r.kept, r.replaced
+            );
+        }
+        SetCommand::Retire {
+            id,
+            db,
+            custody: keys,
+        } => {
+            let custody = custody(&keys)?;
+            let pool = db.connect().await?;
+            mcpbench_sets::retire(&pool, &custody, &id).await?;
+            eprintln!("set {id:?} is retired");
+        }
+        SetCommand::Delete { id, db } => {
+            let pool = db.connect().await?;
+            mcpbench_sets::delete(&pool, &id).await?;
+            eprintln!("draft {id:?} deleted");
+        }
+        SetCommand::List { db } => {
+            let pool = db.connect().await?;
+            for s in mcpbench_db::sets::list(&pool, 500).await? {
+                println!(
+                    "{}\t{}\t{}\t{} tasks\t{}",
+                    s.id,
+                    s.state,
+                    if s.public { "public" } else { "private" },
+                    s.tasks,
+                    s.tag.unwrap_or_default()
+                );
+            }
+        }
+        SetCommand::Bundle { id, db } => {
+            let pool = db.connect().await?;
+            let bytes = mcpbench_sets::reveal_bundle(&pool, &id).await?;
+            use std::io::Write;
+            std::io::stdout().write_all(&bytes)?;
+        }
+    }
+    Ok(())
+}

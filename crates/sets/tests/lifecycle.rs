@@ -1,0 +1,223 @@
+//! A private set's life against a real PostgreSQL: sealed at rest (a `pg_dump` holds no goal),
+//! committed at go-live, revealed at retirement in a bundle both verifiers accept, rotated
+//! into next month's draft.
+
+use mcpbench_attest::NoteSigner;
+use mcpbench_db::{PgPool, sets};
+use mcpbench_pgcluster::Cluster;
+use mcpbench_sets::{Custody, SetError};
+use mcpbench_tasks::{Task, load_dir};
+use mcpbench_vault::Keyring;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+async fn fresh() -> (PgPool, String) {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let name = format!(
+        "sets_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let url = cluster().create_database(&name).expect("database");
+    let pool = mcpbench_db::connect(&url, 4).await.expect("connect");
+    mcpbench_db::migrate(&pool).await.expect("migrate");
+    (pool, url)
+}
+
+fn custody() -> Custody {
+    Custody {
+        keyring: Some(Keyring::generate("k1").0),
+        signer: Some(NoteSigner::from_seed("sets.test", &[5u8; 32]).unwrap()),
+        service: "sets.test".into(),
+    }
+}
+
+/// Dev tasks with goals no public file holds, so that finding one anywhere is a leak.
+fn secret_tasks(n: usize) -> Vec<Task> {
+    let mut tasks = load_dir(&workspace().join("tasks/dev")).unwrap();
+    tasks.truncate(n);
+    for (i, t) in tasks.iter_mut().enumerate() {
+        t.goal = format!("{} (private marker zq{i:04}xv)", t.goal);
+    }
+    tasks
+}
+
+fn pg_dump(url: &str) -> String {
+    let out = Command::new(cluster().client_tool("pg_dump"))
+        .arg(url)
+        .output()
+        .expect("pg_dump runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_set_is_sealed_committed_revealed_and_verified() {
+    let (pool, url) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(13);
+    mcpbench_sets::create(&pool, &custody, "2026-11", &tasks, false)
+        .await
+        .unwrap();
+    let checkpoint = mcpbench_sets::activate(&pool, &custody, "2026-11")
+        .await
+        .unwrap()
+        .expect("a private set is committed");
+    assert!(
+        checkpoint.starts_with("sets.test/sets/2026-11\n13\n"),
+        "{checkpoint}"
+    );
+
+    // At rest: no goal, no marker, no initial state in the dump; the rows are there (control).
+    let dump = pg_dump(&url);
+    assert!(dump.contains(&tasks[0].id), "the dump holds the set's rows");
+    assert!(
+        !dump.contains("private marker"),
+        "a private goal is in clear in the database"
+    );
+    for t in &tasks {
+        assert!(!dump.contains(&t.goal));
+        let state = serde_json::to_string(&t.initial_state).unwrap();
+        assert!(state.len() < 40 || !dump.contains(&state[..40]));
+    }
+    // Nothing of it is public, and it cannot be revealed before it retires.
+    assert!(
+        sets::public_tasks(&pool, "2026-11", None, 50)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(matches!(
+        mcpbench_sets::reveal_bundle(&pool, "2026-11").await,
+        Err(SetError::Conflict(_))
+    ));
+    // The worker opens what it runs.
+    let opened =
+        mcpbench_sets::task_for_run(&pool, custody.keyring.as_ref(), "2026-11", &tasks[3].id)
+            .await
+            .unwrap();
+    assert_eq!(opened, serde_json::to_value(&tasks[3]).unwrap());
+    assert!(matches!(
+        mcpbench_sets::task_for_run(&pool, None, "2026-11", &tasks[3].id).await,
+        Err(SetError::Unconfigured(_))
+    ));
+
+    mcpbench_sets::retire(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-11").await.unwrap().unwrap();
+    assert_eq!(
+        (info.state.as_str(), info.tag.as_deref(), info.public),
+        ("retired", Some("Historical-2026-11"), true)
+    );
+    // Browsable now, in set order.
+    let page = sets::public_tasks(&pool, "2026-11", None, 50)
+        .await
+        .unwrap();
+    assert_eq!(page.len(), 13);
+    assert_eq!(page[0]["goal"], tasks[0].goal.as_str());
+
+    let bundle = mcpbench_sets::reveal_bundle(&pool, "2026-11")
+        .await
+        .unwrap();
+    let key = custody.verifier_key().unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.tag.as_str()), (13, "Historical-2026-11"));
+
+    // The independent verifier agrees, through its command line.
+    let dir = tempfile::tempdir().unwrap();
+    let (b, c, k) = (
+        dir.path().join("b.json"),
+        dir.path().join("cp"),
+        dir.path().join("key"),
+    );
+    std::fs::write(&b, &bundle).unwrap();
+    std::fs::write(&c, &checkpoint).unwrap();
+    std::fs::write(&k, &key).unwrap();
+    let out = Command::new("python3")
+        .arg(workspace().join("examples/verify/mcpbench_verify.py"))
+        .arg(&b)
+        .arg("--checkpoint")
+        .arg(&c)
+        .arg("--key")
+        .arg(&k)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: set 2026-11"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lifecycle_refuses_what_its_states_do_not_allow() {
+    let (pool, _) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(4);
+    let err = mcpbench_sets::create(&pool, &custody, "november", &tasks, false).await;
+    assert!(matches!(err, Err(SetError::Invalid(m)) if m.contains("YYYY-MM")));
+    let err = mcpbench_sets::create(&pool, &custody, "2026-10", &[], false).await;
+    assert!(matches!(err, Err(SetError::Invalid(m)) if m.contains("1 to")));
+    let keyless = Custody {
+        keyring: None,
+        signer: None,
+        service: "x".into(),
+    };
+    let err = mcpbench_sets::create(&pool, &keyless, "2026-10", &tasks, false).await;
+    assert!(matches!(err, Err(SetError::Unconfigured(m)) if m.contains("MCPBENCH_TASK_KEYS")));
+
+    mcpbench_sets::create(&pool, &custody, "2026-10", &tasks, false)
+        .await
+        .unwrap();
+    let again = mcpbench_sets::create(&pool, &custody, "2026-10", &tasks, false).await;
+    assert!(matches!(again, Err(SetError::Conflict(m)) if m.contains("exists")));
+    let early = mcpbench_sets::retire(&pool, &custody, "2026-10").await;
+    assert!(matches!(early, Err(SetError::Conflict(m)) if m.contains("only an active set")));
+    assert!(matches!(
+        mcpbench_sets::activate(&pool, &keyless, "2026-10").await,
+        Err(SetError::Unconfigured(_))
+    ));
+    mcpbench_sets::activate(&pool, &custody, "2026-10")
+        .await
+        .unwrap();
+    let twice = mcpbench_sets::activate(&pool, &custody, "2026-10").await;
+    assert!(matches!(twice, Err(SetError::Conflict(m)) if m.contains("only a draft")));
+    assert!(matches!(
+        mcpbench_sets::delete(&pool, "2026-10").await,
+        Err(SetError::Conflict(_))
+    ));
+    assert!(matches!(
+        mcpbench_sets::delete(&pool, "2027-01").await,
+        Err(SetError::NotFound(_))
+    ));
+    // A sealed row altered in the database does not open, and the reveal is refused whole.
+    sqlx::query("UPDATE set_tasks SET sealed = set_byte(sealed, 20, get_byte(sealed, 20) # 1) WHERE set_id = '2026-10' AND position = 2")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert!(matches!(
+        mcpbench_sets::retire(&pool, &custody, "2026-10").await,
+        Err(SetError::Vault(_))
+    ));
+    assert_eq!(
+        sets::get(&pool, "2026-10").await.unwrap().unwrap().state,
+        "active"
+    );
+}
