@@ -1,0 +1,283 @@
+//! A private month through the API: an admin drafts, activates, rotates and retires sets; the
+//! worker runs a vendor's agent on sealed tasks; the commitment is public from go-live and the
+//! reveal bundle verifies against it; the retired month opens (tasks browsable, traces
+//! publishable).
+
+mod support;
+
+use mcpbench_agents::AgentKind;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use support::{Options, Service};
+
+async fn text(svc: &Service, path: &str) -> (u16, String, String) {
+    let r = svc.http.get(svc.at(path)).send().await.unwrap();
+    let status = r.status().as_u16();
+    let kind = r
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (status, kind, r.text().await.unwrap())
+}
+
+/// Submits the oracle (it knows the dev tasks the private month is made of) to `set`; the
+/// agent answers only once the returned closure is called, so the submission stays unfinished
+/// until then.
+async fn submit_oracle(svc: &Service, token: &str, set: &str) -> (String, impl FnOnce()) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let body = json!({"name": "oracle", "model": "oracle-model", "kind": "endpoint",
+                      "endpoint_url": url, "set": set});
+    let (status, created) = svc.post("/submissions", Some(token), &body).await;
+    assert_eq!(status, 202, "{created}");
+    let secret = created["signing_secret"]
+        .as_str()
+        .unwrap()
+        .as_bytes()
+        .to_vec();
+    let tasks: Vec<Arc<_>> = svc.tasks.iter().cloned().map(Arc::new).collect();
+    let serve = move || {
+        let app = mcpbench_agents::router(AgentKind::Oracle, &tasks, &secret);
+        tokio::spawn(async move {
+            let _ = mcpbench_agents::serve(listener, app).await;
+        });
+    };
+    (created["id"].as_str().unwrap().to_string(), serve)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
+    let svc = Service::start(Options::default()).await;
+    let admin = svc.token_for(&svc.vendor("ops", true).await).await;
+    let vendor = svc.token("acme").await;
+    svc.private_set("2026-11", &svc.tasks).await;
+
+    // The commitment is public from go-live: checkpoint, commitments, key; no task.
+    let (status, set) = svc.get("/sets/2026-11", None).await;
+    assert_eq!(status, 200, "{set}");
+    assert_eq!(set["state"], "active");
+    assert_eq!(
+        set["commitments"].as_array().unwrap().len(),
+        svc.tasks.len()
+    );
+    let checkpoint = set["checkpoint"].as_str().unwrap().to_string();
+    assert!(checkpoint.starts_with(&format!(
+        "mcpbench.test/sets/2026-11\n{}\n",
+        svc.tasks.len()
+    )));
+    let (status, kind, file) = text(&svc, "/sets/2026-11/checkpoint").await;
+    assert_eq!(
+        (status, kind.as_str(), file.as_str()),
+        (200, "text/plain; charset=utf-8", checkpoint.as_str())
+    );
+    let (status, _, key) = text(&svc, "/.well-known/mcpbench-checkpoint-key").await;
+    assert_eq!(status, 200);
+    assert_eq!(key.trim_end(), set["signing_key"].as_str().unwrap());
+    let (status, body) = svc.get("/sets/2026-11/bundle", None).await;
+    assert_eq!(status, 404, "no reveal while live: {body}");
+    assert_eq!(svc.get("/tasks?set=2026-11", None).await.0, 404);
+
+    // The worker opens the sealed tasks; the oracle passes them all.
+    let (id, serve) = submit_oracle(&svc, &vendor, "2026-11").await;
+    let (status, early) = svc
+        .post("/admin/sets/2026-11/retire", Some(&admin), &json!({}))
+        .await;
+    assert_eq!(
+        status, 409,
+        "a set does not retire under a running submission: {early}"
+    );
+    assert!(
+        early["detail"]
+            .as_str()
+            .unwrap()
+            .contains("still queued or running")
+    );
+    serve();
+    let done = svc.wait(&id, &vendor, Duration::from_secs(120)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["scores"]["success_rate"], 1.0, "{done}");
+    let (_, page) = svc
+        .get(&format!("/submissions/{id}/runs"), Some(&vendor))
+        .await;
+    let run = page["runs"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        svc.get(&format!("/runs/{run}"), Some(&vendor)).await.0,
+        404,
+        "closed while live"
+    );
+
+    // Next month is rotated from this one while it is live, then goes live itself.
+    let (status, rotated) = svc
+        .post(
+            "/admin/sets/2026-11/rotate",
+            Some(&admin),
+            &json!({"to": "2026-12", "replace": 0.5}),
+        )
+        .await;
+    assert_eq!(status, 201, "{rotated}");
+    assert_eq!(
+        rotated["kept"].as_u64().unwrap() + rotated["replaced"].as_u64().unwrap(),
+        svc.tasks.len() as u64
+    );
+    assert_eq!(
+        (
+            rotated["set"]["state"].as_str(),
+            rotated["set"]["rotated_from"].as_str()
+        ),
+        (Some("draft"), Some("2026-11"))
+    );
+    let (status, live) = svc
+        .post("/admin/sets/2026-12/activate", Some(&admin), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{live}");
+    assert!(
+        live["checkpoint"]
+            .as_str()
+            .unwrap()
+            .starts_with("mcpbench.test/sets/2026-12\n")
+    );
+
+    // Retired: revealed as Historical-2026-11, tasks browsable, traces publishable.
+    let (status, retired) = svc
+        .post("/admin/sets/2026-11/retire", Some(&admin), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{retired}");
+    assert_eq!(retired["tag"], "Historical-2026-11");
+    assert_eq!(retired["bundle_url"], "/sets/2026-11/bundle");
+    let (status, page) = svc.get("/tasks?set=2026-11&limit=100", None).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["tasks"].as_array().unwrap().len(), svc.tasks.len());
+    assert_eq!(
+        svc.get(&format!("/runs/{run}"), Some(&vendor)).await.0,
+        200,
+        "the owner reads it"
+    );
+    let (status, _) = svc
+        .post(
+            &format!("/submissions/{id}/publish"),
+            Some(&vendor),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        svc.get(&format!("/runs/{run}"), None).await.0,
+        200,
+        "published after the reveal"
+    );
+
+    let r = svc
+        .http
+        .get(svc.at("/sets/2026-11/bundle"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(
+        r.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("mcpbench-2026-11.bundle.json")
+    );
+    let bundle = r.bytes().await.unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.set.as_str()), (svc.tasks.len(), "2026-11"));
+    let revealed: Value = serde_json::from_slice(&bundle).unwrap();
+    assert_eq!(
+        revealed["tasks"][0]["task"]["goal"],
+        svc.tasks[0].goal.as_str()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_set_endpoints_are_for_admins_and_refuse_what_states_do_not_allow() {
+    let svc = Service::start(Options {
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    let admin = svc.token_for(&svc.vendor("ops", true).await).await;
+    let vendor = svc.token("acme").await;
+    let draft = json!({"id": "2027-01", "generate": 6});
+    let (status, body) = svc.post("/admin/sets", Some(&vendor), &draft).await;
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = svc.post("/admin/sets", None, &draft).await;
+    assert_eq!(status, 401, "{body}");
+
+    let (status, created) = svc.post("/admin/sets", Some(&admin), &draft).await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(
+        (
+            created["state"].as_str(),
+            created["tasks"].as_i64(),
+            created["public"].as_bool()
+        ),
+        (Some("draft"), Some(6), Some(false))
+    );
+    assert!(created["checkpoint"].is_null());
+    for (body, want) in [
+        (json!({"id": "2027-01", "generate": 6}), 409),
+        (json!({"id": "january", "generate": 6}), 422),
+        (json!({"id": "2027-02", "generate": 0}), 422),
+        (json!({"id": "2027-02", "generate": 6, "extra": 1}), 400),
+        (json!({"id": "../etc", "generate": 6}), 400),
+    ] {
+        let (status, problem) = svc.post("/admin/sets", Some(&admin), &body).await;
+        assert_eq!(status, want, "{body} -> {problem}");
+        assert!(problem["detail"].is_string());
+    }
+    // Submissions only to active sets; a draft cannot retire or rotate.
+    let sub = json!({"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/", "set": "2027-01"});
+    assert_eq!(svc.post("/submissions", Some(&vendor), &sub).await.0, 422);
+    assert_eq!(
+        svc.post("/admin/sets/2027-01/retire", Some(&admin), &json!({}))
+            .await
+            .0,
+        409
+    );
+    assert_eq!(
+        svc.post(
+            "/admin/sets/2027-01/rotate",
+            Some(&admin),
+            &json!({"to": "2027-02"})
+        )
+        .await
+        .0,
+        409
+    );
+    assert_eq!(
+        svc.post("/admin/sets/2099-01/activate", Some(&admin), &json!({}))
+            .await
+            .0,
+        404
+    );
+    // A draft can be deleted; a live set cannot.
+    let r = svc
+        .http
+        .delete(svc.at("/admin/sets/2027-01"))
+        .bearer_auth(&admin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    assert_eq!(svc.get("/sets/2027-01", None).await.0, 404);
+    svc.private_set("2027-03", &svc.tasks).await;
+    let r = svc
+        .http
+        .delete(svc.at("/admin/sets/2027-03"))
+        .bearer_auth(&admin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 409);
+    let (status, body) = svc
+        .post(
+            "/admin/sets/2027-03/rotate",
+            Some(&admin),
+            &json!({"to": "2027-04", "replace": 0.9}),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+}
