@@ -84,6 +84,12 @@ pub enum SetCommand {
         #[command(flatten)]
         db: Db,
     },
+    /// Run the anomaly detector over a set's completed submissions and print its flags.
+    Analyze {
+        id: String,
+        #[command(flatten)]
+        db: Db,
+    },
     /// Write a retired set's reveal bundle to stdout.
     Bundle {
         id: String,
@@ -185,6 +191,19 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
                     s.tag.unwrap_or_default()
                 );
             }
+        }
+        SetCommand::Analyze { id, db } => {
+            let pool = db.connect().await?;
+            let flags = mcpbench_sets::analyze(&pool, &id).await?;
+            for f in &flags {
+                let on = match (&f.submission_id, &f.task_id) {
+                    (Some(s), _) => format!("submission {s}"),
+                    (None, Some(t)) => format!("task {t}"),
+                    (None, None) => String::new(),
+                };
+                println!("{}\t{on}\t{}", f.kind, f.summary);
+            }
+            eprintln!("{} flags on set {id:?}", flags.len());
         }
         SetCommand::Bundle { id, db } => {
             let pool = db.connect().await?;

@@ -41,6 +41,9 @@ pub struct BoardEntry {
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub finished_at: OffsetDateTime,
+    /// Anomaly flags raised on this submission (`score_jump`, `kept_fresh_gap`): a reason to
+    /// look closer, not a verdict.
+    pub flags: Vec<String>,
 }
 
 /// The leaderboard of one set, optionally narrowed to one server or one category.
@@ -164,6 +167,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         hallucinated_tool_rate: hall,
         recovery_rate: rec,
         finished_at: entry.finished_at,
+        flags: entry.flags.clone(),
     })
 }
 

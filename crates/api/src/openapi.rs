@@ -42,6 +42,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         admin_sets::rotate,
         admin_sets::retire,
         admin_sets::delete,
+        admin_sets::analyze,
+        admin_sets::anomalies,
         ops::healthz,
         ops::readyz,
         ops::metrics,

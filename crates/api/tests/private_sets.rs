@@ -26,9 +26,19 @@ async fn text(svc: &Service, path: &str) -> (u16, String, String) {
 /// agent answers only once the returned closure is called, so the submission stays unfinished
 /// until then.
 async fn submit_oracle(svc: &Service, token: &str, set: &str) -> (String, impl FnOnce()) {
+    submit(svc, token, set, AgentKind::Oracle, "oracle-model").await
+}
+
+async fn submit(
+    svc: &Service,
+    token: &str,
+    set: &str,
+    kind: AgentKind,
+    model: &str,
+) -> (String, impl FnOnce()) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
-    let body = json!({"name": "oracle", "model": "oracle-model", "kind": "endpoint",
+    let body = json!({"name": "agent", "model": model, "kind": "endpoint",
                       "endpoint_url": url, "set": set});
     let (status, created) = svc.post("/submissions", Some(token), &body).await;
     assert_eq!(status, 202, "{created}");
@@ -39,7 +49,7 @@ async fn submit_oracle(svc: &Service, token: &str, set: &str) -> (String, impl F
         .to_vec();
     let tasks: Vec<Arc<_>> = svc.tasks.iter().cloned().map(Arc::new).collect();
     let serve = move || {
-        let app = mcpbench_agents::router(AgentKind::Oracle, &tasks, &secret);
+        let app = mcpbench_agents::router(kind, &tasks, &secret);
         tokio::spawn(async move {
             let _ = mcpbench_agents::serve(listener, app).await;
         });
@@ -280,4 +290,74 @@ async fn admin_set_endpoints_are_for_admins_and_refuse_what_states_do_not_allow(
         )
         .await;
     assert_eq!(status, 422, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_and_on_the_board() {
+    let svc = Service::start(Options::default()).await;
+    let admin = svc.token_for(&svc.vendor("ops", true).await).await;
+    let vendor = svc.token("acme").await;
+    let run = |set: &'static str, kind: AgentKind| {
+        let (svc, vendor) = (&svc, &vendor);
+        async move {
+            let (id, serve) = submit(svc, vendor, set, kind, "acme-1").await;
+            serve();
+            let done = svc.wait(&id, vendor, Duration::from_secs(120)).await;
+            assert_eq!(done["status"], "completed", "{done}");
+            id
+        }
+    };
+    // Last month the model solved nothing; this month, with the same name, everything.
+    svc.private_set("2026-10", &svc.tasks).await;
+    run("2026-10", AgentKind::Null).await;
+    svc.private_set("2026-11", &svc.tasks).await;
+    let jumped = run("2026-11", AgentKind::Oracle).await;
+    // Another vendor's steady model is not flagged.
+    let other = svc.token("steady").await;
+    let (id, serve) = submit(&svc, &other, "2026-11", AgentKind::Null, "steady-1").await;
+    serve();
+    svc.wait(&id, &other, Duration::from_secs(120)).await;
+
+    assert_eq!(
+        svc.post("/admin/sets/2026-11/analyze", Some(&vendor), &json!({}))
+            .await
+            .0,
+        403
+    );
+    let (status, found) = svc
+        .post("/admin/sets/2026-11/analyze", Some(&admin), &json!({}))
+        .await;
+    assert_eq!(status, 200, "{found}");
+    let flags = found["anomalies"].as_array().unwrap();
+    assert_eq!(flags.len(), 1, "{found}");
+    assert_eq!(
+        (
+            flags[0]["kind"].as_str(),
+            flags[0]["submission_id"].as_str()
+        ),
+        (Some("score_jump"), Some(jumped.as_str()))
+    );
+    assert!(flags[0]["summary"].as_str().unwrap().contains("2026-10"));
+    let (status, listed) = svc.get("/admin/anomalies?set=2026-11", Some(&admin)).await;
+    assert_eq!(
+        (status, listed["anomalies"].as_array().unwrap().len()),
+        (200, 1)
+    );
+    assert_eq!(svc.get("/admin/anomalies", Some(&vendor)).await.0, 403);
+
+    let (status, board) = svc.get("/leaderboard?set=2026-11", None).await;
+    assert_eq!(status, 200, "{board}");
+    for entry in board["entries"].as_array().unwrap() {
+        let want: &[&str] = if entry["submission_id"] == jumped.as_str() {
+            &["score_jump"]
+        } else {
+            &[]
+        };
+        assert_eq!(entry["flags"], json!(want), "{entry}");
+    }
+    // Analysing again replaces, never duplicates.
+    svc.post("/admin/sets/2026-11/analyze", Some(&admin), &json!({}))
+        .await;
+    let (_, listed) = svc.get("/admin/anomalies", Some(&admin)).await;
+    assert_eq!(listed["anomalies"].as_array().unwrap().len(), 1);
 }

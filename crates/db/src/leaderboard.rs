@@ -26,6 +26,8 @@ pub struct Entry {
     pub by_server: serde_json::Value,
     pub by_category: serde_json::Value,
     pub finished_at: OffsetDateTime,
+    /// The anomaly flags on this submission (kinds), shown as badges.
+    pub flags: Vec<String>,
 }
 
 /// The most rows one set's board holds in memory; older entries beyond it are not ranked.
@@ -35,11 +37,13 @@ pub const MAX_ENTRIES: i64 = 2000;
 pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
     let rows = sqlx::query_as!(
         Entry,
-        "SELECT submission_id, set_id, vendor, model, name, is_reference, tasks, passed,
+        r#"SELECT submission_id, set_id, vendor, model, name, is_reference, tasks, passed,
                 success_rate, ci_low, ci_high, efficiency, hallucinated_tool_rate,
-                recovery_rate, by_server, by_category, finished_at
-         FROM leaderboard WHERE set_id = $1
-         ORDER BY success_rate DESC, ci_low DESC, finished_at LIMIT $2",
+                recovery_rate, by_server, by_category, finished_at,
+                ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
+                      WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!"
+         FROM leaderboard l WHERE set_id = $1
+         ORDER BY success_rate DESC, ci_low DESC, finished_at LIMIT $2"#,
         set,
         MAX_ENTRIES
     )

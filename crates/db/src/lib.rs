@@ -8,6 +8,7 @@
 //! current epoch, and the run row is unique per (submission, task, trial), so a result is
 //! recorded exactly once however often a job is run.
 
+pub mod anomalies;
 mod error;
 pub mod leaderboard;
 pub mod queue;

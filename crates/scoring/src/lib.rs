@@ -29,7 +29,9 @@
 //! [`stats`] alongside [`wilson`].
 
 mod metrics;
+pub mod significance;
 pub mod stats;
 
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
+pub use significance::{fisher_greater, mcnemar_exact};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson};

@@ -13,8 +13,10 @@
 //!
 //! The errors name sets, states and counts, never a task's content.
 
+pub mod anomaly;
 mod rotate;
 
+pub use anomaly::analyze;
 pub use rotate::{
     Rotation, RotationPlan, fresh_tasks, generate_draft, plan_rotation, rotate, secret_seed,
 };
@@ -335,6 +337,11 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
         .collect();
     sets::retire(pool, id, Some(&tag), &revealed).await?;
     tracing::info!(set = id, tag, "set retired and revealed");
+    // The month is complete: its anomaly analysis is final. A failure here leaves the reveal
+    // standing (it is logged; `analyze` can be run again).
+    if let Err(e) = anomaly::analyze(pool, id).await {
+        tracing::warn!(set = id, error = %e, "anomaly analysis at retirement failed");
+    }
     Ok(())
 }
 

@@ -147,3 +147,86 @@ pub async fn delete(
     tracing::info!(set = %id, by = %admin.name, "draft deleted");
     Ok(StatusCode::NO_CONTENT)
 }
+
+#[derive(Serialize, ToSchema)]
+pub struct AnomalyView {
+    pub id: i64,
+    pub set: String,
+    /// `score_jump`, `kept_fresh_gap` or `task_spike`.
+    pub kind: String,
+    pub submission_id: Option<uuid::Uuid>,
+    /// The task, for `task_spike` (admins only: it names a task of the set).
+    pub task_id: Option<String>,
+    pub summary: String,
+    /// The statistic's numbers.
+    #[schema(value_type = Object)]
+    pub detail: serde_json::Value,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: time::OffsetDateTime,
+}
+
+impl From<mcpbench_db::anomalies::Flag> for AnomalyView {
+    fn from(f: mcpbench_db::anomalies::Flag) -> Self {
+        Self {
+            id: f.id,
+            set: f.set_id,
+            kind: f.kind,
+            submission_id: f.submission_id,
+            task_id: f.task_id,
+            summary: f.summary,
+            detail: f.detail,
+            created_at: f.created_at,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AnomalyList {
+    pub anomalies: Vec<AnomalyView>,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AnomalyParams {
+    /// Only this set's flags.
+    pub set: Option<String>,
+}
+
+/// Runs the anomaly detector over a set's completed submissions and stores its flags
+/// (replacing the set's earlier ones); it also runs when a set retires.
+#[utoipa::path(post, path = "/admin/sets/{id}/analyze", tag = "admin",
+    params(("id" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, body = AnomalyList),
+        (status = 404, body = Problem, content_type = "application/problem+json")))]
+pub async fn analyze(
+    State(state): State<AppState>,
+    Admin(admin): Admin,
+    Path(id): Path<String>,
+) -> Result<AppJson<AnomalyList>, ApiError> {
+    let id = name("id", &id)?;
+    let flags = mcpbench_sets::analyze(state.pool(), &id).await?;
+    tracing::info!(set = %id, by = %admin.name, flags = flags.len(), "set analysed");
+    list_flags(&state, Some(&id)).await
+}
+
+/// The anomaly flags, newest first (at most 500).
+#[utoipa::path(get, path = "/admin/anomalies", tag = "admin", params(AnomalyParams),
+    security(("bearer" = [])),
+    responses((status = 200, body = AnomalyList),
+        (status = 403, body = Problem, content_type = "application/problem+json")))]
+pub async fn anomalies(
+    State(state): State<AppState>,
+    Admin(_admin): Admin,
+    axum::extract::Query(params): axum::extract::Query<AnomalyParams>,
+) -> Result<AppJson<AnomalyList>, ApiError> {
+    let set = params.set.as_deref().map(|s| name("set", s)).transpose()?;
+    list_flags(&state, set.as_deref()).await
+}
+
+async fn list_flags(state: &AppState, set: Option<&str>) -> Result<AppJson<AnomalyList>, ApiError> {
+    let rows = mcpbench_db::anomalies::list(state.pool(), set, 500).await?;
+    Ok(AppJson(AnomalyList {
+        anomalies: rows.into_iter().map(Into::into).collect(),
+    }))
+}

@@ -46,6 +46,8 @@ pub fn router() -> Router<AppState> {
         .route("/admin/sets/{id}/activate", post(admin_sets::activate))
         .route("/admin/sets/{id}/rotate", post(admin_sets::rotate))
         .route("/admin/sets/{id}/retire", post(admin_sets::retire))
+        .route("/admin/sets/{id}/analyze", post(admin_sets::analyze))
+        .route("/admin/anomalies", get(admin_sets::anomalies))
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))

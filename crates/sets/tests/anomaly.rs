@@ -1,0 +1,161 @@
+//! The anomaly signals on synthetic months: submissions built to trigger each signal do, and
+//! honest ones (the same ability on kept and fresh tasks, steady scores, steady tasks) do not.
+
+use mcpbench_db::anomalies::{History, Shape, TaskOutcome};
+use mcpbench_sets::anomaly::detect;
+use uuid::Uuid;
+
+const SERVERS: [&str; 10] = [
+    "filesystem",
+    "github",
+    "postgres",
+    "chat",
+    "calendar",
+    "email",
+    "tracker",
+    "shop",
+    "memory",
+    "weather",
+];
+
+/// 30 kept tasks (k-0..k-29) and 10 fresh ones (f-0..f-9), shaped alike server by server.
+fn shapes() -> Vec<Shape> {
+    let shape = |id: String, kept: bool, i: usize| Shape {
+        task_id: id,
+        kept,
+        server: SERVERS[i % 10].into(),
+        category: "composition".into(),
+        difficulty: "medium".into(),
+    };
+    (0..30)
+        .map(|i| shape(format!("k-{i}"), true, i))
+        .chain((0..10).map(|i| shape(format!("f-{i}"), false, i)))
+        .collect()
+}
+
+/// A submission of `vendor`'s `model` solving the tasks `solves` says it does (one trial).
+fn submission(vendor: i64, model: &str, solves: impl Fn(&str) -> bool) -> Vec<TaskOutcome> {
+    let id = Uuid::new_v4();
+    shapes()
+        .into_iter()
+        .map(|s| TaskOutcome {
+            submission_id: id,
+            vendor_id: vendor,
+            model: model.into(),
+            passed: i64::from(solves(&s.task_id)),
+            trials: 1,
+            task_id: s.task_id,
+        })
+        .collect()
+}
+
+fn index(task: &str) -> usize {
+    task[2..].parse().unwrap()
+}
+
+fn kinds(flags: &[mcpbench_db::anomalies::NewFlag]) -> Vec<(&str, Option<Uuid>, Option<&str>)> {
+    flags
+        .iter()
+        .map(|f| (f.kind, f.submission_id, f.task_id.as_deref()))
+        .collect()
+}
+
+#[test]
+fn a_model_that_saw_the_revealed_tasks_is_flagged_and_an_honest_one_is_not() {
+    // The contaminated model solves every kept task and few fresh ones.
+    let contaminated = submission(1, "m1", |t| t.starts_with("k-") || t == "f-0");
+    // The honest one solves about two thirds of both, alike.
+    let honest = submission(2, "m2", |t| index(t) % 3 != 0);
+    let now: Vec<TaskOutcome> = contaminated.iter().chain(&honest).cloned().collect();
+    let flags = detect(&now, &shapes(), &[], &[]);
+    assert_eq!(
+        kinds(&flags),
+        [("kept_fresh_gap", Some(contaminated[0].submission_id), None)]
+    );
+    assert!(
+        flags[0]
+            .summary
+            .contains("solved 10 of 10 kept tasks but 1 of 10 fresh"),
+        "{}",
+        flags[0].summary
+    );
+}
+
+#[test]
+fn a_score_jump_beyond_the_intervals_is_flagged_and_steady_scores_are_not() {
+    let history = [
+        History {
+            vendor_id: 1,
+            model: "m1".into(),
+            passed: 40,
+            runs: 100,
+            sets: vec!["2026-09".into(), "2026-10".into()],
+        },
+        History {
+            vendor_id: 2,
+            model: "m2".into(),
+            passed: 62,
+            runs: 100,
+            sets: vec!["2026-10".into()],
+        },
+    ];
+    // Vendor 1 goes from 40% to 95%; vendor 2 from 62% to 65%; vendor 3 has no history.
+    let jump = submission(1, "m1", |t| !matches!(t, "k-1" | "k-2"));
+    let steady = submission(2, "m2", |t| index(t) % 3 != 0 || t == "k-3");
+    let newcomer = submission(3, "m3", |_| true);
+    // Another model of vendor 1 is compared with its own history only (it has none).
+    let other_model = submission(1, "m1-large", |_| true);
+    let now: Vec<TaskOutcome> = [&jump, &steady, &newcomer, &other_model]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let flags: Vec<_> = detect(&now, &shapes(), &history, &[])
+        .into_iter()
+        .filter(|f| f.kind == "score_jump")
+        .collect();
+    assert_eq!(
+        kinds(&flags),
+        [("score_jump", Some(jump[0].submission_id), None)]
+    );
+    assert!(
+        flags[0].summary.contains("against 0.40"),
+        "{}",
+        flags[0].summary
+    );
+}
+
+#[test]
+fn a_task_whose_solve_rate_spikes_is_flagged_and_steady_tasks_are_not() {
+    // Ten submissions a month; k-7 went from 1 in 10 to 10 in 10, k-8 from 5 to 6.
+    let month = |k7: usize, k8: usize| -> Vec<TaskOutcome> {
+        (0..10)
+            .flat_map(|s| {
+                submission(10 + s as i64, "m", move |t| match t {
+                    "k-7" => s < k7,
+                    "k-8" => s < k8,
+                    t => (index(t) + s) % 2 == 0,
+                })
+            })
+            .collect()
+    };
+    let (before, now) = (month(1, 5), month(10, 6));
+    let flags: Vec<_> = detect(&now, &shapes(), &[], &before)
+        .into_iter()
+        .filter(|f| f.kind == "task_spike")
+        .collect();
+    assert_eq!(kinds(&flags), [("task_spike", None, Some("k-7"))]);
+    assert!(
+        flags[0]
+            .summary
+            .contains("10 of 10 submissions against 1 of 10"),
+        "{}",
+        flags[0].summary
+    );
+    // A fresh task has no last month to spike against; nothing is flagged without one.
+    assert!(
+        detect(&now, &shapes(), &[], &[])
+            .iter()
+            .all(|f| f.kind != "task_spike")
+    );
+}
