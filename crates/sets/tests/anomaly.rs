@@ -65,7 +65,7 @@ fn a_model_that_saw_the_revealed_tasks_is_flagged_and_an_honest_one_is_not() {
     // The contaminated model solves every kept task and few fresh ones.
     let contaminated = submission(1, "m1", |t| t.starts_with("k-") || t == "f-0");
     // The honest one solves about two thirds of both, alike.
-    let honest = submission(2, "m2", |t| index(t) % 3 != 0);
+    let honest = submission(2, "m2", |t| !index(t).is_multiple_of(3));
     let now: Vec<TaskOutcome> = contaminated.iter().chain(&honest).cloned().collect();
     let flags = detect(&now, &shapes(), &[], &[]);
     assert_eq!(
@@ -101,7 +101,7 @@ fn a_score_jump_beyond_the_intervals_is_flagged_and_steady_scores_are_not() {
     ];
     // Vendor 1 goes from 40% to 95%; vendor 2 from 62% to 65%; vendor 3 has no history.
     let jump = submission(1, "m1", |t| !matches!(t, "k-1" | "k-2"));
-    let steady = submission(2, "m2", |t| index(t) % 3 != 0 || t == "k-3");
+    let steady = submission(2, "m2", |t| !index(t).is_multiple_of(3) || t == "k-3");
     let newcomer = submission(3, "m3", |_| true);
     // Another model of vendor 1 is compared with its own history only (it has none).
     let other_model = submission(1, "m1-large", |_| true);
@@ -134,7 +134,7 @@ fn a_task_whose_solve_rate_spikes_is_flagged_and_steady_tasks_are_not() {
                 submission(10 + s as i64, "m", move |t| match t {
                     "k-7" => s < k7,
                     "k-8" => s < k8,
-                    t => (index(t) + s) % 2 == 0,
+                    t => (index(t) + s).is_multiple_of(2),
                 })
             })
             .collect()
