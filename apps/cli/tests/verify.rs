@@ -167,3 +167,38 @@ fn a_bundle_is_fetched_by_its_url() {
         assert_eq!(code, 2, "{program}: a 404 is not a verdict: {err}");
     }
 }
+
+/// The sample reveal in examples/verify/sample verifies with both verifiers, and the README
+/// shows the fingerprint of the key that signed it.
+#[test]
+fn the_sample_reveal_verifies_and_the_readme_shows_its_key() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let sample = root.join("examples/verify/sample");
+    let (bundle, cp, key) = (
+        sample.join("2026-10.bundle.json"),
+        sample.join("2026-10.checkpoint"),
+        sample.join("key"),
+    );
+    let mut printed = Vec::new();
+    for program in ["rust", "python"] {
+        let (code, out, err) = run(
+            program,
+            &[
+                &bundle,
+                Path::new("--checkpoint"),
+                &cp,
+                Path::new("--key"),
+                &key,
+            ],
+        );
+        assert_eq!(code, 0, "{program}: {out}{err}");
+        printed.push(out.trim().rsplit(' ').next().unwrap().to_string());
+    }
+    assert_eq!(printed[0], printed[1]);
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&printed[0]),
+        "README.md lacks the sample key's fingerprint {}",
+        printed[0]
+    );
+}
