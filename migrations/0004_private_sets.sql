@@ -10,11 +10,14 @@ ALTER TABLE task_sets
     ADD COLUMN signing_key TEXT,
     -- `Historical-YYYY-MM`, given when a committed set retires and opens.
     ADD COLUMN tag TEXT UNIQUE,
-    -- The set this one was rotated from, and the rotation's secret seed (which tasks leave, and
-    -- the fresh ones), sealed like the tasks.
+    -- The set this one was rotated from, the share replaced, and the rotation's secret seed
+    -- (which tasks leave, and the fresh ones): sealed like the tasks while the set is private,
+    -- in clear once it retires, so anyone can redo the rotation from the revealed sets.
     ADD COLUMN rotated_from TEXT REFERENCES task_sets (id),
+    ADD COLUMN rotation_replace DOUBLE PRECISION,
     ADD COLUMN rotation_seed BYTEA,
-    ADD COLUMN rotation_key_id TEXT;
+    ADD COLUMN rotation_key_id TEXT,
+    ADD COLUMN rotation_seed_revealed BYTEA CHECK (length(rotation_seed_revealed) = 8);
 
 -- A private task is kept only sealed (AES-256-GCM; `key_id` names the key of
 -- MCPBENCH_TASK_KEYS), its salt inside; the JSON and the salt are written in clear when the set

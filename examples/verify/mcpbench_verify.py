@@ -164,8 +164,13 @@ def es_number(x: float) -> str:
     return f"{mantissa}e{'+' if n > 0 else '-'}{abs(n - 1)}"
 
 
-def jcs(value) -> str:
+MAX_DEPTH = 64  # arrays and objects nest at most this deep (the value itself is level 1)
+
+
+def jcs(value, depth: int = 1) -> str:
     """The RFC 8785 text of a parsed JSON value (json.dumps escapes strings as JCS does)."""
+    if isinstance(value, (list, dict)) and depth > MAX_DEPTH:
+        raise Rejected(f"nested deeper than {MAX_DEPTH} levels")
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, (int, float)):
@@ -175,9 +180,9 @@ def jcs(value) -> str:
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
-        return "[" + ",".join(map(jcs, value)) + "]"
+        return "[" + ",".join(jcs(v, depth + 1) for v in value) + "]"
     names = sorted(value, key=lambda name: name.encode("utf-16-be"))  # UTF-16 code units
-    return "{" + ",".join(jcs(n) + ":" + jcs(value[n]) for n in names) + "}"
+    return "{" + ",".join(jcs(n) + ":" + jcs(value[n], depth + 1) for n in names) + "}"
 
 
 # --- The Merkle tree (RFC 6962, RFC 9162) --------------------------------------------------
@@ -278,21 +283,23 @@ def open_note(note: str, name: str, kid: bytes, public: bytes) -> str:
 
 
 def parse_checkpoint(text: str, set_id: str, count: int) -> bytes:
-    """Step 5: the body's three lines; returns the root."""
+    """Step 5: the body's three lines, well formed, then of this set and size; returns the root."""
     lines = text[:-1].split("\n")
     if len(lines) != 3:
         raise Rejected("the checkpoint is not three lines (origin, size, root)")
     origin, size, root = lines
+    if not origin:
+        raise Rejected("the checkpoint has no origin")
+    if not SIZE.fullmatch(size) or len(size) > 20:
+        raise Rejected("the checkpoint's size is not a positive decimal number")
+    if len(root_bytes := _b64(root, "the checkpoint's root")) != 32:
+        raise Rejected("the checkpoint's root is not 32 bytes")
     if not origin.endswith("/sets/" + set_id):
         raise Rejected(f"the checkpoint's origin {json.dumps(origin)} is not of set "
                        f"{json.dumps(set_id)}")
-    if not SIZE.fullmatch(size) or len(size) > 20:
-        raise Rejected("the checkpoint's size is not a positive decimal number")
     if int(size) != count:
         raise Rejected(f"the checkpoint commits to {size} tasks, the bundle reveals {count}")
-    if len(root := _b64(root, "the checkpoint's root")) != 32:
-        raise Rejected("the checkpoint's root is not 32 bytes")
-    return root
+    return root_bytes
 
 
 # --- The bundle ----------------------------------------------------------------------------
@@ -322,11 +329,11 @@ def _verify(data: bytes, checkpoint: str | None, key: str | None) -> dict:
         raise Rejected("the set is not named by its month, YYYY-MM")
     if bundle["tag"] != "Historical-" + bundle["set"]:
         raise Rejected("the tag is not Historical-<set>")
-    if key is not None and key.removesuffix("\n") != bundle["key"]:
-        raise Rejected("the bundle names another key than the one given")
     note, tasks = bundle["checkpoint"], bundle["tasks"]
     if checkpoint is not None and checkpoint != note:  # 2
         raise Rejected("the bundle's checkpoint is not the one given")
+    if key is not None and key.removesuffix("\n") != bundle["key"]:  # 3
+        raise Rejected("the bundle names another key than the one given")
     name, kid, public = parse_key(bundle["key"] if key is None else key)  # 3
     body = open_note(note, name, kid, public)  # 4
     root = parse_checkpoint(body, bundle["set"], len(tasks))  # 5
@@ -389,11 +396,11 @@ def main(argv=None) -> int:
     ap.add_argument("--checkpoint", help="the checkpoint note saved when the set went live")
     ap.add_argument("--key", help="the service's key (GET /.well-known/mcpbench-checkpoint-key)")
     args = ap.parse_args(argv)
-    try:  # undecodable bytes stay distinct (surrogateescape), so they can never compare equal
+    try:  # a checkpoint or key file that is not UTF-8 cannot be read, as `mcpbench verify` says
         data = _read(args.bundle)
-        text = {n: _read(p).decode("utf-8", "surrogateescape") if p else None
+        text = {n: _read(p).decode("utf-8") if p else None
                 for n, p in (("checkpoint", args.checkpoint), ("key", args.key))}
-    except (OSError, ValueError) as e:  # urllib's errors are OSErrors, a bad URL a ValueError
+    except (OSError, ValueError) as e:  # urllib's errors are OSErrors, a bad URL or UTF-8 too
         print(f"error: cannot read: {e}", file=sys.stderr)
         return 2
     try:

@@ -54,6 +54,12 @@ async fn main() -> anyhow::Result<()> {
         .keyring()
         .map_err(anyhow::Error::msg)?
         .map(Arc::new);
+    if config.keyring.is_none() {
+        tracing::warn!(
+            "MCPBENCH_TASK_KEYS is not set: this worker can run public sets only and fails the \
+             jobs of private ones it claims; give every worker the keys"
+        );
+    }
     let pool = mcpbench_db::connect(
         &cli.database_url,
         (cli.worker.concurrency as u32 + 4).min(64),

@@ -22,20 +22,15 @@ async fn text(svc: &Service, path: &str) -> (u16, String, String) {
     (status, kind, r.text().await.unwrap())
 }
 
-/// Submits the oracle (it knows the dev tasks the private month is made of) to `set`; the
-/// agent answers only once the returned closure is called, so the submission stays unfinished
-/// until then.
-async fn submit_oracle(svc: &Service, token: &str, set: &str) -> (String, impl FnOnce()) {
-    submit(svc, token, set, AgentKind::Oracle, "oracle-model").await
-}
-
+/// Submits a reference agent that knows `tasks` to `set`; the agent answers only once the
+/// returned closure is called, so the submission stays unfinished until then.
 async fn submit(
     svc: &Service,
     token: &str,
     set: &str,
-    kind: AgentKind,
-    model: &str,
-) -> (String, impl FnOnce()) {
+    (kind, model): (AgentKind, &str),
+    tasks: &[mcpbench_tasks::Task],
+) -> (String, impl FnOnce() + use<>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let body = json!({"name": "agent", "model": model, "kind": "endpoint",
@@ -47,7 +42,7 @@ async fn submit(
         .unwrap()
         .as_bytes()
         .to_vec();
-    let tasks: Vec<Arc<_>> = svc.tasks.iter().cloned().map(Arc::new).collect();
+    let tasks: Vec<Arc<_>> = tasks.iter().cloned().map(Arc::new).collect();
     let serve = move || {
         let app = mcpbench_agents::router(kind, &tasks, &secret);
         tokio::spawn(async move {
@@ -62,7 +57,12 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     let svc = Service::start(Options::default()).await;
     let admin = svc.token_for(&svc.vendor("ops", true).await).await;
     let vendor = svc.token("acme").await;
-    svc.private_set("2026-11", &svc.tasks).await;
+    // The month's goals are found nowhere else (the dev set holds the same tasks otherwise).
+    let mut month = svc.tasks.clone();
+    for (i, t) in month.iter_mut().enumerate() {
+        t.goal = format!("{} (private marker zq{i:03}xv)", t.goal);
+    }
+    svc.private_set("2026-11", &month).await;
 
     // The commitment is public from go-live: checkpoint, commitments, key; no task.
     let (status, set) = svc.get("/sets/2026-11", None).await;
@@ -90,7 +90,8 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     assert_eq!(svc.get("/tasks?set=2026-11", None).await.0, 404);
 
     // The worker opens the sealed tasks; the oracle passes them all.
-    let (id, serve) = submit_oracle(&svc, &vendor, "2026-11").await;
+    let oracle = (AgentKind::Oracle, "oracle-model");
+    let (id, serve) = submit(&svc, &vendor, "2026-11", oracle, &month).await;
     let (status, early) = svc
         .post("/admin/sets/2026-11/retire", Some(&admin), &json!({}))
         .await;
@@ -116,6 +117,13 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
         svc.get(&format!("/runs/{run}"), Some(&vendor)).await.0,
         404,
         "closed while live"
+    );
+    // After a whole submission ran on it, the database still holds no goal of the month.
+    let dump = svc.pg_dump();
+    assert!(dump.contains("2026-11"), "the dump holds the month");
+    assert!(
+        !dump.contains("private marker"),
+        "a private goal is in the database in clear"
     );
 
     // Next month is rotated from this one while it is live, then goes live itself.
@@ -158,7 +166,12 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     assert_eq!(retired["bundle_url"], "/sets/2026-11/bundle");
     let (status, page) = svc.get("/tasks?set=2026-11&limit=100", None).await;
     assert_eq!(status, 200, "{page}");
-    assert_eq!(page["tasks"].as_array().unwrap().len(), svc.tasks.len());
+    assert_eq!(page["tasks"].as_array().unwrap().len(), month.len());
+    let (status, by_tag) = svc.get("/tasks?set=Historical-2026-11&limit=1", None).await;
+    assert_eq!(
+        (status, by_tag["tasks"][0]["goal"].as_str()),
+        (200, Some(month[0].goal.as_str()))
+    );
     assert_eq!(
         svc.get(&format!("/runs/{run}"), Some(&vendor)).await.0,
         200,
@@ -195,10 +208,7 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
     assert_eq!((v.tasks, v.set.as_str()), (svc.tasks.len(), "2026-11"));
     let revealed: Value = serde_json::from_slice(&bundle).unwrap();
-    assert_eq!(
-        revealed["tasks"][0]["task"]["goal"],
-        svc.tasks[0].goal.as_str()
-    );
+    assert_eq!(revealed["tasks"][0]["task"]["goal"], month[0].goal.as_str());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -300,7 +310,7 @@ async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_an
     let run = |set: &'static str, kind: AgentKind| {
         let (svc, vendor) = (&svc, &vendor);
         async move {
-            let (id, serve) = submit(svc, vendor, set, kind, "acme-1").await;
+            let (id, serve) = submit(svc, vendor, set, (kind, "acme-1"), &svc.tasks).await;
             serve();
             let done = svc.wait(&id, vendor, Duration::from_secs(120)).await;
             assert_eq!(done["status"], "completed", "{done}");
@@ -314,7 +324,14 @@ async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_an
     let jumped = run("2026-11", AgentKind::Oracle).await;
     // Another vendor's steady model is not flagged.
     let other = svc.token("steady").await;
-    let (id, serve) = submit(&svc, &other, "2026-11", AgentKind::Null, "steady-1").await;
+    let (id, serve) = submit(
+        &svc,
+        &other,
+        "2026-11",
+        (AgentKind::Null, "steady-1"),
+        &svc.tasks,
+    )
+    .await;
     serve();
     svc.wait(&id, &other, Duration::from_secs(120)).await;
 

@@ -135,11 +135,11 @@ pub fn verify(
     if bundle.tag != format!("Historical-{}", bundle.set) {
         return Err(rejected("the tag is not Historical-<set>"));
     }
-    if key.is_some_and(|k| k.strip_suffix('\n').unwrap_or(k) != bundle.key) {
-        return Err(rejected("the bundle names another key than the one given"));
-    }
     if checkpoint.is_some_and(|c| c != bundle.checkpoint) {
         return Err(rejected("the bundle's checkpoint is not the one given"));
+    }
+    if key.is_some_and(|k| k.strip_suffix('\n').unwrap_or(k) != bundle.key) {
+        return Err(rejected("the bundle names another key than the one given"));
     }
     let verifier = NoteVerifier::parse(key.unwrap_or(&bundle.key))
         .map_err(|e| rejected(format!("the key: {e}")))?;

@@ -17,14 +17,21 @@ const MAX_SAFE: f64 = 9_007_199_254_740_992.0; // 2^53
 #[error("{0}")]
 pub struct JcsError(String);
 
+/// How deep arrays and objects may nest in a committed value (the value itself is level 1).
+/// Both verifiers refuse deeper values, so no parser's own recursion limit decides a verdict.
+pub const MAX_DEPTH: usize = 64;
+
 /// The RFC 8785 bytes of `value`.
 pub fn canonical(value: &Value) -> Result<Vec<u8>, JcsError> {
     let mut out = String::new();
-    write_value(value, &mut out)?;
+    write_value(value, &mut out, 1)?;
     Ok(out.into_bytes())
 }
 
-fn write_value(value: &Value, out: &mut String) -> Result<(), JcsError> {
+fn write_value(value: &Value, out: &mut String, depth: usize) -> Result<(), JcsError> {
+    if matches!(value, Value::Array(_) | Value::Object(_)) && depth > MAX_DEPTH {
+        return Err(JcsError(format!("nested deeper than {MAX_DEPTH} levels")));
+    }
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -36,7 +43,7 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), JcsError> {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(item, out)?;
+                write_value(item, out, depth + 1)?;
             }
             out.push(']');
         }
@@ -50,7 +57,7 @@ fn write_value(value: &Value, out: &mut String) -> Result<(), JcsError> {
                 }
                 write_string(name, out);
                 out.push(':');
-                write_value(&members[name], out)?;
+                write_value(&members[name], out, depth + 1)?;
             }
             out.push('}');
         }
@@ -77,7 +84,8 @@ fn write_string(s: &str, out: &mut String) {
 }
 
 fn write_number(n: &Number, out: &mut String) -> Result<(), JcsError> {
-    let too_big = || JcsError(format!("the number {n} is beyond +-2^53"));
+    // The value is not repeated: a private task's numbers stay out of error messages.
+    let too_big = || JcsError("a number is beyond +-2^53".into());
     if let Some(i) = n.as_i64() {
         if i.unsigned_abs() > 1 << 53 {
             return Err(too_big());
@@ -250,6 +258,14 @@ mod tests {
             jcs(&s),
             "\"q\\\"b\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\u{7f}/\u{2028}é\""
         );
+    }
+
+    #[test]
+    fn values_nest_at_most_max_depth_levels() {
+        let nest = |levels: usize| (1..levels).fold(json!([]), |inner, _| json!([inner]));
+        assert!(canonical(&nest(MAX_DEPTH)).is_ok());
+        let err = canonical(&nest(MAX_DEPTH + 1)).unwrap_err();
+        assert!(err.to_string().contains("deeper than 64"), "{err}");
     }
 
     #[test]

@@ -270,6 +270,19 @@ fn variants(fx: &Fixture, rng: &mut Rng) -> Vec<Variant> {
         v["checkpoint"] = json!(fx.signer.sign(&body(&fx.tasks, "2026-09")));
         push("another set's checkpoint", &v, false);
     }
+    // A task nested deeper than the format allows (64 levels): refused by both verifiers
+    // alike, whatever their parsers' own recursion limits.
+    let text = String::from_utf8(fx.bundle.clone()).unwrap();
+    for depth in [65usize, 100, 126, 200, 1000] {
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let bytes = text.replacen("\"faults\":", &format!("\"deep\":{deep},\"faults\":"), 1);
+        assert_ne!(bytes, text);
+        out.push(Variant {
+            class: "nested too deep",
+            bytes: bytes.into_bytes(),
+            with_checkpoint: false,
+        });
+    }
     // Bytes flipped anywhere in the file (a flip that leaves the same JSON is no tampering).
     let mut flips = 0;
     while flips < 4000 {

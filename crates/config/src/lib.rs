@@ -183,7 +183,7 @@ pub struct ApiArgs {
 /// here is ever printed.
 #[derive(Args, Clone, Default)]
 pub struct TaskKeyArgs {
-    /// Keys that seal private tasks at rest: `id:base64-of-32-bytes`, comma-separated; the
+    /// Keys that seal private tasks at rest: `id:key` (32 bytes, hex or base64), comma-separated; the
     /// first seals, all open (put a new key first to rotate).
     #[arg(long, env = "MCPBENCH_TASK_KEYS", hide_env_values = true)]
     pub task_keys: Option<String>,
@@ -205,7 +205,7 @@ impl TaskKeyArgs {
 pub struct CustodyArgs {
     #[command(flatten)]
     pub keys: TaskKeyArgs,
-    /// The Ed25519 key (its 32-byte seed, base64) that signs set checkpoints.
+    /// The Ed25519 key (its 32-byte seed: 64 hex digits or base64) that signs set checkpoints.
     #[arg(long, env = "MCPBENCH_SIGNING_KEY", hide_env_values = true)]
     pub signing_key: Option<String>,
     /// The service's name: checkpoints' origin (`<name>/sets/<id>`) and the signing key's name.
@@ -219,12 +219,8 @@ impl CustodyArgs {
         let signer = match self.signing_key.as_deref() {
             None => None,
             Some(seed) => {
-                use base64::Engine;
-                let seed: [u8; 32] = base64::engine::general_purpose::STANDARD
-                    .decode(seed.trim())
-                    .ok()
-                    .and_then(|b| b.try_into().ok())
-                    .ok_or("MCPBENCH_SIGNING_KEY: not 32 bytes of base64")?;
+                let seed = mcpbench_vault::decode_key(seed)
+                    .ok_or("MCPBENCH_SIGNING_KEY: not 32 bytes (64 hex digits or base64)")?;
                 Some(
                     NoteSigner::from_seed(&self.service_name, &seed)
                         .map_err(|e| format!("MCPBENCH_SERVICE_NAME: {e}"))?,

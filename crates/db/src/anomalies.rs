@@ -27,7 +27,8 @@ pub struct Shape {
     pub difficulty: String,
 }
 
-/// A vendor's model over the committed months before a set, pooled.
+/// A vendor's model over the committed months before a set, pooled: tasks solved (by most of
+/// their trials) of tasks run.
 #[derive(Clone, Debug)]
 pub struct History {
     pub vendor_id: i64,
@@ -93,13 +94,17 @@ pub async fn shapes(pool: &PgPool, set: &str) -> Result<Vec<Shape>, DbError> {
 pub async fn history(pool: &PgPool, set: &str) -> Result<Vec<History>, DbError> {
     let rows = sqlx::query_as!(
         History,
-        r#"SELECT s.vendor_id, s.model, count(*) FILTER (WHERE r.passed) AS "passed!",
-                  count(*) AS "runs!", array_agg(DISTINCT s.set_id ORDER BY s.set_id) AS "sets!"
-           FROM runs r JOIN submissions s ON s.id = r.submission_id
-           JOIN task_sets t ON t.id = s.set_id
-           WHERE s.status = 'completed' AND t.checkpoint IS NOT NULL AND s.set_id <> $1
-             AND t.activated_at < (SELECT activated_at FROM task_sets WHERE id = $1)
-           GROUP BY s.vendor_id, s.model"#,
+        r#"WITH per_task AS (
+               SELECT s.vendor_id, s.model, s.set_id,
+                      2 * count(*) FILTER (WHERE r.passed) > count(*) AS solved
+               FROM runs r JOIN submissions s ON s.id = r.submission_id
+               JOIN task_sets t ON t.id = s.set_id
+               WHERE s.status = 'completed' AND t.checkpoint IS NOT NULL AND s.set_id <> $1
+                 AND t.activated_at < (SELECT activated_at FROM task_sets WHERE id = $1)
+               GROUP BY s.vendor_id, s.model, s.set_id, r.submission_id, r.task_id)
+           SELECT vendor_id, model, count(*) FILTER (WHERE solved) AS "passed!",
+                  count(*) AS "runs!", array_agg(DISTINCT set_id ORDER BY set_id) AS "sets!"
+           FROM per_task GROUP BY vendor_id, model"#,
         set
     )
     .fetch_all(pool)

@@ -34,6 +34,20 @@ pub struct SetInfo {
     pub signing_key: Option<String>,
     pub tag: Option<String>,
     pub rotated_from: Option<String>,
+    /// The share of tasks the rotation replaced.
+    pub rotation_replace: Option<f64>,
+    /// The rotation's seed, once the set retired (8 bytes, little-endian).
+    pub rotation_seed_revealed: Option<Vec<u8>>,
+}
+
+/// A rotation, as a new draft records it: the set it came from, the share replaced, and its
+/// seed sealed (key id, bytes).
+#[derive(Clone, Copy, Debug)]
+pub struct RotationRecord<'a> {
+    pub from: &'a str,
+    pub replace: f64,
+    pub key_id: &'a str,
+    pub sealed_seed: &'a [u8],
 }
 
 /// How a task of a new set is stored.
@@ -147,22 +161,20 @@ pub async fn create_draft(
     pool: &PgPool,
     id: &str,
     public: bool,
-    rotation: Option<(&str, &str, &[u8])>,
+    rotation: Option<RotationRecord<'_>>,
     tasks: &[DraftTask],
 ) -> Result<(), DbError> {
     let mut tx = pool.begin().await?;
-    let (from, key_id, seed) = match rotation {
-        Some((from, key_id, seed)) => (Some(from), Some(key_id), Some(seed)),
-        None => (None, None, None),
-    };
     let inserted = sqlx::query!(
-        "INSERT INTO task_sets (id, state, public, rotated_from, rotation_key_id, rotation_seed)
-         VALUES ($1, 'draft', $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
+        "INSERT INTO task_sets (id, state, public, rotated_from, rotation_replace,
+                                rotation_key_id, rotation_seed)
+         VALUES ($1, 'draft', $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
         id,
         public,
-        from,
-        key_id,
-        seed
+        rotation.map(|r| r.from),
+        rotation.map(|r| r.replace),
+        rotation.map(|r| r.key_id),
+        rotation.map(|r| r.sealed_seed)
     )
     .execute(&mut *tx)
     .await?;
@@ -227,6 +239,9 @@ pub async fn activate(
 ) -> Result<(), DbError> {
     let mut tx = pool.begin().await?;
     let (note, key) = checkpoint.unzip();
+    // Each commitment must still be of the row it was computed from: a draft's sealed rows
+    // never change (there is no update of them), and the state check below makes the first
+    // of two concurrent activations the only one.
     let moved = sqlx::query!(
         "UPDATE task_sets SET state = 'active', activated_at = now(), checkpoint = $2,
                 signing_key = $3
@@ -286,20 +301,43 @@ pub async fn unfinished_submissions(pool: &PgPool, id: &str) -> Result<i64, DbEr
 }
 
 /// Active -> retired. A committed set's tasks and salts are written in clear (`revealed` in
-/// set order) and it opens under `tag`.
+/// set order), so is its rotation seed when it has one, and it opens under `tag`.
 pub async fn retire(
     pool: &PgPool,
     id: &str,
     tag: Option<&str>,
     revealed: &[RevealedTask],
+    rotation_seed: Option<&[u8]>,
 ) -> Result<(), DbError> {
     let mut tx = pool.begin().await?;
+    // The set's row is locked first: submissions being made to it wait (they read it FOR
+    // SHARE), and the count below cannot change before this transaction ends.
+    sqlx::query!("SELECT id FROM task_sets WHERE id = $1 FOR UPDATE", id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let unfinished = sqlx::query_scalar!(
+        r#"SELECT count(*) AS "n!" FROM submissions
+           WHERE set_id = $1 AND status IN ('queued', 'running')"#,
+        id
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if unfinished > 0 {
+        return Err(DbError::Conflict(format!(
+            "{unfinished} submissions to set {id:?} are still queued or running; they finish or \
+             are cancelled before it retires"
+        )));
+    }
     let moved = sqlx::query!(
         "UPDATE task_sets SET state = 'retired', retired_at = now(), tag = $2,
-                public = public OR $2::text IS NOT NULL
+                public = public OR $2::text IS NOT NULL,
+                rotation_seed_revealed = $3,
+                rotation_seed = CASE WHEN $3::bytea IS NULL THEN rotation_seed END,
+                rotation_key_id = CASE WHEN $3::bytea IS NULL THEN rotation_key_id END
          WHERE id = $1 AND state = 'active'",
         id,
-        tag
+        tag,
+        rotation_seed
     )
     .execute(&mut *tx)
     .await?;
@@ -382,7 +420,8 @@ pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
     let rows = sqlx::query_as!(
         SetInfo,
         r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
-                  s.checkpoint, s.signing_key, s.tag, s.rotated_from,
+                  s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
+                  s.rotation_seed_revealed,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!"
            FROM task_sets s ORDER BY s.created_at DESC, s.id LIMIT $1"#,
         limit
@@ -396,7 +435,8 @@ pub async fn get(pool: &PgPool, id: &str) -> Result<Option<SetInfo>, DbError> {
     let row = sqlx::query_as!(
         SetInfo,
         r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
-                  s.checkpoint, s.signing_key, s.tag, s.rotated_from,
+                  s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
+                  s.rotation_seed_revealed,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!"
            FROM task_sets s WHERE s.id = $1"#,
         id

@@ -75,7 +75,9 @@ pub struct Target {
 pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbError> {
     let mut tx = pool.begin().await?;
     let set = sqlx::query!(
-        "SELECT state, public FROM task_sets WHERE id = $1",
+        // FOR SHARE: a set cannot retire (which locks it FOR UPDATE) while a submission to it
+        // is being made, and a retirement that won the lock is seen here as `retired`.
+        "SELECT state, public FROM task_sets WHERE id = $1 FOR SHARE",
         s.set_id
     )
     .fetch_optional(&mut *tx)

@@ -2,16 +2,18 @@
 //! stated threshold, so that a flag means "look closer", never "cheated":
 //!
 //! - `score_jump`: a vendor's model scores beyond what the intervals explain against its own
-//!   earlier months, pooled: the 95% Wilson intervals do not overlap (this month's lower bound
-//!   above the earlier upper bound).
+//!   earlier months, pooled: the 95% Wilson intervals over tasks solved (one outcome per task)
+//!   do not overlap (this month's lower bound above the earlier upper bound). A month much
+//!   easier than the last lifts every model; the flag says so by firing for many at once.
 //! - `kept_fresh_gap`: within one submission, tasks kept from earlier (revealed) months against
 //!   fresh ones. Each fresh task is paired with a kept task of the same server, category and
-//!   difficulty (the rotation replaced like with like), and the pairs go through a one-sided
+//!   difficulty (else of the same server and category; the rotation replaced like with like),
+//!   and the pairs go through a one-sided
 //!   exact McNemar test: flagged when p < 0.01 over at least 10 pairs. A model that saw the
 //!   revealed tasks does better on the kept ones.
 //! - `task_spike`: a kept task whose solve rate across submissions jumps against the previous
-//!   month: one-sided Fisher exact test, Bonferroni-corrected over the tasks tested (family
-//!   p < 0.05), a rise of at least 30 points and 5 submissions a month. Listed for admins only
+//!   month, counting each vendor's model once: one-sided Fisher exact test, Bonferroni-corrected
+//!   over the tasks tested (family p < 0.05), a rise of at least 30 points and 5 models a month. Listed for admins only
 //!   (it names a task of a live set).
 
 use crate::{SetError, info};
@@ -54,8 +56,9 @@ fn score_jumps(now: &[TaskOutcome], history: &[History]) -> Vec<NewFlag> {
         else {
             continue;
         };
-        let passed: i64 = tasks.iter().map(|t| t.passed).sum();
-        let runs: i64 = tasks.iter().map(|t| t.trials).sum();
+        // One outcome per task (trials of one task are not independent draws).
+        let passed = tasks.iter().filter(|t| solved(t)).count() as i64;
+        let runs = tasks.len() as i64;
         let (Some(ci_now), Some(ci_before)) = (
             wilson(passed as usize, runs as usize),
             wilson(before.passed as usize, before.runs as usize),
@@ -95,14 +98,14 @@ fn pairs(shapes: &[Shape]) -> Vec<(&str, &str)> {
     let mut used = vec![false; kept.len()];
     let mut out = Vec::new();
     for fresh in shapes.iter().filter(|s| !s.kept) {
-        let fits: [&dyn Fn(&Shape) -> bool; 3] = [
+        // Like with like: the same server and category, the same difficulty when there is one.
+        let fits: [&dyn Fn(&Shape) -> bool; 2] = [
             &|k| {
                 k.server == fresh.server
                     && k.category == fresh.category
                     && k.difficulty == fresh.difficulty
             },
             &|k| k.server == fresh.server && k.category == fresh.category,
-            &|k| k.server == fresh.server,
         ];
         let found = fits
             .iter()
@@ -165,11 +168,21 @@ fn task_spikes(now: &[TaskOutcome], previous: &[TaskOutcome], shapes: &[Shape]) 
         .filter(|s| s.kept)
         .map(|s| s.task_id.as_str())
         .collect();
+    // One outcome per task and model (a vendor submitting ten times is one voice): solved
+    // when most of that model's submissions solved it.
     let rates = |outcomes: &[TaskOutcome]| {
-        let mut m: HashMap<String, Tally> = HashMap::new();
+        let mut per_model: HashMap<(&str, i64, &str), Tally> = HashMap::new();
         for o in outcomes {
-            let e = m.entry(o.task_id.clone()).or_default();
+            let e = per_model
+                .entry((o.task_id.as_str(), o.vendor_id, o.model.as_str()))
+                .or_default();
             e.0 += u64::from(solved(o));
+            e.1 += 1;
+        }
+        let mut m: HashMap<String, Tally> = HashMap::new();
+        for ((task, _, _), (solved_by, submissions)) in per_model {
+            let e = m.entry(task.to_string()).or_default();
+            e.0 += u64::from(2 * solved_by > submissions);
             e.1 += 1;
         }
         m

@@ -101,9 +101,10 @@ struct Secret {
     task: Value,
 }
 
-/// The associated data a sealed task is bound to.
-fn place(set: &str, position: i32) -> String {
-    format!("set_tasks/{set}/{position}")
+/// The associated data a sealed task is bound to: its set, place and id, so that a ciphertext
+/// moved to another row (or its clear id changed) does not open.
+fn place(set: &str, position: i32, task_id: &str) -> String {
+    format!("set_tasks/{set}/{position}/{task_id}")
 }
 
 fn as_value(task: &Task) -> Value {
@@ -137,9 +138,17 @@ fn check_new_set(id: &str, public: bool, tasks: &[Task]) -> Result<(), SetError>
         )));
     }
     for task in tasks {
-        canonical(&as_value(task)).map_err(|e| {
+        let bytes = canonical(&as_value(task)).map_err(|e| {
             SetError::Invalid(format!("task {:?} has no canonical JSON: {e}", task.id))
         })?;
+        // PostgreSQL's JSONB holds no NUL character: such a task could be committed to but
+        // never revealed.
+        if bytes.windows(6).any(|w| w == b"\\u0000") {
+            return Err(SetError::Invalid(format!(
+                "task {:?} holds a NUL character, which the reveal cannot store",
+                task.id
+            )));
+        }
     }
     Ok(())
 }
@@ -163,7 +172,7 @@ async fn create_with(
     tasks: &[Task],
     public: bool,
     first_sets: Option<&[String]>,
-    rotation: Option<(&str, &Sealed)>,
+    rotation: Option<(&str, f64, &Sealed)>,
 ) -> Result<(), SetError> {
     check_new_set(id, public, tasks)?;
     let rows: Vec<DraftTask> = if public {
@@ -182,7 +191,7 @@ async fn create_with(
                     task: as_value(t),
                 };
                 let plain = serde_json::to_vec(&secret).expect("a secret serializes");
-                let sealed = keyring.seal(&place(id, i as i32), &plain);
+                let sealed = keyring.seal(&place(id, i as i32, &t.id), &plain);
                 let first = first_sets.map_or(id, |f| f[i].as_str());
                 let content = Content::Sealed {
                     key_id: sealed.key_id,
@@ -192,7 +201,12 @@ async fn create_with(
             })
             .collect()
     };
-    let rotation = rotation.map(|(from, seed)| (from, seed.key_id.as_str(), seed.bytes.as_slice()));
+    let rotation = rotation.map(|(from, replace, seed)| sets::RotationRecord {
+        from,
+        replace,
+        key_id: &seed.key_id,
+        sealed_seed: &seed.bytes,
+    });
     sets::create_draft(pool, id, public, rotation, &rows).await?;
     tracing::info!(set = id, tasks = rows.len(), public, "draft set created");
     Ok(())
@@ -217,7 +231,7 @@ async fn open_all(
                 key_id: row.key_id,
                 bytes: row.sealed,
             };
-            let secret = open_secret(keyring, id, row.position, &sealed)?;
+            let secret = open_secret(keyring, id, row.position, &row.task_id, &sealed)?;
             Ok((secret.0, secret.1, row.first_set))
         })
         .collect()
@@ -227,11 +241,15 @@ fn open_secret(
     keyring: &Keyring,
     set: &str,
     position: i32,
+    task_id: &str,
     sealed: &Sealed,
 ) -> Result<(Salt, Value), SetError> {
-    let plain = keyring.open(&place(set, position), sealed)?;
+    let plain = keyring.open(&place(set, position, task_id), sealed)?;
     let secret: Secret =
         serde_json::from_slice(&plain).map_err(|_| SetError::Vault(VaultError::Corrupt))?;
+    if secret.task.get("id").and_then(Value::as_str) != Some(task_id) {
+        return Err(SetError::Vault(VaultError::Corrupt));
+    }
     let salt = hex::decode(&secret.salt)
         .ok()
         .and_then(|s| Salt::try_from(s).ok())
@@ -305,10 +323,18 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
         )));
     }
     let Some(checkpoint) = set.checkpoint.as_deref() else {
-        sets::retire(pool, id, None, &[]).await?;
+        sets::retire(pool, id, None, &[], None).await?;
         return Ok(());
     };
-    let tasks = open_all(pool, custody.keyring()?, id).await?;
+    let keyring = custody.keyring()?;
+    let tasks = open_all(pool, keyring, id).await?;
+    let rotation_seed = match sets::rotation_seed(pool, id).await? {
+        Some((key_id, bytes)) => {
+            let sealed = Sealed { key_id, bytes };
+            Some(keyring.open(&rotate::seed_place(id), &sealed)?)
+        }
+        None => None,
+    };
     let stored = sets::commitments(pool, id).await?;
     let computed = commitments_of(&tasks)?;
     if stored.len() != computed.len() || stored.iter().zip(&computed).any(|(s, c)| s != c) {
@@ -335,7 +361,7 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
             task,
         })
         .collect();
-    sets::retire(pool, id, Some(&tag), &revealed).await?;
+    sets::retire(pool, id, Some(&tag), &revealed, rotation_seed.as_deref()).await?;
     tracing::info!(set = id, tag, "set retired and revealed");
     // The month is complete: its anomaly analysis is final. A failure here leaves the reveal
     // standing (it is logged; `analyze` can be run again).
@@ -395,7 +421,7 @@ pub async fn task_for_run(
                 key_id,
                 bytes: sealed,
             };
-            Ok(open_secret(keyring, set, position, &sealed)?.1)
+            Ok(open_secret(keyring, set, position, task_id, &sealed)?.1)
         }
         Err(DbError::NotFound) => Err(SetError::NotFound(format!("{set}/{task_id}"))),
         Err(e) => Err(e.into()),

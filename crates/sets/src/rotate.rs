@@ -109,10 +109,12 @@ fn prove(tasks: &[Task]) -> Result<(), SetError> {
         .into_iter()
         .find(|v| !v.problems.is_empty())
     {
+        // The problems describe the task; they stay out of the error (an admin re-runs
+        // `mcpbench tasks check` on the generator's output to read them).
         Some(bad) => Err(SetError::Invalid(format!(
-            "fresh task {:?} fails its validity proof: {}",
+            "fresh task {:?} fails its validity proof ({} problems): the generator is at fault",
             bad.id,
-            bad.problems.join("; ")
+            bad.problems.len()
         ))),
         None => Ok(()),
     }
@@ -159,7 +161,14 @@ pub async fn generate_draft(
     create_with(pool, custody, id, &tasks, false, None, None).await
 }
 
+/// The associated data a set's sealed rotation seed is bound to.
+pub(crate) fn seed_place(set: &str) -> String {
+    format!("task_sets/{set}/rotation_seed")
+}
+
 /// Rotates the active private set `from` into a new draft `to`, replacing `replace` of it.
+/// The seed is kept sealed with the draft and revealed when `to` retires: with the revealed
+/// `from`, anyone can redo [`plan_rotation`] and get `to` exactly.
 pub async fn rotate(
     pool: &PgPool,
     custody: &Custody,
@@ -198,10 +207,7 @@ pub async fn rotate(
             }
         })
         .collect();
-    let sealed_seed = keyring.seal(
-        &format!("task_sets/{to}/rotation_seed"),
-        &seed.to_le_bytes(),
-    );
+    let sealed_seed = keyring.seal(&seed_place(to), &seed.to_le_bytes());
     create_with(
         pool,
         custody,
@@ -209,7 +215,7 @@ pub async fn rotate(
         &plan.tasks,
         false,
         Some(&first_sets),
-        Some((from, &sealed_seed)),
+        Some((from, replace, &sealed_seed)),
     )
     .await?;
     let kept = plan.kept.iter().filter(|k| **k).count();

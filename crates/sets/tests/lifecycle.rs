@@ -221,3 +221,65 @@ async fn the_lifecycle_refuses_what_its_states_do_not_allow() {
         "active"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_revealed() {
+    let (pool, url) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(24);
+    mcpbench_sets::create(&pool, &custody, "2026-11", &tasks, false)
+        .await
+        .unwrap();
+    mcpbench_sets::activate(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
+        .await
+        .unwrap();
+    assert_eq!((r.kept, r.replaced), (18, 6));
+    // Kept tasks carry the month they first appeared in; fresh ones their own.
+    let shapes = mcpbench_db::anomalies::shapes(&pool, "2026-12")
+        .await
+        .unwrap();
+    assert_eq!(shapes.iter().filter(|s| s.kept).count(), 18);
+    // While the new month is private its seed is sealed: not in the dump, not in its view.
+    let info = sets::get(&pool, "2026-12").await.unwrap().unwrap();
+    assert_eq!(
+        (info.rotated_from.as_deref(), info.rotation_replace),
+        (Some("2026-11"), Some(0.25))
+    );
+    assert!(info.rotation_seed_revealed.is_none());
+    assert!(!pg_dump(&url).contains("private marker"));
+
+    mcpbench_sets::activate(&pool, &custody, "2026-12")
+        .await
+        .unwrap();
+    mcpbench_sets::retire(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    mcpbench_sets::retire(&pool, &custody, "2026-12")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-12").await.unwrap().unwrap();
+    let seed = u64::from_le_bytes(info.rotation_seed_revealed.unwrap().try_into().unwrap());
+
+    // From the two reveals alone: the previous month's tasks and the seed give this month.
+    let revealed = |set: &'static str| {
+        let pool = pool.clone();
+        async move {
+            sets::public_tasks(&pool, set, None, 100)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|v| serde_json::from_value::<Task>(v).unwrap())
+                .collect::<Vec<Task>>()
+        }
+    };
+    let (before, after) = (revealed("2026-11").await, revealed("2026-12").await);
+    let redone = mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12").unwrap();
+    assert_eq!(
+        redone.tasks, after,
+        "the rotation is redone exactly from what was revealed"
+    );
+    assert_eq!(redone.kept.iter().filter(|k| **k).count(), 18);
+}

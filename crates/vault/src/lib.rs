@@ -1,6 +1,7 @@
 //! Private tasks at rest: AES-256-GCM (random 96-bit nonces) under keys from configuration.
 //!
-//! A keyring is `MCPBENCH_TASK_KEYS`: `id:base64-of-32-bytes`, comma-separated. The first key
+//! A keyring is `MCPBENCH_TASK_KEYS`: `id:key` pairs, comma-separated, each key 32 bytes as 64
+//! hex digits or base64. The first key
 //! seals; every key opens, so a new key goes first and the old ones stay until everything sealed
 //! under them has been sealed again. A sealed value is `nonce || ciphertext || tag` and is stored
 //! with its key's id. The associated data binds a value to its place (the caller names it, e.g.
@@ -41,6 +42,19 @@ impl fmt::Debug for Keyring {
     }
 }
 
+/// 32 key bytes written as 64 hex digits (`openssl rand -hex 32`) or in base64.
+pub fn decode_key(text: &str) -> Option<[u8; 32]> {
+    let text = text.trim();
+    let bytes = if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        (0..32)
+            .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok())
+            .collect::<Option<Vec<u8>>>()?
+    } else {
+        B64.decode(text).ok()?
+    };
+    bytes.try_into().ok()
+}
+
 impl Keyring {
     /// Reads `id:base64,id:base64,...`; errors never repeat a key.
     pub fn parse(spec: &str) -> Result<Self, VaultError> {
@@ -64,13 +78,11 @@ impl Keyring {
                     "the key id {id:?} appears twice"
                 )));
             }
-            let bytes = B64
-                .decode(key)
-                .ok()
-                .filter(|b| b.len() == 32)
-                .ok_or_else(|| {
-                    VaultError::Config(format!("the key {id:?} is not 32 bytes of base64"))
-                })?;
+            let bytes = decode_key(key).ok_or_else(|| {
+                VaultError::Config(format!(
+                    "the key {id:?} is not 32 bytes (64 hex digits or base64)"
+                ))
+            })?;
             let key = RandomizedNonceKey::new(&AES_256_GCM, &bytes)
                 .map_err(|_| VaultError::Config(format!("the key {id:?} was refused")))?;
             keys.push((id.to_string(), key));
@@ -172,6 +184,7 @@ mod tests {
             ("", "no key given"),
             ("k1", "<id>:<base64"),
             (&*format!("k1:{secret}"), "not 32 bytes"),
+            (&*format!("k1:{}", "ab".repeat(31)), "not 32 bytes"),
             ("bad id:AAAA", "a key id is"),
             (
                 &*format!("k:{0},k:{0}", B64.encode([1u8; 32])),
@@ -182,6 +195,10 @@ mod tests {
             assert!(err.contains(want), "{spec:?}: {err}");
             assert!(!err.contains(&secret));
         }
+        // 64 hex digits (what deploy/gen-env and `openssl rand -hex 32` write) are a key too.
+        let hex = Keyring::parse(&format!("k3:{}", "0f".repeat(32))).unwrap();
+        assert_eq!(hex.current(), "k3");
+        assert_eq!(decode_key(&"0f".repeat(32)), Some([0x0f; 32]));
         let (ring, spec) = Keyring::generate("k9");
         assert!(!format!("{ring:?}").contains(spec.split_once(':').unwrap().1));
     }

@@ -32,7 +32,7 @@ impl Worker {
 
     async fn execute_in_span(&self, claim: Claim, shutdown: watch::Receiver<bool>) {
         let started = Instant::now();
-        let (task, agent, set) = match self.prepare(&claim).await {
+        let (task, agent, set, target_public) = match self.prepare(&claim).await {
             Ok(prepared) => prepared,
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
@@ -58,10 +58,15 @@ impl Worker {
         self.metrics
             .observe_run(result.reason.as_str(), started.elapsed().as_secs_f64());
         if result.reason == Reason::HarnessError {
-            // The detail can name the task's content (a private task's, too): it goes to the
-            // log for the operators; the submission gets a fixed sentence.
-            let detail = result.detail.unwrap_or_default();
-            tracing::warn!(%detail, "harness error");
+            // The detail can name the task's content: it goes to the log for the operators
+            // on public sets only (a private task never reaches a log line); the submission
+            // gets a fixed sentence either way.
+            if target_public {
+                let detail = result.detail.unwrap_or_default();
+                tracing::warn!(%detail, "harness error");
+            } else {
+                tracing::warn!("harness error on a private set (detail withheld)");
+            }
             return self
                 .give_up(
                     &claim,
@@ -116,8 +121,8 @@ impl Worker {
         }
     }
 
-    /// The task, the agent and the set name of a claim.
-    async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, Agent, String), Refused> {
+    /// The task, the agent, the set name of a claim, and whether the set is public.
+    async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, Agent, String, bool), Refused> {
         let target = submissions::target(&self.pool, claim.submission_id)
             .await
             .map_err(|e| {
@@ -129,6 +134,12 @@ impl Worker {
             .await
             .map_err(|e| match e {
                 SetError::NotFound(_) => "the task is no longer in its set".to_string(),
+                SetError::Unconfigured(why) => {
+                    tracing::error!("{why}");
+                    "a worker without the keys of private sets took the task; the operators \
+                     have been told"
+                        .to_string()
+                }
                 e => {
                     // The error names keys and states, never the task's content.
                     tracing::warn!(error = %e, "reading the task failed");
@@ -162,7 +173,7 @@ impl Worker {
                 ));
             }
         };
-        Ok((Arc::new(task), agent, target.set_id))
+        Ok((Arc::new(task), agent, target.set_id, target.set_public))
     }
 
     /// Runs `run` while keeping the lease; `None` when the job must be left alone

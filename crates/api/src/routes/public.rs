@@ -32,6 +32,16 @@ pub(crate) fn name(field: &str, value: &str) -> Result<String, ApiError> {
     Ok(value.to_owned())
 }
 
+/// A set named by its id, or by its tag once revealed: `Historical-2026-11` is set `2026-11`
+/// (a committed set is named by its month, and its tag follows from it).
+pub(crate) fn set_name(field: &str, value: &str) -> Result<String, ApiError> {
+    let value = name(field, value)?;
+    Ok(match value.strip_prefix("Historical-") {
+        Some(month) if mcpbench_attest::bundle::is_month(month) => month.to_string(),
+        _ => value,
+    })
+}
+
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardParams {
@@ -52,7 +62,7 @@ pub async fn leaderboard(
     Query(p): Query<BoardParams>,
 ) -> Result<Response, ApiError> {
     let set = match p.set.as_deref() {
-        Some(s) => name("set", s)?,
+        Some(s) => set_name("set", s)?,
         None => state.config().default_set.clone(),
     };
     let server = p.server.as_deref().map(|s| name("server", s)).transpose()?;
@@ -108,7 +118,7 @@ pub async fn tasks(
     Query(p): Query<TasksParams>,
 ) -> Result<AppJson<TaskPage>, ApiError> {
     let set = match p.set.as_deref() {
-        Some(s) => name("set", s)?,
+        Some(s) => set_name("set", s)?,
         None => state.config().default_set.clone(),
     };
     let limit = p.limit.unwrap_or(MAX_TASK_PAGE);
@@ -159,7 +169,7 @@ pub async fn task(
     Query(p): Query<TaskParams>,
 ) -> Result<AppJson<Value>, ApiError> {
     let set = match p.set.as_deref() {
-        Some(s) => name("set", s)?,
+        Some(s) => set_name("set", s)?,
         None => state.config().default_set.clone(),
     };
     let id = name("id", &id)?;

@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
-use crate::routes::public::name;
+use crate::routes::public::set_name;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use http::header;
@@ -35,8 +35,12 @@ pub struct SetView {
     pub retired_at: Option<OffsetDateTime>,
     /// `Historical-YYYY-MM` once a committed set retired and opened.
     pub tag: Option<String>,
-    /// The set it was rotated from.
+    /// The set it was rotated from, and the share of tasks replaced.
     pub rotated_from: Option<String>,
+    pub rotation_replace: Option<f64>,
+    /// The rotation's seed (hex of 8 little-endian bytes), once the set retired: with the
+    /// revealed set it was rotated from, `plan_rotation` redoes this set exactly.
+    pub rotation_seed: Option<String>,
     /// The signed checkpoint (C2SP signed note: origin, size, root), from go-live on.
     pub checkpoint: Option<String>,
     /// The verifier key that opens the checkpoint.
@@ -62,6 +66,8 @@ impl From<sets::SetInfo> for SetView {
             retired_at: s.retired_at,
             tag: s.tag,
             rotated_from: s.rotated_from,
+            rotation_replace: s.rotation_replace,
+            rotation_seed: s.rotation_seed_revealed.map(hex::encode),
             checkpoint: s.checkpoint,
             signing_key: s.signing_key,
         }
@@ -91,7 +97,7 @@ pub async fn list(State(state): State<AppState>) -> Result<AppJson<SetList>, Api
 }
 
 async fn find(state: &AppState, id: &str) -> Result<sets::SetInfo, ApiError> {
-    let id = name("id", id)?;
+    let id = set_name("id", id)?;
     sets::get(state.pool(), &id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("there is no set {id:?}")))

@@ -57,6 +57,7 @@ pub struct Service {
     pub traces: tempfile::TempDir,
     /// The keys of private sets, shared with the API (the worker holds the same keyring).
     pub custody: Arc<Custody>,
+    pub db_url: String,
     stop: tokio::sync::watch::Sender<bool>,
     handles: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -194,9 +195,24 @@ impl Service {
             tasks,
             traces,
             custody,
+            db_url: url,
             stop,
             handles,
         }
+    }
+
+    /// The whole database as `pg_dump` writes it.
+    pub fn pg_dump(&self) -> String {
+        let out = std::process::Command::new(cluster().client_tool("pg_dump"))
+            .arg(&self.db_url)
+            .output()
+            .expect("pg_dump runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
     }
 
     /// A private set (sealed, committed, live) of `tasks`, named by its month.
