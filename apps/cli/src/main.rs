@@ -6,6 +6,7 @@ mod agent;
 mod eval;
 mod tasks;
 mod up;
+mod vendor;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +40,16 @@ enum Command {
     Admin(admin::AdminCommand),
     /// Check a retired set's reveal bundle against the commitment made at go-live.
     Verify(verify::VerifyArgs),
+    /// Vendors: keep the server and your API key for the commands below.
+    Login(vendor::LoginArgs),
+    /// Vendors: submit an agent (an endpoint, an image archive or a pinned image reference).
+    Submit(vendor::SubmitArgs),
+    /// Vendors: a submission's status, progress and scores (--watch follows it).
+    Status(vendor::StatusArgs),
+    /// Vendors: a submission's runs, with the exact reason of each failure.
+    Runs(vendor::RunsArgs),
+    /// Vendors: publish a submission's traces.
+    Publish(vendor::PublishArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +61,11 @@ fn main() -> ExitCode {
         Command::Up(args) => up::run(args),
         Command::Admin(cmd) => admin::run(cmd),
         Command::Verify(args) => verify::run(args),
+        Command::Login(args) => vendor::login(args),
+        Command::Submit(args) => vendor::submit(args),
+        Command::Status(args) => vendor::status(args),
+        Command::Runs(args) => vendor::runs(args),
+        Command::Publish(args) => vendor::publish(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,347 @@
+//! The vendor command line: `login`, `submit`, `status`, `runs`, `publish` against a server
+//! (`verify` is its own command). Exit status: 0 done; 1 the API refused or the submission did
+//! not complete (failed, cancelled); 2 the command could not run (not logged in, the server
+//! unreachable, a file unreadable).
+
+mod client;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use client::{Client, Credentials, Refused, normalize_server};
+use serde_json::{Value, json};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct LoginArgs {
+    /// The MCPBench API, e.g. https://mcpbench.example or http://127.0.0.1:8080.
+    #[arg(long, env = "MCPBENCH_SERVER")]
+    server: String,
+    /// Your API key; read from stdin when neither this nor MCPBENCH_API_KEY is given.
+    #[arg(long, env = "MCPBENCH_API_KEY", hide_env_values = true)]
+    api_key: Option<String>,
+}
+
+#[derive(Args)]
+pub struct SubmitArgs {
+    /// A name for this submission.
+    #[arg(long)]
+    name: String,
+    /// The model behind the agent.
+    #[arg(long)]
+    model: String,
+    /// Your agent's URL (it speaks mcpbench/1).
+    #[arg(long, group = "agent", required = true)]
+    endpoint: Option<String>,
+    /// A `docker save` archive of your agent's image, uploaded.
+    #[arg(long, group = "agent")]
+    image_archive: Option<PathBuf>,
+    /// Your agent's image in a registry, pinned by digest (`name@sha256:...`).
+    #[arg(long, group = "agent")]
+    image: Option<String>,
+    /// The set to run against (the deployment's default set when absent).
+    #[arg(long)]
+    set: Option<String>,
+    /// Runs per task (1 to 10).
+    #[arg(long)]
+    trials: Option<u32>,
+    /// Stay and show progress until it finishes (the exit status is then the outcome's).
+    #[arg(long)]
+    watch: bool,
+}
+
+#[derive(Args)]
+pub struct StatusArgs {
+    /// The submission's id.
+    id: uuid::Uuid,
+    /// Stay and show progress until it finishes.
+    #[arg(long)]
+    watch: bool,
+}
+
+#[derive(Args)]
+pub struct RunsArgs {
+    /// The submission's id.
+    id: uuid::Uuid,
+    /// Only the runs that did not pass.
+    #[arg(long)]
+    failed: bool,
+}
+
+#[derive(Args)]
+pub struct PublishArgs {
+    /// The submission's id.
+    id: uuid::Uuid,
+}
+
+/// Runs `f` on a small runtime and maps its error to the exit status.
+fn run(f: impl std::future::Future<Output = anyhow::Result<ExitCode>>) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    Ok(match runtime.block_on(f) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            if e.downcast_ref::<Refused>().is_some() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
+        }
+    })
+}
+
+pub fn login(args: LoginArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let server = normalize_server(&args.server)?;
+        let api_key = match args.api_key {
+            Some(k) => k,
+            None => {
+                eprint!("API key: ");
+                let mut line = String::new();
+                std::io::stdin()
+                    .read_line(&mut line)
+                    .context("reading the API key")?;
+                line.trim().to_string()
+            }
+        };
+        if api_key.is_empty() {
+            bail!("no API key given");
+        }
+        Client::connect(&server, &api_key).await?;
+        let path = Credentials {
+            server: server.clone(),
+            api_key,
+        }
+        .save()?;
+        println!("logged in to {server} (key kept in {})", path.display());
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let client = Client::from_credentials().await?;
+        let mut body = json!({"name": args.name, "model": args.model,
+                              "kind": if args.endpoint.is_some() { "endpoint" } else { "docker" }});
+        if let Some(url) = &args.endpoint {
+            body["endpoint_url"] = json!(url);
+        }
+        if let Some(image) = &args.image {
+            body["image"] = json!(image);
+        }
+        if let Some(set) = &args.set {
+            body["set"] = json!(set);
+        }
+        if let Some(trials) = args.trials {
+            body["trials"] = json!(trials);
+        }
+        let created = match &args.image_archive {
+            Some(archive) => {
+                eprintln!("uploading {} ...", archive.display());
+                client.upload(&body, archive).await?
+            }
+            None => client.post("/submissions", &body).await?,
+        };
+        let id = created["id"].as_str().unwrap_or_default().to_string();
+        println!(
+            "submission {id} is {}",
+            created["status"].as_str().unwrap_or("queued")
+        );
+        println!(
+            "signing secret (requests to your agent are signed with it; shown once): {}",
+            created["signing_secret"].as_str().unwrap_or_default()
+        );
+        if !args.watch {
+            println!("follow it with: mcpbench status {id} --watch");
+            return Ok(ExitCode::SUCCESS);
+        }
+        watch(&client, &id).await
+    })
+}
+
+pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let client = Client::from_credentials().await?;
+        let id = args.id.to_string();
+        if args.watch {
+            return watch(&client, &id).await;
+        }
+        let s = client.get(&format!("/submissions/{id}")).await?;
+        print_submission(&s);
+        Ok(outcome(&s))
+    })
+}
+
+/// 0 when completed (or still going), 1 when it failed or was cancelled.
+fn outcome(s: &Value) -> ExitCode {
+    match s["status"].as_str() {
+        Some("failed" | "cancelled") => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+fn finished(s: &Value) -> bool {
+    !matches!(s["status"].as_str(), Some("queued" | "running"))
+}
+
+/// Polls until the submission finishes, drawing a progress bar on a terminal (a line per
+/// change otherwise).
+async fn watch(client: &Client, id: &str) -> anyhow::Result<ExitCode> {
+    let tty = std::io::stderr().is_terminal();
+    let mut last = None;
+    loop {
+        let s = client.get(&format!("/submissions/{id}")).await?;
+        let (done, total) = (
+            s["progress"]["done"].as_i64().unwrap_or(0),
+            s["progress"]["total"].as_i64().unwrap_or(0),
+        );
+        let status = s["status"].as_str().unwrap_or("?").to_string();
+        if last != Some((done, status.clone())) {
+            let line = progress_line(done, total, &status);
+            if tty {
+                eprint!("\r{line}");
+            } else {
+                eprintln!("{line}");
+            }
+            std::io::stderr().flush().ok();
+            last = Some((done, status));
+        }
+        if finished(&s) {
+            if tty {
+                eprintln!();
+            }
+            print_submission(&s);
+            return Ok(outcome(&s));
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+fn progress_line(done: i64, total: i64, status: &str) -> String {
+    const WIDTH: i64 = 30;
+    let filled = if total > 0 { done * WIDTH / total } else { 0 };
+    format!(
+        "[{}{}] {done}/{total} {status}",
+        "#".repeat(filled as usize),
+        "-".repeat((WIDTH - filled) as usize)
+    )
+}
+
+fn rate(v: &Value) -> String {
+    v.as_f64().map_or("-".into(), |r| format!("{r:.3}"))
+}
+
+fn print_submission(s: &Value) {
+    println!(
+        "{} {} ({} on set {}): {} {}/{}",
+        s["id"].as_str().unwrap_or_default(),
+        s["name"].as_str().unwrap_or_default(),
+        s["model"].as_str().unwrap_or_default(),
+        s["set"].as_str().unwrap_or_default(),
+        s["status"].as_str().unwrap_or_default(),
+        s["progress"]["done"],
+        s["progress"]["total"]
+    );
+    if let Some(error) = s["error"].as_str() {
+        println!("  error: {error}");
+    }
+    let scores = &s["scores"];
+    if scores.is_object() {
+        let ci = &scores["success_ci95"];
+        println!(
+            "  success rate {} (95% interval {} to {}), {} of {} runs passed",
+            rate(&scores["success_rate"]),
+            rate(&ci[0]),
+            rate(&ci[1]),
+            scores["passed"],
+            scores["tasks"]
+        );
+        println!(
+            "  tool-call efficiency {}, hallucinated-tool rate {}, recovery rate {}",
+            rate(&scores["efficiency"]),
+            rate(&scores["hallucinated_tool_rate"]),
+            rate(&scores["recovery_rate"])
+        );
+        if let Some(servers) = scores["by_server"].as_object() {
+            for (server, m) in servers {
+                println!("    {server:<12} {}", rate(&m["success_rate"]));
+            }
+        }
+    }
+    for group in s["failures"].as_array().into_iter().flatten() {
+        println!(
+            "  {} runs: {} (e.g. {}{})",
+            group["count"],
+            group["reason"].as_str().unwrap_or_default(),
+            group["example_task"].as_str().unwrap_or_default(),
+            group["example_detail"]
+                .as_str()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        );
+    }
+}
+
+pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let client = Client::from_credentials().await?;
+        let mut after: Option<String> = None;
+        let mut shown = 0usize;
+        loop {
+            let mut path = format!("/submissions/{}/runs?limit=100", args.id);
+            if let Some(a) = &after {
+                path.push_str(&format!("&after={a}"));
+            }
+            let page = client.get(&path).await?;
+            for r in page["runs"].as_array().into_iter().flatten() {
+                if args.failed && r["passed"] == json!(true) {
+                    continue;
+                }
+                shown += 1;
+                println!(
+                    "{}\t{}#{}\t{}\t{}\t{} calls\t{} ms{}",
+                    r["id"].as_str().unwrap_or_default(),
+                    r["task_id"].as_str().unwrap_or_default(),
+                    r["trial"],
+                    if r["passed"] == json!(true) {
+                        "pass"
+                    } else {
+                        "FAIL"
+                    },
+                    r["reason"].as_str().unwrap_or_default(),
+                    r["tool_calls"],
+                    r["duration_ms"],
+                    r["detail"]
+                        .as_str()
+                        .map(|d| format!("\t{d}"))
+                        .unwrap_or_default()
+                );
+            }
+            match page["next_after"].as_str() {
+                Some(next) => after = Some(next.to_string()),
+                None => break,
+            }
+        }
+        eprintln!("{shown} runs; a trace: {}/runs/<run id>", client.server());
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let client = Client::from_credentials().await?;
+        client
+            .post(&format!("/submissions/{}/publish", args.id), &json!({}))
+            .await?;
+        println!(
+            "the traces of {} are published (open to everyone once their set is public or retired)",
+            args.id
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}
