@@ -23,6 +23,7 @@ pub fn router() -> Router<AppState> {
             // MAX_BODY_BYTES in `AppJson`), so the router-wide limit is lifted here.
             post(submissions::create)
                 .layer(axum::extract::DefaultBodyLimit::disable())
+                .layer(axum::middleware::map_response(close_after_refusal))
                 .get(submissions::list),
         )
         .route("/submissions/{id}", get(submissions::get))
@@ -53,4 +54,17 @@ pub fn router() -> Router<AppState> {
         .route("/metrics", get(ops::metrics))
         .route("/openapi.json", get(ops::openapi))
         .fallback(ops::not_found)
+}
+
+/// A refused submission may leave part of its body unread (an upload stopped at its first
+/// bad part or past its cap): the connection cannot carry another request, so the answer says
+/// `Connection: close` and no client puts it back in its pool to fail on the next request.
+async fn close_after_refusal(mut response: axum::response::Response) -> axum::response::Response {
+    if !response.status().is_success() {
+        response.headers_mut().insert(
+            http::header::CONNECTION,
+            http::HeaderValue::from_static("close"),
+        );
+    }
+    response
 }
