@@ -154,7 +154,6 @@ fn check_new_set(id: &str, public: bool, tasks: &[Task]) -> Result<(), SetError>
 }
 
 /// Creates a draft: in clear if `public`, else sealed, each task with a fresh salt.
-/// `first_sets` says, per task, the set it first appeared in (rotation); else this one.
 pub async fn create(
     pool: &PgPool,
     custody: &Custody,
@@ -165,6 +164,9 @@ pub async fn create(
     create_with(pool, custody, id, tasks, public, None, None).await
 }
 
+/// [`create`], for a rotation too: `first_sets` says, per task, the set it first appeared in
+/// (else this one), and `rotation` is the set rotated from, the share replaced and the sealed
+/// seed.
 async fn create_with(
     pool: &PgPool,
     custody: &Custody,
@@ -315,6 +317,8 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
             set.state
         )));
     }
+    // Said early, before every task is opened; checked again under the set's lock when the
+    // retirement is written.
     let unfinished = sets::unfinished_submissions(pool, id).await?;
     if unfinished > 0 {
         return Err(SetError::Conflict(format!(
