@@ -356,10 +356,15 @@ async fn bad_docker_submissions_get_their_reasons() {
     let done = svc.wait(id, &token, Duration::from_secs(120)).await;
     assert_eq!(done["status"], "completed", "{done}");
     let run = outcomes(&svc, &token, id).await[0].2.clone();
-    let stored = std::fs::read_dir(svc.traces.path().join("runs").join(id))
+    let stored: Vec<Vec<u8>> = std::fs::read_dir(svc.traces.path().join("runs").join(id))
         .unwrap()
-        .count();
-    assert_eq!(stored, 2, "the trace and the logs are stored");
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(stored.len(), 2, "the trace and the logs are stored");
+    assert!(
+        stored.iter().all(|f| mcpbench_vault::is_sealed_file(f)),
+        "the trace and the logs of a run on a live private set are sealed at rest"
+    );
     for path in [format!("/runs/{run}"), format!("/runs/{run}/logs")] {
         let (status, _) = svc.get(&path, Some(&token)).await;
         assert_eq!(status, 404, "{path} is closed while the set is live");

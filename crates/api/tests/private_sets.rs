@@ -118,6 +118,16 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
         404,
         "closed while live"
     );
+    // Its traces are sealed at rest like its tasks.
+    let stored: Vec<_> = std::fs::read_dir(svc.traces.path().join("runs").join(&id))
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(stored.len(), month.len());
+    assert!(
+        stored.iter().all(|f| mcpbench_vault::is_sealed_file(f)),
+        "a private run's trace is in clear"
+    );
     // After a whole submission ran on it, the database still holds no goal of the month.
     let dump = svc.pg_dump();
     assert!(dump.contains("2026-11"), "the dump holds the month");
@@ -189,6 +199,16 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
         svc.get(&format!("/runs/{run}"), None).await.0,
         200,
         "published after the reveal"
+    );
+    let (_, opened) = svc.get(&format!("/runs/{run}"), None).await;
+    let trace = opened["trace"].as_array().unwrap();
+    assert_eq!(
+        (
+            trace[0]["type"].as_str(),
+            trace.last().unwrap()["type"].as_str()
+        ),
+        (Some("header"), Some("result")),
+        "the sealed trace opens once revealed"
     );
 
     let r = svc

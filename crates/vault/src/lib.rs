@@ -141,6 +141,49 @@ impl Keyring {
     }
 }
 
+/// How a stored file sealed by [`Keyring::seal_file`] begins.
+const FILE_MAGIC: &[u8] = b"mcpbench-sealed/1\n";
+
+impl Keyring {
+    /// A file to store (a trace, a container's logs) sealed and bound to `place` (its storage
+    /// key): the magic line, the key id and a newline, then nonce, ciphertext and tag.
+    pub fn seal_file(&self, place: &str, bytes: &[u8]) -> Vec<u8> {
+        let sealed = self.seal(place, bytes);
+        let mut out = FILE_MAGIC.to_vec();
+        out.extend_from_slice(sealed.key_id.as_bytes());
+        out.push(b'\n');
+        out.extend_from_slice(&sealed.bytes);
+        out
+    }
+}
+
+/// Whether stored bytes were sealed by [`Keyring::seal_file`].
+pub fn is_sealed_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(FILE_MAGIC)
+}
+
+/// A stored file's bytes: opened when sealed (which needs the keyring), as they are otherwise.
+pub fn open_file(
+    keyring: Option<&Keyring>,
+    place: &str,
+    bytes: Vec<u8>,
+) -> Result<Vec<u8>, VaultError> {
+    let Some(rest) = bytes.strip_prefix(FILE_MAGIC) else {
+        return Ok(bytes);
+    };
+    let newline = rest
+        .iter()
+        .position(|b| *b == b'\n')
+        .ok_or(VaultError::Corrupt)?;
+    let key_id = std::str::from_utf8(&rest[..newline]).map_err(|_| VaultError::Corrupt)?;
+    let keyring = keyring.ok_or_else(|| VaultError::UnknownKey(key_id.to_string()))?;
+    let sealed = Sealed {
+        key_id: key_id.to_string(),
+        bytes: rest[newline + 1..].to_vec(),
+    };
+    keyring.open(place, &sealed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +218,24 @@ mod tests {
             b"the goal text"
         );
         assert_eq!(both.seal("p", b"x").key_id, "k2");
+    }
+
+    #[test]
+    fn sealed_files_open_at_their_place_and_plain_files_pass_through() {
+        let (ring, _) = Keyring::generate("k1");
+        let file = ring.seal_file("runs/s/t-0-e1.jsonl", b"{\"goal\":\"secret\"}\n");
+        assert!(is_sealed_file(&file) && !file.windows(6).any(|w| w == b"secret"));
+        let opened = open_file(Some(&ring), "runs/s/t-0-e1.jsonl", file.clone()).unwrap();
+        assert_eq!(opened, b"{\"goal\":\"secret\"}\n");
+        assert_eq!(
+            open_file(Some(&ring), "runs/s/other.jsonl", file.clone()),
+            Err(VaultError::Corrupt)
+        );
+        assert!(matches!(
+            open_file(None, "runs/s/t-0-e1.jsonl", file),
+            Err(VaultError::UnknownKey(_))
+        ));
+        assert_eq!(open_file(None, "p", b"plain".to_vec()).unwrap(), b"plain");
     }
 
     #[test]

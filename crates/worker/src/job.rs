@@ -83,7 +83,14 @@ impl Worker {
             "runs/{}/{}-{}-e{}.jsonl",
             claim.submission_id, claim.task_id, claim.trial, claim.epoch
         );
-        let bytes = trace::to_jsonl(&result.trace).into_bytes();
+        let mut bytes = trace::to_jsonl(&result.trace).into_bytes();
+        let mut logs = logs;
+        // A private task's run is sealed at rest like the task (tool results come from its
+        // state; an image's output can echo it); the API opens it once the set is public.
+        if !target_public && let Some(keyring) = self.config.keyring.as_deref() {
+            bytes = keyring.seal_file(&key, &bytes);
+            logs = logs.map(|l| keyring.seal_file(&logs_key(&key), &l));
+        }
         // The container's output goes beside its trace, under the same access rules (never
         // shown while the set is live: it can echo the task).
         if let Some(logs) = logs

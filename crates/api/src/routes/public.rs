@@ -200,11 +200,15 @@ pub async fn run(
     Path(id): Path<Uuid>,
 ) -> Result<AppJson<RunTrace>, ApiError> {
     let run = visible_run(&state, caller.as_ref(), id).await?;
+    let keyring = state.config().custody.keyring.as_ref();
     let trace = match &run.trace_key {
         Some(key) => state
             .store()
             .get(key)
             .await
+            .map_err(ApiError::internal)?
+            .map(|bytes| mcpbench_vault::open_file(keyring, key, bytes))
+            .transpose()
             .map_err(ApiError::internal)?
             .map(|bytes| {
                 bytes
@@ -258,13 +262,15 @@ pub async fn run_logs(
             "run {id} has no container logs (not a Docker-image run)"
         ))
     };
-    let key = run.trace_key.as_deref().ok_or_else(none)?;
-    let logs = state
+    let key = mcpbench_storage::logs_key(run.trace_key.as_deref().ok_or_else(none)?);
+    let stored = state
         .store()
-        .get(&mcpbench_storage::logs_key(key))
+        .get(&key)
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(none)?;
+    let logs = mcpbench_vault::open_file(state.config().custody.keyring.as_ref(), &key, stored)
+        .map_err(ApiError::internal)?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
