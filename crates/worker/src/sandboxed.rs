@@ -184,6 +184,15 @@ fn explain(
             "the agent's container was killed for exceeding its memory limit ({} MiB)",
             limits.memory_bytes >> 20
         ))
+    } else if finished.exited == Some(137) {
+        // SIGKILL before we stopped it: the engine does not always record the kernel's
+        // out-of-memory kill (it learns of it from an event that can come late), and nothing
+        // else of ours kills an agent before its deadline.
+        Some(format!(
+            "the agent's container was killed (SIGKILL, exit code 137), most likely for \
+             exceeding its memory limit ({} MiB)",
+            limits.memory_bytes >> 20
+        ))
     } else {
         finished
             .exited
