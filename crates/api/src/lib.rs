@@ -16,6 +16,7 @@ mod body;
 mod error;
 mod openapi;
 mod routes;
+mod web;
 
 pub use auth::{MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
 pub use error::{ApiError, PROBLEM_JSON, Problem};
