@@ -7,50 +7,8 @@ mod support;
 
 use mcpbench_agents::AgentKind;
 use serde_json::{Value, json};
-use std::sync::Arc;
 use std::time::Duration;
 use support::{Options, Service};
-
-async fn text(svc: &Service, path: &str) -> (u16, String, String) {
-    let r = svc.http.get(svc.at(path)).send().await.unwrap();
-    let status = r.status().as_u16();
-    let kind = r
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default();
-    (status, kind, r.text().await.unwrap())
-}
-
-/// Submits a reference agent that knows `tasks` to `set`; the agent answers only once the
-/// returned closure is called, so the submission stays unfinished until then.
-async fn submit(
-    svc: &Service,
-    token: &str,
-    set: &str,
-    (kind, model): (AgentKind, &str),
-    tasks: &[mcpbench_tasks::Task],
-) -> (String, impl FnOnce() + use<>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let body = json!({"name": "agent", "model": model, "kind": "endpoint",
-                      "endpoint_url": url, "set": set});
-    let (status, created) = svc.post("/submissions", Some(token), &body).await;
-    assert_eq!(status, 202, "{created}");
-    let secret = created["signing_secret"]
-        .as_str()
-        .unwrap()
-        .as_bytes()
-        .to_vec();
-    let tasks: Vec<Arc<_>> = tasks.iter().cloned().map(Arc::new).collect();
-    let serve = move || {
-        let app = mcpbench_agents::router(kind, &tasks, &secret);
-        tokio::spawn(async move {
-            let _ = mcpbench_agents::serve(listener, app).await;
-        });
-    };
-    (created["id"].as_str().unwrap().to_string(), serve)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
@@ -77,12 +35,12 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
         "mcpbench.test/sets/2026-11\n{}\n",
         svc.tasks.len()
     )));
-    let (status, kind, file) = text(&svc, "/sets/2026-11/checkpoint").await;
+    let (status, kind, file) = svc.get_text("/sets/2026-11/checkpoint").await;
     assert_eq!(
         (status, kind.as_str(), file.as_str()),
         (200, "text/plain; charset=utf-8", checkpoint.as_str())
     );
-    let (status, _, key) = text(&svc, "/.well-known/mcpbench-checkpoint-key").await;
+    let (status, _, key) = svc.get_text("/.well-known/mcpbench-checkpoint-key").await;
     assert_eq!(status, 200);
     assert_eq!(key.trim_end(), set["signing_key"].as_str().unwrap());
     let (status, body) = svc.get("/sets/2026-11/bundle", None).await;
@@ -91,7 +49,9 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
 
     // The worker opens the sealed tasks; the oracle passes them all.
     let oracle = (AgentKind::Oracle, "oracle-model");
-    let (id, serve) = submit(&svc, &vendor, "2026-11", oracle, &month).await;
+    let (id, serve) = svc
+        .submit_reference(&vendor, Some("2026-11"), oracle, &month)
+        .await;
     let (status, early) = svc
         .post("/admin/sets/2026-11/retire", Some(&admin), &json!({}))
         .await;
@@ -330,7 +290,9 @@ async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_an
     let run = |set: &'static str, kind: AgentKind| {
         let (svc, vendor) = (&svc, &vendor);
         async move {
-            let (id, serve) = submit(svc, vendor, set, (kind, "acme-1"), &svc.tasks).await;
+            let (id, serve) = svc
+                .submit_reference(vendor, Some(set), (kind, "acme-1"), &svc.tasks)
+                .await;
             serve();
             let done = svc.wait(&id, vendor, Duration::from_secs(120)).await;
             assert_eq!(done["status"], "completed", "{done}");
@@ -344,14 +306,14 @@ async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_an
     let jumped = run("2026-11", AgentKind::Oracle).await;
     // Another vendor's steady model is not flagged.
     let other = svc.token("steady").await;
-    let (id, serve) = submit(
-        &svc,
-        &other,
-        "2026-11",
-        (AgentKind::Null, "steady-1"),
-        &svc.tasks,
-    )
-    .await;
+    let (id, serve) = svc
+        .submit_reference(
+            &other,
+            Some("2026-11"),
+            (AgentKind::Null, "steady-1"),
+            &svc.tasks,
+        )
+        .await;
     serve();
     svc.wait(&id, &other, Duration::from_secs(120)).await;
 

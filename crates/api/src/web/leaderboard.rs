@@ -9,6 +9,7 @@ use crate::routes::public::{name, set_name};
 use axum::extract::{Query, State};
 use axum::response::Html;
 use maud::{Markup, html};
+use mcpbench_tasks::{Category, SERVERS};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -32,20 +33,6 @@ const SORTS: [(&str, &str, &str, bool); 4] = [
     ),
     ("recovery", "Recovery rate", "recovery_rate", true),
 ];
-
-const SERVERS: [&str; 10] = [
-    "filesystem",
-    "github",
-    "postgres",
-    "chat",
-    "calendar",
-    "email",
-    "tracker",
-    "shop",
-    "memory",
-    "weather",
-];
-const CATEGORIES: [&str; 3] = ["single-tool", "composition", "recovery"];
 
 fn blank_to_none(v: Option<String>) -> Option<String> {
     v.filter(|s| !s.is_empty())
@@ -121,13 +108,13 @@ pub(crate) async fn page(
             label { "Server"
                 select name="server" {
                     option value="" { "all" }
-                    @for s in SERVERS { option value=(s) selected[server.as_deref() == Some(s)] { (s) } }
+                    @for s in SERVERS { option value=(s) selected[server.as_deref() == Some(*s)] { (s) } }
                 }
             }
             label { "Category"
                 select name="category" {
                     option value="" { "all" }
-                    @for c in CATEGORIES { option value=(c) selected[category.as_deref() == Some(c)] { (c) } }
+                    @for c in Category::ALL { option value=(c.as_str()) selected[category.as_deref() == Some(c.as_str())] { (c.as_str()) } }
                 }
             }
             label { "Sort by"

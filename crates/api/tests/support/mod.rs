@@ -268,6 +268,52 @@ impl Service {
         url
     }
 
+    /// `GET path` as text: the status, the content type and the body.
+    pub async fn get_text(&self, path: &str) -> (u16, String, String) {
+        let r = self.http.get(self.at(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        let kind = r
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        (status, kind, r.text().await.unwrap())
+    }
+
+    /// Submits a reference agent of `kind` that knows `tasks`, as `model`, to `set` (the
+    /// default set when `None`). The agent answers only once the returned closure is called,
+    /// so the submission stays unfinished until then.
+    pub async fn submit_reference(
+        &self,
+        token: &str,
+        set: Option<&str>,
+        (kind, model): (AgentKind, &str),
+        tasks: &[Task],
+    ) -> (String, impl FnOnce() + use<>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        let mut body = json!({"name": format!("{model}-agent"), "model": model,
+                              "kind": "endpoint", "endpoint_url": url});
+        if let Some(set) = set {
+            body["set"] = json!(set);
+        }
+        let (status, created) = self.post("/submissions", Some(token), &body).await;
+        assert_eq!(status, 202, "{created}");
+        let secret = created["signing_secret"]
+            .as_str()
+            .unwrap()
+            .as_bytes()
+            .to_vec();
+        let tasks: Vec<Arc<Task>> = tasks.iter().cloned().map(Arc::new).collect();
+        let serve = move || {
+            let app = mcpbench_agents::router(kind, &tasks, &secret);
+            tokio::spawn(async move {
+                let _ = mcpbench_agents::serve(listener, app).await;
+            });
+        };
+        (created["id"].as_str().unwrap().to_string(), serve)
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
         let mut req = self.http.get(self.at(path));
         if let Some(t) = token {
