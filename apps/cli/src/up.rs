@@ -161,6 +161,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         dev_set: "dev".into(),
         max_attempts: 3,
         image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
+        public_url: None,
     };
     let custody = local_custody(&args.data_dir, &args.custody)?;
     let api_config =
@@ -214,6 +215,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
 
     write_up_json(&args.data_dir, &url, database_url, &demo_key)?;
     println!("MCPBench is up at {url}");
+    println!("  the leaderboard: open {url}/ in a browser (sign in there with the key below)");
     println!("  private addresses are allowed for submitted endpoints (local use only)");
     println!("  demo vendor API key: {demo_key}");
     println!("  database: {database_url}");

@@ -2,117 +2,14 @@
 //! kept with the right one), submit with --watch to completion, runs, publish, and the exit
 //! statuses and sentences of what goes wrong.
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+mod support;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Up {
-    child: Child,
-    url: String,
-    demo_key: String,
-}
-
-impl Drop for Up {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-}
-
-/// `mcpbench up` on the first `n` dev tasks, without reference runs.
-async fn up(data: &Path, n: usize) -> (Up, Vec<mcpbench_tasks::Task>) {
-    let tasks_dir = data.join("tasks");
-    std::fs::create_dir_all(&tasks_dir).unwrap();
-    let mut tasks = mcpbench_tasks::load_dir(&repo().join("tasks/dev")).unwrap();
-    tasks.truncate(n);
-    for t in &tasks {
-        std::fs::write(
-            tasks_dir.join(format!("{}.json", t.id)),
-            serde_json::to_string(t).unwrap(),
-        )
-        .unwrap();
-    }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpbench"))
-        .args([
-            "up",
-            "--addr",
-            "127.0.0.1:0",
-            "--no-reference",
-            "--data-dir",
-        ])
-        .arg(data.join("up"))
-        .arg("--tasks")
-        .arg(&tasks_dir)
-        .env_remove("DATABASE_URL")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let up_json = data.join("up/up.json");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !up_json.exists() {
-        assert!(Instant::now() < deadline, "up.json was not written");
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "mcpbench up exited early"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let info: Value = serde_json::from_str(&std::fs::read_to_string(&up_json).unwrap()).unwrap();
-    let up = Up {
-        child,
-        url: info["url"].as_str().unwrap().into(),
-        demo_key: info["demo_api_key"].as_str().unwrap().into(),
-    };
-    (up, tasks)
-}
-
-/// `mcpbench <args>` with its own config directory, optionally fed `stdin`.
-fn mcpbench(config: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpbench"))
-        .args(args)
-        .env("MCPBENCH_CONFIG_DIR", config)
-        .env_remove("MCPBENCH_API_KEY")
-        .env_remove("MCPBENCH_SERVER")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().unwrap();
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).unwrap();
-        }
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use support::{mcpbench, serve_agent, text, up};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
     let data = tempfile::tempdir().unwrap();
-    let (up, tasks) = up(data.path(), 4).await;
+    let (up, tasks) = up(data.path(), 4, false).await;
     let config = data.path().join("config");
 
     // Not logged in yet: the command cannot run, and says what to do.
@@ -156,13 +53,7 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
     );
 
     // The oracle, served here, solves every task; --watch follows it to its scores.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let agent = format!("http://{}/", listener.local_addr().unwrap());
-    let known: Vec<Arc<_>> = tasks.into_iter().map(Arc::new).collect();
-    let app = mcpbench_agents::router(mcpbench_agents::AgentKind::Oracle, &known, b"");
-    tokio::spawn(async move {
-        let _ = mcpbench_agents::serve(listener, app).await;
-    });
+    let agent = serve_agent(mcpbench_agents::AgentKind::Oracle, &tasks).await;
     let config_dir = config.clone();
     let agent_url = agent.clone();
     let o = tokio::task::spawn_blocking(move || {

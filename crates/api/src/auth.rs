@@ -138,11 +138,12 @@ fn invalid() -> ApiError {
     ApiError::unauthorized("the token is invalid or expired; get a new one from POST /auth/token")
 }
 
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let token = bearer(parts)?;
+impl Caller {
+    /// The vendor a token speaks for: signed by us, unexpired, and its key still live.
+    pub(crate) async fn from_token(state: &AppState, token: &str) -> Result<Self, ApiError> {
+        if token.len() > MAX_TOKEN_BYTES {
+            return Err(invalid());
+        }
         let (vendor_id, kid) = state.tokens().check(token).ok_or_else(invalid)?;
         let vendor = vendors::by_key_prefix(state.pool(), &kid)
             .await?
@@ -153,6 +154,14 @@ impl FromRequestParts<AppState> for Caller {
             name: vendor.name,
             is_admin: vendor.is_admin,
         })
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        Caller::from_token(state, bearer(parts)?).await
     }
 }
 

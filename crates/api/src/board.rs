@@ -6,7 +6,7 @@ use mcpbench_db::leaderboard::{self, Entry};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -65,15 +65,36 @@ pub struct Query {
     pub category: Option<String>,
 }
 
+/// Serialized boards per query, and the leaderboard page's rendered content per page query
+/// (both dropped together when a submission reaches the board).
 pub struct BoardCache {
     boards: RwLock<HashMap<Query, (Instant, Bytes)>>,
+    pages: RwLock<HashMap<String, (Instant, Arc<str>)>>,
 }
 
 impl BoardCache {
     pub fn new() -> Self {
         Self {
             boards: RwLock::new(HashMap::new()),
+            pages: RwLock::new(HashMap::new()),
         }
+    }
+
+    /// The rendered content of the leaderboard page for `key`, while fresh.
+    pub fn page(&self, key: &str) -> Option<Arc<str>> {
+        let pages = self.pages.read().unwrap_or_else(|e| e.into_inner());
+        pages
+            .get(key)
+            .filter(|(at, _)| at.elapsed() < TTL)
+            .map(|(_, p)| p.clone())
+    }
+
+    pub fn put_page(&self, key: String, content: Arc<str>) {
+        let mut pages = self.pages.write().unwrap_or_else(|e| e.into_inner());
+        if pages.len() >= MAX_QUERIES {
+            pages.clear();
+        }
+        pages.insert(key, (Instant::now(), content));
     }
 
     pub fn get(&self, q: &Query) -> Option<Bytes> {
@@ -97,6 +118,10 @@ impl BoardCache {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        self.pages
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 }
 
@@ -108,7 +133,10 @@ pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbE
     let entries = leaderboard::entries(state.pool(), &q.set).await?;
     let board = rank(&q, entries);
     let body = Bytes::from(serde_json::to_vec(&board).expect("boards serialize"));
-    state.board().put(q, body.clone());
+    // An empty board is not kept: made-up sets and filters cannot push real boards out.
+    if !board.entries.is_empty() {
+        state.board().put(q, body.clone());
+    }
     Ok(body)
 }
 

@@ -144,6 +144,16 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+
+    /// The fixed phrase of its kind, as a page heads it.
+    pub(crate) fn title(&self) -> &'static str {
+        self.title
+    }
+
+    /// The sentence for the user (never an internal cause).
+    pub(crate) fn detail(&self) -> &str {
+        &self.detail
+    }
 }
 
 impl From<DbError> for ApiError {

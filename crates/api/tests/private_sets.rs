@@ -147,14 +147,7 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
         200,
         "the owner reads it"
     );
-    let (status, _) = svc
-        .post(
-            &format!("/submissions/{id}/publish"),
-            Some(&vendor),
-            &json!({}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    svc.publish(&id, &vendor).await;
     assert_eq!(
         svc.get(&format!("/runs/{run}"), None).await.0,
         200,

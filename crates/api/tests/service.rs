@@ -107,14 +107,7 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
     let (status, owner_view) = svc.get(&format!("/runs/{run_id}"), Some(&token)).await;
     assert_eq!(status, 200, "the owner reads runs on the public dev set");
     assert_eq!(owner_view["trace"][0]["type"], "header");
-    let (status, _) = svc
-        .post(
-            &format!("/submissions/{id}/publish"),
-            Some(&token),
-            &json!({}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    svc.publish(id, &token).await;
     let (status, public) = svc.get(&format!("/runs/{run_id}"), None).await;
     assert_eq!(status, 200);
     let trace = public["trace"].as_array().unwrap();

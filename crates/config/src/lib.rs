@@ -177,6 +177,11 @@ pub struct ApiArgs {
     /// The largest `docker save` archive accepted as a submission, in bytes (2 GiB).
     #[arg(long, env = "MCPBENCH_IMAGE_UPLOAD_MAX_BYTES", default_value_t = 2 << 30)]
     pub image_upload_max_bytes: u64,
+    /// Where people reach the service (`https://bench.example.org`): the website's forms take
+    /// posts from this origin only, its session cookie is `Secure` when it is https, and the
+    /// commands its pages show use it. Unset, the request's `Host` stands in (local use).
+    #[arg(long, env = "MCPBENCH_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 /// The keys that seal private tasks at rest (the worker opens them). Not `Debug`: nothing

@@ -38,6 +38,8 @@ pub enum Agent<'a> {
 pub struct Submission {
     pub id: Uuid,
     pub vendor_id: i64,
+    /// The owner's name, as the leaderboard shows it.
+    pub vendor: String,
     pub set_id: String,
     pub set_public: bool,
     pub name: String,
@@ -167,13 +169,32 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
 pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submission>, DbError> {
     let row = sqlx::query_as!(
         Submission,
-        r#"SELECT s.id, s.vendor_id, s.set_id, t.public AS set_public, s.name, s.model, s.kind,
-                  s.endpoint_url, s.image, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
-                  s.scores, s.published, s.created_at, s.finished_at
+        r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
+                  s.model, s.kind, s.endpoint_url, s.image, s.status, s.trials, s.tasks_total,
+                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
+           JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
         id,
         vendor_id
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row)
+}
+
+/// Any submission, whoever owns it: for views that decide themselves what to show (the
+/// website shows a finished submission's scores to everyone, the rest only to its owner).
+pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError> {
+    let row = sqlx::query_as!(
+        Submission,
+        r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
+                  s.model, s.kind, s.endpoint_url, s.image, s.status, s.trials, s.tasks_total,
+                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
+           FROM submissions s JOIN task_sets t ON t.id = s.set_id
+           JOIN vendors v ON v.id = s.vendor_id
+           WHERE s.id = $1"#,
+        id
     )
     .fetch_optional(pool)
     .await?;
@@ -189,10 +210,11 @@ pub async fn list(
 ) -> Result<Vec<Submission>, DbError> {
     let rows = sqlx::query_as!(
         Submission,
-        r#"SELECT s.id, s.vendor_id, s.set_id, t.public AS set_public, s.name, s.model, s.kind,
-                  s.endpoint_url, s.image, s.status, s.trials, s.tasks_total, s.tasks_done, s.error,
-                  s.scores, s.published, s.created_at, s.finished_at
+        r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
+                  s.model, s.kind, s.endpoint_url, s.image, s.status, s.trials, s.tasks_total,
+                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
+           JOIN vendors v ON v.id = s.vendor_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
            ORDER BY s.created_at DESC LIMIT $3"#,
         vendor_id,

@@ -156,6 +156,10 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
             "signing secret (requests to your agent are signed with it; shown once): {}",
             created["signing_secret"].as_str().unwrap_or_default()
         );
+        println!(
+            "in a browser (signed in with your API key): {}/web/submissions/{id}",
+            client.server()
+        );
         if !args.watch {
             println!("follow it with: mcpbench status {id} --watch");
             return Ok(ExitCode::SUCCESS);
@@ -172,7 +176,7 @@ pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
             return watch(&client, &id).await;
         }
         let s = client.get(&format!("/submissions/{id}")).await?;
-        print_submission(&s);
+        print_submission(&s, client.server());
         Ok(outcome(&s))
     })
 }
@@ -215,7 +219,7 @@ async fn watch(client: &Client, id: &str) -> anyhow::Result<ExitCode> {
             if tty {
                 eprintln!();
             }
-            print_submission(&s);
+            print_submission(&s, client.server());
             return Ok(outcome(&s));
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -236,7 +240,7 @@ fn rate(v: &Value) -> String {
     v.as_f64().map_or("-".into(), |r| format!("{r:.3}"))
 }
 
-fn print_submission(s: &Value) {
+fn print_submission(s: &Value, base: &str) {
     println!(
         "{} {} ({} on set {}): {} {}/{}",
         s["id"].as_str().unwrap_or_default(),
@@ -285,6 +289,10 @@ fn print_submission(s: &Value) {
                 .unwrap_or_default()
         );
     }
+    println!(
+        "  page: {base}/web/submissions/{}",
+        s["id"].as_str().unwrap_or_default()
+    );
 }
 
 pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
@@ -327,7 +335,10 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                 None => break,
             }
         }
-        eprintln!("{shown} runs; a trace: {}/runs/<run id>", client.server());
+        eprintln!(
+            "{shown} runs; a trace in a browser: {0}/web/runs/<run id> (as JSON: {0}/runs/<run id>)",
+            client.server()
+        );
         Ok(ExitCode::SUCCESS)
     })
 }

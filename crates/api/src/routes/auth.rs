@@ -35,17 +35,23 @@ pub async fn token(
     State(state): State<AppState>,
     AppJson(req): AppJson<TokenRequest>,
 ) -> Result<AppJson<TokenResponse>, ApiError> {
-    let refused = || ApiError::unauthorized("the API key is unknown or revoked");
-    if req.api_key.len() > 200 {
-        return Err(refused());
-    }
-    let vendor = vendors::by_key(state.pool(), &req.api_key)
-        .await?
-        .ok_or_else(refused)?;
-    let kid = vendors::key_prefix(&req.api_key).ok_or_else(refused)?;
     Ok(AppJson(TokenResponse {
-        access_token: state.tokens().issue(vendor.id, kid),
+        access_token: issue(&state, &req.api_key).await?,
         token_type: "Bearer",
         expires_in: state.tokens().ttl().as_secs(),
     }))
+}
+
+/// A token for the vendor holding `api_key`, when the key is known and live (the website's
+/// sign-in takes the same path).
+pub(crate) async fn issue(state: &AppState, api_key: &str) -> Result<String, ApiError> {
+    let refused = || ApiError::unauthorized("the API key is unknown or revoked");
+    if api_key.len() > 200 {
+        return Err(refused());
+    }
+    let vendor = vendors::by_key(state.pool(), api_key)
+        .await?
+        .ok_or_else(refused)?;
+    let kid = vendors::key_prefix(api_key).ok_or_else(refused)?;
+    Ok(state.tokens().issue(vendor.id, kid))
 }

@@ -16,7 +16,7 @@ use axum::routing::{delete, get, post};
 /// Every route; the OpenAPI document ([`crate::openapi`]) lists the same ones.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/", get(crate::web::leaderboard))
+        .merge(crate::web::router())
         .route("/auth/token", post(auth::token))
         .route(
             "/submissions",

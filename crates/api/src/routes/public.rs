@@ -200,26 +200,7 @@ pub async fn run(
     Path(id): Path<Uuid>,
 ) -> Result<AppJson<RunTrace>, ApiError> {
     let run = visible_run(&state, caller.as_ref(), id).await?;
-    let keyring = state.config().custody.keyring.as_ref();
-    let trace = match &run.trace_key {
-        Some(key) => state
-            .store()
-            .get(key)
-            .await
-            .map_err(ApiError::internal)?
-            .map(|bytes| mcpbench_vault::open_file(keyring, key, bytes))
-            .transpose()
-            .map_err(ApiError::internal)?
-            .map(|bytes| {
-                bytes
-                    .split(|b| *b == b'\n')
-                    .filter(|l| !l.is_empty())
-                    .filter_map(|l| serde_json::from_slice(l).ok())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        None => Vec::new(),
-    };
+    let trace = read_trace(&state, &run).await?;
     Ok(AppJson(RunTrace {
         submission_id: run.submission_id,
         set: run.set_id.clone(),
@@ -228,19 +209,58 @@ pub async fn run(
     }))
 }
 
+/// The lines of a run's stored trace (opened when sealed); none when it has no trace.
+pub(crate) async fn read_trace(state: &AppState, run: &runs::Run) -> Result<Vec<Value>, ApiError> {
+    let Some(key) = &run.trace_key else {
+        return Ok(Vec::new());
+    };
+    let keyring = state.config().custody.keyring.as_ref();
+    let Some(stored) = state.store().get(key).await.map_err(ApiError::internal)? else {
+        return Ok(Vec::new());
+    };
+    let bytes = mcpbench_vault::open_file(keyring, key, stored).map_err(ApiError::internal)?;
+    Ok(bytes
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect())
+}
+
+/// The output of a Docker-image run's container, when it has one (opened when sealed).
+pub(crate) async fn read_logs(
+    state: &AppState,
+    run: &runs::Run,
+) -> Result<Option<Vec<u8>>, ApiError> {
+    let Some(trace) = run.trace_key.as_deref() else {
+        return Ok(None);
+    };
+    let key = mcpbench_storage::logs_key(trace);
+    let Some(stored) = state.store().get(&key).await.map_err(ApiError::internal)? else {
+        return Ok(None);
+    };
+    let keyring = state.config().custody.keyring.as_ref();
+    let logs = mcpbench_vault::open_file(keyring, &key, stored).map_err(ApiError::internal)?;
+    Ok(Some(logs))
+}
+
+/// Whether a run's trace may be read: its set is open (public, or retired and revealed) and
+/// its owner published it, or the reader is the owner and the set is public.
+pub(crate) fn trace_readable(run: &runs::Run, owner: bool) -> bool {
+    let open_set = run.set_public || run.set_state == "retired";
+    open_set && (run.published || (owner && run.set_public))
+}
+
 /// The run `id` when the caller may read it (see [`run`]); 404 otherwise, the same answer as
 /// for a run that does not exist.
-async fn visible_run(
+pub(crate) async fn visible_run(
     state: &AppState,
     caller: Option<&crate::auth::Caller>,
     id: Uuid,
 ) -> Result<runs::Run, ApiError> {
     let hidden = || ApiError::not_found(format!("there is no published run {id}"));
     let run = runs::get(state.pool(), id).await?.ok_or_else(hidden)?;
-    let open_set = run.set_public || run.set_state == "retired";
     let owner = caller.is_some_and(|c| c.vendor_id == run.vendor_id);
-    let visible = open_set && (run.published || (owner && run.set_public));
-    if !visible {
+    if !trace_readable(&run, owner) {
         return Err(hidden());
     }
     Ok(run)
@@ -257,20 +277,11 @@ pub async fn run_logs(
     Path(id): Path<Uuid>,
 ) -> Result<Response, ApiError> {
     let run = visible_run(&state, caller.as_ref(), id).await?;
-    let none = || {
+    let logs = read_logs(&state, &run).await?.ok_or_else(|| {
         ApiError::not_found(format!(
             "run {id} has no container logs (not a Docker-image run)"
         ))
-    };
-    let key = mcpbench_storage::logs_key(run.trace_key.as_deref().ok_or_else(none)?);
-    let stored = state
-        .store()
-        .get(&key)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(none)?;
-    let logs = mcpbench_vault::open_file(state.config().custody.keyring.as_ref(), &key, stored)
-        .map_err(ApiError::internal)?;
+    })?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),

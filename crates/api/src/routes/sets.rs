@@ -96,7 +96,7 @@ pub async fn list(State(state): State<AppState>) -> Result<AppJson<SetList>, Api
     }))
 }
 
-async fn find(state: &AppState, id: &str) -> Result<sets::SetInfo, ApiError> {
+pub(crate) async fn find(state: &AppState, id: &str) -> Result<sets::SetInfo, ApiError> {
     let id = set_name("id", id)?;
     sets::get(state.pool(), &id)
         .await?

@@ -1,24 +1,32 @@
 //! `GET /`: the leaderboard of a set, filtered by server or category, sorted by any metric,
 //! each success rate drawn with its 95% interval as an inline SVG bar, anomaly flags as badges.
 
-use super::layout;
+use super::charts::interval_bar;
+use super::history::history;
+use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::board::{self, Query as BoardQuery};
 use crate::error::ApiError;
-use crate::routes::public::{name, set_name};
-use axum::extract::{Query, State};
-use axum::response::Html;
-use maud::{Markup, html};
+use crate::routes::public::set_name;
+use axum::extract::State;
+use axum::response::Response;
+use maud::{Markup, PreEscaped, html};
 use mcpbench_tasks::{Category, SERVERS};
 use serde::Deserialize;
 use serde_json::Value;
+use std::sync::Arc;
 
-#[derive(Deserialize)]
+/// Rows per page of a board: a page stays small however many submissions a set has.
+const PER_PAGE: usize = 50;
+
+#[derive(Deserialize, Default)]
 pub struct Params {
     set: Option<String>,
     server: Option<String>,
     category: Option<String>,
     sort: Option<String>,
+    /// 1-based.
+    page: Option<usize>,
 }
 
 /// The columns a board sorts by: (query value, label, JSON field, higher is better).
@@ -38,20 +46,31 @@ fn blank_to_none(v: Option<String>) -> Option<String> {
     v.filter(|s| !s.is_empty())
 }
 
+/// A filter value from its list, or a clear error naming the list.
+fn known(field: &str, value: Option<String>, all: &[&str]) -> Result<Option<String>, ApiError> {
+    match blank_to_none(value) {
+        None => Ok(None),
+        Some(v) if all.contains(&v.as_str()) => Ok(Some(v)),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "{field} must be one of {}",
+            all.join(", ")
+        ))),
+    }
+}
+
 pub(crate) async fn page(
     State(state): State<AppState>,
-    Query(p): Query<Params>,
-) -> Result<Html<String>, ApiError> {
+    viewer: Viewer,
+    PageQuery(p): PageQuery<Params>,
+) -> Result<Response, PageError> {
     let set = match blank_to_none(p.set) {
         Some(s) => set_name("set", &s)?,
         None => state.config().default_set.clone(),
     };
-    let server = blank_to_none(p.server)
-        .map(|s| name("server", &s))
-        .transpose()?;
-    let category = blank_to_none(p.category)
-        .map(|s| name("category", &s))
-        .transpose()?;
+    // Only the values the form offers: each is a board (and a history) to compute.
+    let server = known("server", p.server, SERVERS)?;
+    let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+    let category = known("category", p.category, &categories)?;
     let (server, category) = match (server, category) {
         (Some(s), Some(_)) => (Some(s), None), // one filter at a time; the server wins
         other => other,
@@ -60,17 +79,66 @@ pub(crate) async fn page(
         .iter()
         .find(|s| Some(s.0) == p.sort.as_deref())
         .unwrap_or(&SORTS[0]);
-    let sets = mcpbench_db::sets::list(state.pool(), 100).await?;
-    let bytes = board::board(
-        &state,
-        BoardQuery {
-            set: set.clone(),
-            server: server.clone(),
-            category: category.clone(),
-        },
-    )
-    .await?;
-    let board: Value = serde_json::from_slice(&bytes).map_err(ApiError::internal)?;
+    let narrowed = server.as_deref().or(category.as_deref());
+    let title = match narrowed {
+        Some(n) => format!("Leaderboard of {set}, {n} tasks"),
+        None => format!("Leaderboard of {set}"),
+    };
+    // Past the last page is the last page; bounded so that page numbers cannot fill the cache.
+    let page = p
+        .page
+        .unwrap_or(1)
+        .clamp(1, mcpbench_db::leaderboard::MAX_ENTRIES as usize / PER_PAGE);
+    // The content is the same for every reader; cached like the board it shows.
+    let key = format!("{set}\n{server:?}\n{category:?}\n{}\n{page}", sort.0);
+    let body = match state.board().page(&key) {
+        Some(content) => PreEscaped(content.to_string()),
+        None => {
+            let filters = Filters {
+                set: &set,
+                server: server.as_deref(),
+                category: category.as_deref(),
+                sort,
+                page,
+            };
+            let (body, empty) = content(&state, &filters, &title).await?;
+            // An empty board is not kept: made-up sets cannot push real pages out.
+            if !empty {
+                state.board().put_page(key, Arc::from(body.0.as_str()));
+            }
+            body
+        }
+    };
+    let frame = Frame {
+        title: &title,
+        viewer: &viewer,
+        refresh: None,
+    };
+    Ok(frame_page(frame, body))
+}
+
+/// The page's filters, as checked.
+struct Filters<'a> {
+    set: &'a str,
+    server: Option<&'a str>,
+    category: Option<&'a str>,
+    sort: &'a (&'a str, &'a str, &'a str, bool),
+    page: usize,
+}
+
+/// The page's content (the form, one page of the board, the history); whether the board is empty.
+async fn content(
+    state: &AppState,
+    f: &Filters<'_>,
+    title: &str,
+) -> Result<(Markup, bool), ApiError> {
+    let (set, sort) = (f.set, f.sort);
+    let sets: Vec<_> = mcpbench_db::sets::list(state.pool(), 100)
+        .await?
+        .into_iter()
+        .filter(|s| s.state != "draft")
+        .collect();
+    let board = ranked(state, f.set, f.server, f.category).await?;
     let mut entries: Vec<&Value> = board["entries"]
         .as_array()
         .map(|e| e.iter().collect())
@@ -88,11 +156,6 @@ pub(crate) async fn page(
             }
         });
     }
-    let narrowed = server.as_deref().or(category.as_deref());
-    let title = match narrowed {
-        Some(n) => format!("Leaderboard of {set}, {n} tasks"),
-        None => format!("Leaderboard of {set}"),
-    };
     let body = html! {
         h1 { (title) }
         form.filters method="get" action="/" {
@@ -108,13 +171,13 @@ pub(crate) async fn page(
             label { "Server"
                 select name="server" {
                     option value="" { "all" }
-                    @for s in SERVERS { option value=(s) selected[server.as_deref() == Some(*s)] { (s) } }
+                    @for s in SERVERS { option value=(s) selected[f.server == Some(*s)] { (s) } }
                 }
             }
             label { "Category"
                 select name="category" {
                     option value="" { "all" }
-                    @for c in Category::ALL { option value=(c.as_str()) selected[category.as_deref() == Some(c.as_str())] { (c.as_str()) } }
+                    @for c in Category::ALL { option value=(c.as_str()) selected[f.category == Some(c.as_str())] { (c.as_str()) } }
                 }
             }
             label { "Sort by"
@@ -124,33 +187,104 @@ pub(crate) async fn page(
             }
             button type="submit" { "Show" }
         }
-        @if entries.is_empty() {
-            p { "No finished submission on this set yet." }
-        } @else {
-            div.scroll {
-                table {
-                    caption { "Ranked by success rate (ties share a rank); bars show the 95% Wilson interval." }
-                    thead { tr {
-                        th scope="col" { "Rank" }
-                        th scope="col" { "Agent" }
-                        th scope="col" { "Success rate" }
-                        th scope="col" { "Passed" }
-                        th scope="col" { "Efficiency" }
-                        th scope="col" { "Hallucinated" }
-                        th scope="col" { "Recovery" }
-                    } }
-                    tbody {
-                        @for e in &entries { (row(e)) }
-                    }
-                }
+        (table(&entries, &View { set, server: f.server, category: f.category, sort: sort.0 }, f.page))
+        (history(state, &sets, f.server, f.category).await?)
+    };
+    Ok((body, entries.is_empty()))
+}
+
+/// What a board page shows, for the links that keep it while changing one thing.
+struct View<'a> {
+    set: &'a str,
+    server: Option<&'a str>,
+    category: Option<&'a str>,
+    sort: &'a str,
+}
+
+impl View<'_> {
+    fn href(&self, sort: &str, page: usize) -> String {
+        let mut href = format!("/?set={}", self.set);
+        if let Some(s) = self.server {
+            href.push_str(&format!("&server={s}"));
+        }
+        if let Some(c) = self.category {
+            href.push_str(&format!("&category={c}"));
+        }
+        href.push_str(&format!("&sort={sort}"));
+        if page > 1 {
+            href.push_str(&format!("&page={page}"));
+        }
+        href
+    }
+}
+
+/// One page of the ranked entries; column headers that sort are links.
+fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
+    if entries.is_empty() {
+        return html! { p { "No finished submission on this set yet." } };
+    }
+    let pages = entries.len().div_ceil(PER_PAGE);
+    let page = page.clamp(1, pages);
+    let shown = &entries[(page - 1) * PER_PAGE..(page * PER_PAGE).min(entries.len())];
+    let first = (page - 1) * PER_PAGE + 1;
+    let sortable = |key: &str, label: &str| {
+        let active = key == view.sort;
+        let higher_first = SORTS.iter().any(|s| s.0 == key && s.3);
+        let order = if higher_first {
+            "descending"
+        } else {
+            "ascending"
+        };
+        html! {
+            th scope="col" aria-sort=[active.then_some(order)] {
+                a href=(view.href(key, 1)) title=(format!("Sort by {label}")) { (label) }
+                @if active { " " span.ref { @if higher_first { "(highest first)" } @else { "(lowest first)" } } }
             }
         }
     };
-    Ok(Html(layout(&title, body).into_string()))
+    html! {
+        div.scroll {
+            table {
+                caption { "Entries " (first) " to " (first + shown.len() - 1) " of " (entries.len())
+                    ", ranked by success rate (ties share a rank); bars show the 95% Wilson interval." }
+                thead { tr {
+                    th scope="col" { "Rank" }
+                    th scope="col" { "Agent" }
+                    (sortable("success", "Success rate"))
+                    th scope="col" { "Passed" }
+                    (sortable("efficiency", "Efficiency"))
+                    (sortable("hallucinated", "Hallucinated"))
+                    (sortable("recovery", "Recovery"))
+                } }
+                tbody {
+                    @for e in shown { (row(e)) }
+                }
+            }
+        }
+        @if pages > 1 {
+            nav aria-label="Pages of the board" {
+                @if page > 1 { a href=(view.href(view.sort, page - 1)) { "Previous" } " " }
+                "Page " (page) " of " (pages)
+                @if page < pages { " " a href=(view.href(view.sort, page + 1)) { "Next" } }
+            }
+        }
+    }
 }
 
-fn rate(v: &Value) -> String {
-    v.as_f64().map_or("–".into(), |r| format!("{r:.2}"))
+/// The board of one set as the API serializes it (from the same cache).
+pub(crate) async fn ranked(
+    state: &AppState,
+    set: &str,
+    server: Option<&str>,
+    category: Option<&str>,
+) -> Result<Value, ApiError> {
+    let query = BoardQuery {
+        set: set.to_string(),
+        server: server.map(String::from),
+        category: category.map(String::from),
+    };
+    let bytes = board::board(state, query).await?;
+    serde_json::from_slice(&bytes).map_err(ApiError::internal)
 }
 
 fn row(e: &Value) -> Markup {
@@ -162,33 +296,74 @@ fn row(e: &Value) -> Markup {
         tr {
             td.num { (e["rank"]) }
             td {
-                strong { (e["name"].as_str().unwrap_or_default()) }
+                a href=(format!("/web/submissions/{}", e["submission_id"].as_str().unwrap_or_default())) {
+                    strong { (e["name"].as_str().unwrap_or_default()) }
+                }
                 " " span.ref { (e["model"].as_str().unwrap_or_default()) " · " (e["vendor"].as_str().unwrap_or_default()) }
                 @if e["reference"] == Value::Bool(true) { " " span.ref { "(reference agent)" } }
                 @for f in &flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
             }
-            td { (interval_bar(e)) }
+            td { (interval_bar(
+                e["success_rate"].as_f64().unwrap_or(0.0),
+                e["success_ci95"][0].as_f64().unwrap_or(0.0),
+                e["success_ci95"][1].as_f64().unwrap_or(0.0),
+            )) }
             td.num { (e["passed"]) "/" (e["tasks"]) }
-            td.num { (rate(&e["efficiency"])) }
-            td.num { (rate(&e["hallucinated_tool_rate"])) }
-            td.num { (rate(&e["recovery_rate"])) }
+            td.num { (rate(e["efficiency"].as_f64())) }
+            td.num { (rate(e["hallucinated_tool_rate"].as_f64())) }
+            td.num { (rate(e["recovery_rate"].as_f64())) }
         }
     }
 }
 
-/// The rate as a number and a 120-pixel bar: the interval shaded, the rate a dark mark.
-fn interval_bar(e: &Value) -> Markup {
-    let r = e["success_rate"].as_f64().unwrap_or(0.0);
-    let lo = e["success_ci95"][0].as_f64().unwrap_or(0.0);
-    let hi = e["success_ci95"][1].as_f64().unwrap_or(0.0);
-    let x = |v: f64| (v.clamp(0.0, 1.0) * 120.0).round();
-    let label = format!("{r:.2}, 95% interval {lo:.2} to {hi:.2}");
-    html! {
-        span { (format!("{r:.2}")) " " }
-        svg width="124" height="14" viewBox="0 0 124 14" role="img" aria-label=(label) {
-            rect x="2" y="5" width="120" height="4" fill="#e5e7eb" {}
-            rect x=(x(lo) + 2.0) y="2" width=(x(hi) - x(lo)) height="10" fill="#93c5fd" {}
-            rect x=(x(r) + 1.0) y="0" width="2" height="14" fill="#1e3a8a" {}
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn entries(n: usize) -> Vec<Value> {
+        (0..n)
+            .map(|i| {
+                let r = 1.0 - i as f64 / n as f64;
+                json!({"rank": i + 1, "submission_id": "00000000-0000-0000-0000-000000000000",
+                       "vendor": "a-vendor-with-a-long-name", "model": "a-model-with-a-long-name",
+                       "name": format!("submission \"{i}\" <of many>"), "reference": false,
+                       "tasks": 200, "passed": 100, "success_rate": r,
+                       "success_ci95": [r * 0.9, r.min(0.95) + 0.05], "efficiency": 0.5,
+                       "hallucinated_tool_rate": 0.01, "recovery_rate": 0.5,
+                       "flags": ["score_jump", "kept_fresh_gap"]})
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_board_of_two_thousand_pages_in_small_pieces() {
+        let all = entries(2000);
+        let refs: Vec<&Value> = all.iter().collect();
+        let view = View {
+            set: "2026-11",
+            server: Some("github"),
+            category: None,
+            sort: "recovery",
+        };
+        let first = table(&refs, &view, 1).into_string();
+        assert!(first.len() < 70_000, "{} bytes", first.len());
+        assert!(first.contains("Entries 1 to 50 of 2000"));
+        assert!(
+            first.contains("href=\"/?set=2026-11&amp;server=github&amp;sort=recovery&amp;page=2\"")
+        );
+        assert!(
+            first.contains("aria-sort=\"descending\""),
+            "the active column says so"
+        );
+        assert!(first.contains("&lt;of many&gt;"), "names are escaped");
+        assert_eq!(
+            first.matches("class=\"badge\"").count(),
+            2 * 50,
+            "anomaly flags as badges"
+        );
+        let last = table(&refs, &view, 999).into_string();
+        assert!(last.contains("Entries 1951 to 2000 of 2000") && last.contains("Page 40 of 40"));
+        assert!(!last.contains(">Next<"));
     }
 }

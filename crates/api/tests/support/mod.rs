@@ -76,6 +76,8 @@ pub struct Options {
     pub concurrency: usize,
     /// The largest image archive the API accepts.
     pub image_upload_max_bytes: u64,
+    /// `MCPBENCH_PUBLIC_URL`.
+    pub public_url: Option<String>,
 }
 
 impl Default for Options {
@@ -89,6 +91,7 @@ impl Default for Options {
             time_budget: Duration::from_secs(30),
             concurrency: 4,
             image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
+            public_url: None,
         }
     }
 }
@@ -129,6 +132,7 @@ impl Service {
             max_attempts: 3,
             image_upload_max_bytes: options.image_upload_max_bytes,
             custody: custody.clone(),
+            public_url: options.public_url.clone(),
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
@@ -367,6 +371,22 @@ impl Service {
             .await
             .unwrap();
         (r.status().as_u16(), r.text().await.unwrap())
+    }
+
+    /// Publishes a submission's traces as its owner.
+    pub async fn publish(&self, id: &str, token: &str) {
+        let path = format!("/submissions/{id}/publish");
+        let (status, body) = self.post(&path, Some(token), &json!({})).await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    /// The id of a submission's first run, as its owner lists them.
+    pub async fn first_run(&self, id: &str, token: &str) -> String {
+        let (status, runs) = self
+            .get(&format!("/submissions/{id}/runs"), Some(token))
+            .await;
+        assert_eq!(status, 200, "{runs}");
+        runs["runs"][0]["id"].as_str().unwrap().to_string()
     }
 
     /// Polls a submission until it leaves `queued` and `running` (at most `limit`).

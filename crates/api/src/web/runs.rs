@@ -1,0 +1,318 @@
+//! `GET /web/runs/{id}`: a run's trace as a timeline of its MCP calls, each with its
+//! arguments, result or error and timing, the agent's own exchange, and the verdict. Shown
+//! under exactly the rules of `GET /runs/{id}`.
+
+use super::charts::{self, Span, SpanKind};
+use super::submissions::reason_text;
+use super::{Frame, PageError, Viewer, duration, page as frame_page};
+use crate::AppState;
+use crate::error::ApiError;
+use crate::routes::public::{read_logs, read_trace, visible_run};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use maud::{Markup, html};
+use mcpbench_db::runs::Run;
+use serde_json::Value;
+use uuid::Uuid;
+
+/// Calls drawn on the timeline; the list below it holds as many as fit its byte budget.
+const MAX_SPANS: usize = 80;
+/// Escaped bytes of the list of calls (their arguments and results included) and of the
+/// container output shown: with the rest, a page stays under 100 KB whatever the agent did.
+const LIST_BYTES: usize = 40_000;
+const LOG_TAIL_BYTES: usize = 2 * 1024;
+/// Characters shown of one argument or result, of a name the agent chose (tools), and of a
+/// message (errors, details).
+const MAX_VALUE_CHARS: usize = 1_500;
+const MAX_NAME_CHARS: usize = 40;
+const MAX_TEXT_CHARS: usize = 300;
+
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    let id: Uuid = id
+        .parse()
+        .map_err(|_| ApiError::not_found(format!("there is no published run {id}")))?;
+    let run = visible_run(&state, viewer.caller(), id).await?;
+    let trace = read_trace(&state, &run).await?;
+    let logs = read_logs(&state, &run).await?;
+    let title = format!("Run of {} (trial {})", run.task_id, run.trial);
+    let frame = Frame {
+        title: &title,
+        viewer: &viewer,
+        refresh: None,
+    };
+    Ok(frame_page(
+        frame,
+        body(&title, &run, &trace, logs.as_deref()),
+    ))
+}
+
+/// The page's content: the verdict, the timeline, every call, the container's output.
+fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup {
+    let header = trace.iter().find(|l| l["type"] == "header");
+    let events: Vec<&Value> = trace.iter().filter(|l| l["type"] == "event").collect();
+    let agent = trace.iter().find(|l| l["type"] == "agent");
+    let total_us = trace
+        .iter()
+        .filter_map(|l| l["end_us"].as_u64())
+        .max()
+        .unwrap_or(0)
+        .max(run.duration_ms.max(0) as u64 * 1000);
+    let mut spans = Vec::new();
+    if let Some(a) = agent {
+        spans.push(Span {
+            start_us: a["start_us"].as_u64().unwrap_or(0),
+            end_us: a["end_us"].as_u64().unwrap_or(0),
+            label: "agent request".into(),
+            kind: SpanKind::Agent,
+        });
+    }
+    spans.extend(events.iter().take(MAX_SPANS).map(|e| Span {
+        start_us: e["start_us"].as_u64().unwrap_or(0),
+        end_us: e["end_us"].as_u64().unwrap_or(0),
+        label: format!("#{} {}", e["seq"], clip(&call_name(e), 16)),
+        kind: kind(e),
+    }));
+    // The list takes calls in order while they fit; a call whose values do not fit is listed
+    // without them.
+    let mut left = LIST_BYTES;
+    let mut values_left_out = false;
+    let mut items = Vec::new();
+    let agent_item = agent.map(agent_line);
+    if let Some(a) = &agent_item {
+        left = left.saturating_sub(a.0.len());
+    }
+    for e in &events {
+        let mut item = event(e, true);
+        if item.0.len() > left {
+            item = event(e, false);
+            values_left_out = true;
+        }
+        if item.0.len() > left {
+            break;
+        }
+        left -= item.0.len();
+        items.push(item);
+    }
+    html! {
+        h1 { (title) }
+        dl.facts {
+            dt { "Verdict" } dd {
+                @if run.passed { span.pass { "passed" } } @else {
+                    span.fail { (run.reason) } " " span.ref { (reason_text(&run.reason)) }
+                    @if let Some(d) = &run.detail { br; (clip(d, MAX_TEXT_CHARS)) }
+                }
+            }
+            dt { "Submission" } dd { a href=(format!("/web/submissions/{}", run.submission_id)) { (run.submission_id) } }
+            dt { "Task" } dd { a href=(format!("/web/tasks/{}?set={}", run.task_id, run.set_id)) { (run.task_id) } " in " (run.set_id) }
+            dt { "Tool calls" } dd { (run.tool_calls) " (" (run.hallucinated_calls) " hallucinated, "
+                (run.invalid_calls) " with invalid arguments, " (run.errors_observed) " errors seen)" }
+            dt { "Duration" } dd { (duration(run.duration_ms as f64)) }
+            @if let Some(h) = header {
+                dt { "Step budget" } dd { (h["max_steps"]) }
+                dt { "Servers" } dd { (join(&h["servers"])) }
+                dt { "MCP revisions used" } dd { (join(&h["protocol_revisions"])) }
+                dt { "Started" } dd { (h["started_at"].as_str().unwrap_or_default()) }
+            }
+            dt { "As JSON" } dd { code { "GET /runs/" (run.id) } }
+        }
+        @if trace.is_empty() {
+            p { "This run has no stored trace." }
+        } @else {
+            (charts::timeline(&spans, total_us))
+            @if events.len() > MAX_SPANS {
+                p.ref { "The timeline draws the first " (MAX_SPANS) " of " (events.len()) " calls." }
+            }
+            section aria-labelledby="calls" {
+                h2 #calls { "Calls" }
+                @if let Some(a) = agent_item { (a) }
+                ol.events { @for item in &items { (item) } }
+                @if items.len() < events.len() {
+                    p.alert { "The first " (items.len()) " of " (events.len()) " calls are listed; the JSON has all of them." }
+                }
+                @if values_left_out {
+                    p.alert { "Some arguments and results are left out to keep this page small; the JSON has them all." }
+                }
+            }
+        }
+        @if let Some(logs) = logs { (log_tail(logs)) }
+    }
+}
+
+/// At most `n` characters of `text`, with an ellipsis when cut.
+fn clip(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+fn join(v: &Value) -> String {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
+}
+
+fn call_name(e: &Value) -> String {
+    let method = e["method"].as_str().unwrap_or("?");
+    match e["tool"].as_str() {
+        Some(tool) => format!("{} {tool}", e["server"].as_str().unwrap_or("?")),
+        None => format!("{} {method}", e["server"].as_str().unwrap_or("?")),
+    }
+}
+
+fn kind(e: &Value) -> SpanKind {
+    let flagged = ["hallucinated", "invalid_arguments", "over_budget"]
+        .iter()
+        .any(|f| e[f] == Value::Bool(true));
+    match e["outcome"].as_str() {
+        _ if flagged => SpanKind::Refused,
+        Some("protocol_error") => SpanKind::Refused,
+        Some("tool_error") => SpanKind::Error,
+        _ => SpanKind::Ok,
+    }
+}
+
+/// A JSON value, pretty and cut to what a page can hold.
+fn shown(v: &Value) -> Markup {
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    let total = text.chars().count();
+    html! {
+        pre { (clip(&text, MAX_VALUE_CHARS)) }
+        @if total > MAX_VALUE_CHARS { p.ref { "… cut at " (MAX_VALUE_CHARS) " of " (total) " characters; the JSON has it all." } }
+    }
+}
+
+fn event(e: &Value, values: bool) -> Markup {
+    let start = e["start_us"].as_u64().unwrap_or(0) as f64 / 1000.0;
+    let took = e["end_us"]
+        .as_u64()
+        .unwrap_or(0)
+        .saturating_sub(e["start_us"].as_u64().unwrap_or(0)) as f64
+        / 1000.0;
+    let tags = [
+        ("hallucinated", "unknown tool"),
+        ("invalid_arguments", "invalid arguments"),
+        ("over_budget", "over budget"),
+        ("injected_fault", "injected fault"),
+    ];
+    html! {
+        li {
+            details {
+                summary {
+                    strong { "#" (e["seq"]) } " "
+                    (e["method"].as_str().unwrap_or("?")) " "
+                    @if let Some(t) = e["tool"].as_str() { code { (clip(t, MAX_NAME_CHARS)) } " " }
+                    "on " (e["server"].as_str().unwrap_or("?"))
+                    " · at " (duration(start)) ", took " (duration(took))
+                    " · " (e["outcome"].as_str().unwrap_or("?"))
+                    @for (flag, text) in tags { @if e[flag] == Value::Bool(true) { span.tag { (text) } } }
+                }
+                @if values {
+                    @if let Some(a) = e.get("arguments") { p { "Arguments" } (shown(a)) }
+                    @if let Some(r) = e.get("result") { p { "Result" } (shown(r)) }
+                }
+                @if let Some(err) = e["error"].as_str() { p.alert { strong { "Error the agent saw: " } (clip(err, MAX_TEXT_CHARS)) } }
+            }
+        }
+    }
+}
+
+fn agent_line(a: &Value) -> Markup {
+    let took = a["end_us"]
+        .as_u64()
+        .unwrap_or(0)
+        .saturating_sub(a["start_us"].as_u64().unwrap_or(0)) as f64
+        / 1000.0;
+    html! {
+        p {
+            strong { "The agent" } " was called and "
+            @match a["status"].as_u64() {
+                Some(status) => { "answered HTTP " (status) }
+                None => { "gave no answer" }
+            }
+            " after " (duration(took)) "."
+        }
+        @if let Some(answer) = a.get("answer") { p { "Its answer" } (shown(answer)) }
+        @if let Some(err) = a["error"].as_str() { p.alert { strong { "What went wrong: " } (clip(err, MAX_TEXT_CHARS)) } }
+    }
+}
+
+fn log_tail(logs: &[u8]) -> Markup {
+    let start = logs.len().saturating_sub(LOG_TAIL_BYTES);
+    let text = String::from_utf8_lossy(&logs[start..]);
+    html! {
+        section aria-labelledby="logs" {
+            h2 #logs { "Container output" }
+            @if start > 0 { p.ref { "The last " (LOG_TAIL_BYTES / 1024) " KiB of " (logs.len()) " bytes; " code { "GET /runs/{id}/logs" } " has it all." } }
+            pre { (text) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_long_hostile_trace_still_makes_a_small_page() {
+        // 1,000 calls, each with 10 KB of quotes and angle brackets in its arguments and
+        // result, and an agent that names its tools and errors with 10,000 characters.
+        let junk = "\"<&>".repeat(2_500);
+        let mut trace = vec![
+            json!({"type": "header", "max_steps": 8, "servers": ["github"],
+                                    "protocol_revisions": ["2025-11-25"], "started_at": "x"}),
+        ];
+        for i in 0..1_000u64 {
+            trace.push(
+                json!({"type": "event", "seq": i + 1, "start_us": i * 10, "end_us": i * 10 + 5,
+                              "server": "github", "method": "tools/call", "tool": junk,
+                              "arguments": {"a": junk}, "result": {"b": junk},
+                              "outcome": "tool_error", "error": junk}),
+            );
+        }
+        trace.push(
+            json!({"type": "agent", "start_us": 0, "end_us": 10_000, "status": 500,
+                          "error": junk}),
+        );
+        let run = Run {
+            id: uuid::Uuid::nil(),
+            submission_id: uuid::Uuid::nil(),
+            vendor_id: 1,
+            set_id: "dev".into(),
+            set_public: true,
+            set_state: "active".into(),
+            published: true,
+            task_id: "t".into(),
+            trial: 0,
+            passed: false,
+            reason: "agent_error".into(),
+            detail: Some(junk.clone()),
+            tool_calls: 1_000,
+            hallucinated_calls: 0,
+            invalid_calls: 0,
+            errors_observed: 1_000,
+            duration_ms: 10,
+            trace_key: None,
+            created_at: time::OffsetDateTime::UNIX_EPOCH,
+        };
+        let logs = junk.as_bytes().repeat(10);
+        let page = body("Run", &run, &trace, Some(&logs)).into_string();
+        assert!(page.len() < 100_000, "{} bytes", page.len());
+        assert!(page.contains(" of 1000 calls are listed"));
+        assert!(page.contains("Some arguments and results are left out"));
+        assert!(
+            !page.contains("<&"),
+            "everything the agent wrote is escaped"
+        );
+    }
+}

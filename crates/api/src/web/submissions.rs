@@ -1,0 +1,308 @@
+//! `GET /web/submissions` (a signed-in vendor's own) and `GET /web/submissions/{id}`: progress
+//! while it runs (the page reloads itself), the exact reason of every failed run, and the
+//! scores with per-server, per-category and per-difficulty charts once it is done.
+//!
+//! Its owner sees everything. Anyone else sees a completed submission (it is on the
+//! leaderboard): its scores, and its runs only once their traces are public.
+
+use super::charts::{self, Group};
+use super::{Frame, PageError, PageQuery, Viewer, duration, page as frame_page, rate, when};
+use crate::AppState;
+use crate::error::ApiError;
+use crate::routes::public::{name, trace_readable};
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::{Markup, html};
+use mcpbench_db::{runs, sets, submissions};
+use serde::Deserialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+/// Runs listed per page.
+const RUNS_PER_PAGE: i64 = 100;
+/// Seconds between reloads of a page whose submission is still queued or running.
+const REFRESH_SECS: u32 = 10;
+
+/// What a run's reason means, for the reader who has not read the docs.
+pub(crate) fn reason_text(reason: &str) -> &'static str {
+    match reason {
+        "passed" => "passed",
+        "predicate_false" => "the goal was not reached: the final state fails the task's check",
+        "budget_exceeded" => "more tool calls than the task's step budget",
+        "timeout" => "the agent did not answer before the deadline",
+        "agent_error" => {
+            "the agent could not be reached, or answered with an error or a malformed reply"
+        }
+        "harness_error" => "our side failed (retried; never counted against the agent)",
+        _ => "see the detail",
+    }
+}
+
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    viewer: Viewer,
+) -> Result<Response, PageError> {
+    let Some(caller) = viewer.caller() else {
+        return Ok(Redirect::to("/web/login?next=/web/submissions").into_response());
+    };
+    let rows = submissions::list(state.pool(), caller.vendor_id, None, 100).await?;
+    let body = html! {
+        h1 { "Submissions of " (caller.name) }
+        @if rows.is_empty() {
+            p { "None yet. " code { "mcpbench submit --name NAME --model MODEL --endpoint URL" } " makes one." }
+        } @else {
+            div.scroll { table {
+                caption { "Your last 100 submissions, newest first." }
+                thead { tr {
+                    th scope="col" { "Submission" } th scope="col" { "Model" } th scope="col" { "Set" }
+                    th scope="col" { "Status" } th scope="col" { "Runs done" } th scope="col" { "Success rate" }
+                    th scope="col" { "Created" }
+                } }
+                tbody { @for s in &rows { tr {
+                    td { a href=(format!("/web/submissions/{}", s.id)) { (s.name) } }
+                    td { (s.model) }
+                    td { (s.set_id) }
+                    td { (s.status) }
+                    td.num { (s.tasks_done) "/" (s.tasks_total) }
+                    td.num { (rate(s.scores.as_ref().and_then(|v| v["success_rate"].as_f64()))) }
+                    td { (when(s.created_at)) }
+                } } }
+            } }
+        }
+    };
+    let frame = Frame {
+        title: "My submissions",
+        viewer: &viewer,
+        refresh: None,
+    };
+    Ok(frame_page(frame, body))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct PageParams {
+    /// The last run of the previous page, `task_id:trial`.
+    after: Option<String>,
+    /// `off`: do not reload while it runs.
+    refresh: Option<String>,
+}
+
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    PageQuery(q): PageQuery<PageParams>,
+) -> Result<Response, PageError> {
+    let hidden = || {
+        ApiError::not_found(format!(
+            "there is no submission {id} that you may see (a submission is public once it \
+             completes; until then only its owner sees it)"
+        ))
+    };
+    let id: Uuid = id.parse().map_err(|_| hidden())?;
+    let s = submissions::find(state.pool(), id)
+        .await?
+        .ok_or_else(hidden)?;
+    let owner = viewer.is(s.vendor_id);
+    if !owner && s.status != "completed" {
+        return Err(hidden().into());
+    }
+    let after = match q.after.as_deref() {
+        None => None,
+        Some(a) => Some(
+            a.rsplit_once(':')
+                .and_then(|(t, n)| Some((name("after", t).ok()?, n.parse::<i32>().ok()?)))
+                .ok_or_else(|| ApiError::bad_request("after must be task_id:trial"))?,
+        ),
+    };
+    let runs = runs::list(
+        state.pool(),
+        id,
+        after.as_ref().map(|(t, n)| (t.as_str(), *n)),
+        RUNS_PER_PAGE,
+    )
+    .await?;
+    // Runs are listed to the owner, and to everyone once their traces are public.
+    let show_runs = owner || runs.first().is_some_and(|r| trace_readable(r, false));
+    let failures = if show_runs {
+        runs::failures(state.pool(), id).await?
+    } else {
+        Vec::new()
+    };
+    let set = sets::get(state.pool(), &s.set_id).await?;
+    let set_open = set
+        .as_ref()
+        .is_some_and(|t| t.public || t.state == "retired");
+    let running = matches!(s.status.as_str(), "queued" | "running");
+    let reloads = running && q.refresh.as_deref() != Some("off");
+    let body = html! {
+        h1 { (s.name) }
+        dl.facts {
+            dt { "Model" } dd { (s.model) }
+            dt { "Vendor" } dd { (s.vendor) }
+            dt { "Set" } dd { a href=(format!("/web/sets/{}", s.set_id)) { (s.set_id) } }
+            // Where the agent lives is its owner's business (a private registry, an address).
+            dt { "Agent" } dd { (s.kind)
+                @if owner {
+                    @if let Some(u) = &s.endpoint_url { " · " code { (u) } }
+                    @if let Some(i) = &s.image { " · " code { (i) } }
+                } }
+            dt { "Trials per task" } dd { (s.trials) }
+            dt { "Status" } dd { strong #status { (s.status) } }
+            dt { "Created" } dd { (when(s.created_at)) }
+            @if let Some(f) = s.finished_at { dt { "Finished" } dd { (when(f)) } }
+            dt { "Traces" } dd { @if s.published { "published" } @else { "not published" } }
+        }
+        (progress(&s, running, reloads))
+        @if let Some(e) = &s.error { p.alert role="alert" { strong { "Why it failed: " } (e) } }
+        @if let Some(scores) = &s.scores { (score_section(scores)) }
+        @if show_runs {
+            (failure_section(&failures))
+            (runs_section(&s, &runs, owner, set_open))
+        } @else {
+            p { "Its runs and traces are public once its owner publishes them"
+                @if !set_open { " and its set retires" } "." }
+        }
+    };
+    let title = format!("Submission {}", s.name);
+    let frame = Frame {
+        title: &title,
+        viewer: &viewer,
+        refresh: reloads.then_some(REFRESH_SECS),
+    };
+    Ok(frame_page(frame, body))
+}
+
+fn progress(s: &submissions::Submission, running: bool, reloads: bool) -> Markup {
+    let here = format!("/web/submissions/{}", s.id);
+    html! {
+        p {
+            label for="progress" { "Progress: " (s.tasks_done) " of " (s.tasks_total) " runs done" }
+            " "
+            progress #progress max=(s.tasks_total.max(1)) value=(s.tasks_done) {}
+            @if reloads {
+                " " span.ref { "This page reloads every " (REFRESH_SECS) " s while the submission runs. " }
+                a href=(format!("{here}?refresh=off")) { "Stop reloading" }
+            } @else if running {
+                " " a href=(here) { "Reload" }
+            }
+        }
+    }
+}
+
+/// Overall metrics and the three breakdowns as charts.
+fn score_section(scores: &Value) -> Markup {
+    // The overall metrics are the object's own fields (flattened), beside the breakdowns.
+    let o = scores;
+    let groups = |key: &str| -> Vec<Group> {
+        scores[key]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(name, g)| Group {
+                        name: name.clone(),
+                        rate: g["success_rate"].as_f64(),
+                        ci: [
+                            g["success_ci95"][0].as_f64().unwrap_or(0.0),
+                            g["success_ci95"][1].as_f64().unwrap_or(0.0),
+                        ],
+                        passed: g["passed"].as_i64().unwrap_or(0),
+                        runs: g["tasks"].as_i64().unwrap_or(0),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    html! {
+        section aria-labelledby="scores" {
+            h2 #scores { "Scores" }
+            dl.facts {
+                dt { "Success rate" } dd {
+                    @match o["success_rate"].as_f64() {
+                        Some(r) => {
+                            (charts::interval_bar(r,
+                                o["success_ci95"][0].as_f64().unwrap_or(0.0),
+                                o["success_ci95"][1].as_f64().unwrap_or(0.0)))
+                        }
+                        None => { "–" }
+                    }
+                    " " span.ref { (o["passed"]) " of " (o["tasks"]) " runs passed" }
+                }
+                dt { "Tool-call efficiency" } dd { (rate(o["efficiency"].as_f64())) span.ref { " (calls per step budget on passed tasks; lower is better)" } }
+                dt { "Hallucinated-tool rate" } dd { (rate(o["hallucinated_tool_rate"].as_f64())) }
+                dt { "Recovery rate" } dd { (rate(o["recovery_rate"].as_f64())) span.ref { " (tasks passed after an error was seen)" } }
+            }
+            div.charts {
+                (charts::breakdown("Success rate by server", &groups("by_server")))
+                (charts::breakdown("Success rate by category", &groups("by_category")))
+                (charts::breakdown("Success rate by difficulty", &groups("by_difficulty")))
+            }
+        }
+    }
+}
+
+fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
+    html! {
+        section aria-labelledby="failures" {
+            h2 #failures { "Why runs failed" }
+            @if failures.is_empty() {
+                p { "No run failed." }
+            } @else {
+                div.scroll { table {
+                    caption { "Failed runs grouped by reason, with one example each; every failed run is listed below with its own reason." }
+                    thead { tr { th scope="col" { "Reason" } th scope="col" { "Runs" } th scope="col" { "Example" } } }
+                    tbody { @for f in failures { tr {
+                        td { strong { (f.reason) } br; span.ref { (reason_text(&f.reason)) } }
+                        td.num { (f.count) }
+                        td { code { (f.example_task) } @if let Some(d) = &f.example_detail { ": " (d) } }
+                    } } }
+                } }
+            }
+        }
+    }
+}
+
+fn runs_section(
+    s: &submissions::Submission,
+    runs: &[runs::Run],
+    owner: bool,
+    set_open: bool,
+) -> Markup {
+    let next = (runs.len() as i64 == RUNS_PER_PAGE)
+        .then(|| runs.last().map(|r| format!("{}:{}", r.task_id, r.trial)))
+        .flatten();
+    html! {
+        section aria-labelledby="runs" {
+            h2 #runs { "Runs" }
+            @if runs.is_empty() {
+                p { "No run has finished yet." }
+            } @else {
+                div.scroll { table {
+                    caption { "Every run in task order: its verdict, the exact reason when it failed, and its trace." }
+                    thead { tr {
+                        th scope="col" { "Task" } th scope="col" { "Trial" } th scope="col" { "Result" }
+                        th scope="col" { "Tool calls" } th scope="col" { "Time" } th scope="col" { "Trace" }
+                    } }
+                    tbody { @for r in runs { tr {
+                        td { @if set_open { a href=(format!("/web/tasks/{}?set={}", r.task_id, s.set_id)) { (r.task_id) } } @else { (r.task_id) } }
+                        td.num { (r.trial) }
+                        td {
+                            @if r.passed { span.pass { "passed" } } @else {
+                                span.fail { (r.reason) } " " span.ref { (reason_text(&r.reason)) }
+                                @if let Some(d) = &r.detail { br; (d.chars().take(1_000).collect::<String>()) }
+                            }
+                        }
+                        td.num { (r.tool_calls)
+                            @if r.hallucinated_calls > 0 { " " span.ref { "(" (r.hallucinated_calls) " hallucinated)" } } }
+                        td.num { (duration(r.duration_ms as f64)) }
+                        td { @if trace_readable(r, owner) { a href=(format!("/web/runs/{}", r.id)) { "trace" } }
+                             @else if !set_open { span.ref { "closed until the set retires" } }
+                             @else { span.ref { "not published" } } }
+                    } } }
+                } }
+                @if let Some(after) = next {
+                    p { a href=(format!("/web/submissions/{}?after={after}", s.id)) { "Next runs" } }
+                }
+            }
+        }
+    }
+}

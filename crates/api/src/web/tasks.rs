@@ -1,0 +1,150 @@
+//! `GET /web/tasks` and `GET /web/tasks/{id}`: the task browser, for public sets (the dev set)
+//! and retired ones. A private task is "not found", exactly as in the API.
+
+use super::{Frame, PageError, PageQuery, Viewer, page as frame_page};
+use crate::AppState;
+use crate::error::ApiError;
+use crate::routes::public::{name, set_name};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use maud::{Markup, html};
+use mcpbench_db::sets;
+use serde::Deserialize;
+use serde_json::Value;
+
+const PER_PAGE: i64 = 100;
+/// Characters of a goal shown in the list.
+const GOAL_CHARS: usize = 140;
+
+#[derive(Deserialize)]
+pub(crate) struct ListParams {
+    set: Option<String>,
+    after: Option<String>,
+}
+
+/// The public set named, or the deployment's default; 404 for a private or unknown one.
+async fn public_set(state: &AppState, set: Option<&str>) -> Result<String, ApiError> {
+    let set = match set.filter(|s| !s.is_empty()) {
+        Some(s) => set_name("set", s)?,
+        None => state.config().default_set.clone(),
+    };
+    match sets::get(state.pool(), &set).await? {
+        Some(info) if info.public => Ok(set),
+        _ => Err(ApiError::not_found(format!(
+            "there is no public set {set:?}; a private set's tasks open when it retires"
+        ))),
+    }
+}
+
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    PageQuery(p): PageQuery<ListParams>,
+) -> Result<Response, PageError> {
+    let set = public_set(&state, p.set.as_deref()).await?;
+    let after = p.after.as_deref().map(|a| name("after", a)).transpose()?;
+    let tasks = sets::public_tasks(state.pool(), &set, after.as_deref(), PER_PAGE).await?;
+    let open: Vec<_> = sets::list(state.pool(), 500)
+        .await?
+        .into_iter()
+        .filter(|s| s.public)
+        .collect();
+    let next = (tasks.len() as i64 == PER_PAGE)
+        .then(|| tasks.last().and_then(|t| t["id"].as_str()))
+        .flatten();
+    let title = format!("Tasks of {set}");
+    let body = html! {
+        h1 { (title) }
+        form.filters method="get" action="/web/tasks" {
+            label { "Set"
+                select name="set" { @for s in &open { option value=(s.id) selected[s.id == set] { (s.id) } } }
+            }
+            button type="submit" { "Show" }
+        }
+        @if tasks.is_empty() { p { "No task here." } } @else {
+            div.scroll { table {
+                caption { "Tasks in set order" @if after.is_some() { " (continued)" } "." }
+                thead { tr {
+                    th scope="col" { "Task" } th scope="col" { "Server" } th scope="col" { "Category" }
+                    th scope="col" { "Difficulty" } th scope="col" { "Steps" } th scope="col" { "Goal" }
+                } }
+                tbody { @for t in &tasks { (row(&set, t)) } }
+            } }
+            @if let Some(n) = next { p { a href=(format!("/web/tasks?set={set}&after={n}")) { "Next tasks" } } }
+        }
+    };
+    let frame = Frame {
+        title: &title,
+        viewer: &viewer,
+        refresh: None,
+    };
+    Ok(frame_page(frame, body))
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}
+
+fn row(set: &str, t: &Value) -> Markup {
+    let goal = text(&t["goal"]);
+    let short: String = goal.chars().take(GOAL_CHARS).collect();
+    html! {
+        tr {
+            td { a href=(format!("/web/tasks/{}?set={set}", text(&t["id"]))) { (text(&t["id"])) } }
+            td { (text(&t["server"])) }
+            td { (text(&t["category"])) }
+            td { (text(&t["difficulty"])) }
+            td.num { (t["max_steps"]) }
+            td { (short) @if short.len() < goal.len() { "…" } }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct TaskParams {
+    set: Option<String>,
+}
+
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    PageQuery(p): PageQuery<TaskParams>,
+) -> Result<Response, PageError> {
+    let set = public_set(&state, p.set.as_deref()).await?;
+    let id = name("id", &id)?;
+    let task = sets::public_task(state.pool(), &set, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("there is no public task {id:?} in {set:?}")))?;
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let title = format!("Task {id}");
+    let body = html! {
+        h1 { (title) }
+        p { (text(&task["goal"])) }
+        dl.facts {
+            dt { "Set" } dd { a href=(format!("/web/sets/{set}")) { (set) } }
+            dt { "Servers" } dd { (task["servers"].as_array().map(|s| s.iter().map(text).collect::<Vec<_>>().join(", ")).unwrap_or_default()) }
+            dt { "Category" } dd { (text(&task["category"])) }
+            dt { "Difficulty" } dd { (text(&task["difficulty"])) }
+            dt { "Step budget" } dd { (task["max_steps"]) }
+            dt { "Tools offered" } dd { @for (i, t) in task["available_tools"].as_array().into_iter().flatten().enumerate() {
+                @if i > 0 { ", " } code { (text(t)) } } }
+            dt { "Leaderboard" } dd { a href=(format!("/?set={set}&server={}", text(&task["server"]))) { "this set, " (text(&task["server"])) " tasks" } }
+        }
+        h2 { "What counts as success" }
+        pre { (pretty(&task["success_predicate"])) }
+        @for (key, heading) in [("reference_solutions", "Reference solutions (proven to pass)"), ("faults", "Injected faults"), ("initial_state", "Initial state")] {
+            details {
+                summary { (heading) }
+                pre { (pretty(&task[key])) }
+            }
+        }
+        p.ref { "As JSON: " code { "GET /tasks/" (id) "?set=" (set) } }
+    };
+    let frame = Frame {
+        title: &title,
+        viewer: &viewer,
+        refresh: None,
+    };
+    Ok(frame_page(frame, body))
+}
