@@ -11,8 +11,8 @@ mod support;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::Command;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use support::{Options, Service};
 
@@ -42,6 +42,56 @@ async fn counting_listener(addr: &str) -> (u16, Arc<AtomicUsize>) {
         }
     });
     (port, count)
+}
+
+/// Each container carrying `label` created since `since`, with how long it lived from its
+/// creation to its removal (`None`: not removed), from the engine's event log.
+fn container_lifetimes(
+    label: &str,
+    since: std::time::SystemTime,
+) -> BTreeMap<String, Option<Duration>> {
+    let unix = |t: std::time::SystemTime| t.duration_since(std::time::UNIX_EPOCH).unwrap();
+    // `--until` a moment ahead: the command replays the log up to then and exits.
+    let until = unix(std::time::SystemTime::now()).as_secs() + 1;
+    let events = docker_out(&[
+        "events",
+        "--since",
+        &unix(since).as_secs().to_string(),
+        "--until",
+        &until.to_string(),
+        "--filter",
+        "type=container",
+        "--filter",
+        &format!("label={label}"),
+        "--format",
+        "{{.Action}} {{.Actor.Attributes.name}} {{.TimeNano}}",
+    ]);
+    let mut created: BTreeMap<String, u128> = BTreeMap::new();
+    let mut lifetimes = BTreeMap::new();
+    for line in events.lines() {
+        let mut fields = line.split(' ');
+        let (Some(action), Some(name), Some(Ok(at))) = (
+            fields.next(),
+            fields.next(),
+            fields.next().map(str::parse::<u128>),
+        ) else {
+            continue;
+        };
+        match action {
+            "create" => {
+                created.insert(name.to_string(), at);
+                lifetimes.insert(name.to_string(), None);
+            }
+            "destroy" => {
+                if let Some(start) = created.get(name) {
+                    let lived = Duration::from_nanos(at.saturating_sub(*start) as u64);
+                    lifetimes.insert(name.to_string(), Some(lived));
+                }
+            }
+            _ => {}
+        }
+    }
+    lifetimes
 }
 
 fn docker_out(args: &[&str]) -> String {
@@ -180,28 +230,10 @@ async fn hostile_images_fail_with_their_reasons_and_do_no_harm() {
         },
     ];
 
-    // Watch the deployment's containers (first and last time each is seen) and the API.
-    let seen: Arc<Mutex<BTreeMap<String, (Instant, Instant)>>> = Default::default();
+    // The engine's own record of the deployment's containers (their create and destroy
+    // events) is read at the end; meanwhile the API is watched.
+    let since = std::time::SystemTime::now() - Duration::from_secs(1);
     let watching = Arc::new(AtomicBool::new(true));
-    let watcher = {
-        let (seen, watching, label) = (
-            seen.clone(),
-            watching.clone(),
-            format!("mcpbench.deployment={deployment}"),
-        );
-        tokio::task::spawn_blocking(move || {
-            while watching.load(Ordering::SeqCst) {
-                let now = Instant::now();
-                for name in images::containers_with_label(&label) {
-                    let mut seen = seen.lock().unwrap();
-                    seen.entry(name)
-                        .and_modify(|e| e.1 = now)
-                        .or_insert((now, now));
-                }
-                std::thread::sleep(Duration::from_millis(200));
-            }
-        })
-    };
     let health_failures = Arc::new(AtomicUsize::new(0));
     let health_checks = Arc::new(AtomicUsize::new(0));
     let health = {
@@ -314,8 +346,8 @@ async fn hostile_images_fail_with_their_reasons_and_do_no_harm() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     watching.store(false, Ordering::SeqCst);
-    watcher.await.unwrap();
     health.await.unwrap();
+    let lifetimes = container_lifetimes(&label, since);
     let sibling_logs = Command::new("docker")
         .args(["logs", &sibling])
         .output()
@@ -326,17 +358,20 @@ async fn hostile_images_fail_with_their_reasons_and_do_no_harm() {
     }
 
     let limit = LIFETIME + Duration::from_secs(5);
-    for (name, (first, last)) in seen.lock().unwrap().iter() {
-        if last.duration_since(*first) > limit {
-            problems.push(format!(
-                "{name} lived {:?}, past {limit:?}",
-                last.duration_since(*first)
-            ));
+    for (name, lived) in &lifetimes {
+        match lived {
+            Some(lived) if *lived > limit => {
+                problems.push(format!("{name} lived {lived:?}, past {limit:?}"))
+            }
+            Some(_) => {}
+            None => problems.push(format!("{name} was never removed")),
         }
     }
     assert!(
-        seen.lock().unwrap().len() >= 2 * cases.len(),
-        "every case ran in a pod"
+        lifetimes.len() >= 2 * cases.len(),
+        "every case ran in a pod: {} containers for {} cases",
+        lifetimes.len(),
+        cases.len()
     );
     assert_eq!(
         loopback_hits.load(Ordering::SeqCst),

@@ -274,6 +274,16 @@ impl Pod {
         }
     }
 
+    /// Waits up to `within` for the agent's container to stop on its own: after the agent's
+    /// connection dropped, the process may be dead (killed for its memory, say) while the engine
+    /// has not yet seen it exit, and `stop` must not take our own kill for the agent's end.
+    pub async fn settle(&self, within: Duration) {
+        let wait = self
+            .docker
+            .wait_container(&self.agent, None::<WaitContainerOptions>);
+        let _ = tokio::time::timeout(within, wait.collect::<Vec<_>>()).await;
+    }
+
     /// Kills both containers, keeps the agent's logs and exit state, removes everything.
     pub async fn stop(mut self) -> Finished {
         let mut finished = Finished::default();

@@ -33,6 +33,9 @@ const IMAGE_TIMEOUT: Duration = Duration::from_secs(600);
 /// Past the deadline and readiness, how long a pod may live before its wall-clock kill.
 const KILL_GRACE: Duration = Duration::from_secs(3);
 
+/// How long an agent whose connection failed is given to be seen exiting before it is killed.
+const SETTLE: Duration = Duration::from_secs(1);
+
 impl Worker {
     /// One run in a fresh pod: the result and the container's logs, or why it could not run
     /// (ours, retried).
@@ -93,6 +96,11 @@ impl Worker {
                 self.runner.run(task, &target).await
             }
         };
+        if ready.is_ok() && result.reason == Reason::AgentError {
+            // The agent's connection failed: give its container a moment to be seen exiting,
+            // so that an out-of-memory kill is told from our own kill below.
+            pod.settle(SETTLE).await;
+        }
         let finished = pod.stop().await;
         // A readiness failure already says how the agent ended.
         let result = match ready {
