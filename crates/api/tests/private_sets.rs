@@ -294,7 +294,20 @@ async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_an
     };
     // Last month the model solved nothing; this month, with the same name, everything.
     svc.private_set("2026-10", &svc.tasks).await;
-    run("2026-10", AgentKind::Null).await;
+    let failed = run("2026-10", AgentKind::Null).await;
+    // Which part of a live private task's predicate failed quotes the task: not said.
+    let (_, runs) = svc
+        .get(&format!("/submissions/{failed}/runs"), Some(&vendor))
+        .await;
+    let runs = runs["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), svc.tasks.len());
+    for r in runs {
+        assert_eq!(
+            (r["reason"].as_str(), &r["detail"]),
+            (Some("predicate_false"), &serde_json::Value::Null),
+            "{r}"
+        );
+    }
     svc.private_set("2026-11", &svc.tasks).await;
     let jumped = run("2026-11", AgentKind::Oracle).await;
     // Another vendor's steady model is not flagged.

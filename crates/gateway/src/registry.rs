@@ -78,6 +78,11 @@ impl ClosedRun {
     pub fn predicate_holds(&self, answer: Option<&str>) -> bool {
         self.run.passes(answer)
     }
+
+    /// Which part of the predicate fails, when it does (quotes the task: as private as it).
+    pub fn predicate_unmet(&self, answer: Option<&str>) -> Option<String> {
+        self.run.unmet(answer)
+    }
 }
 
 /// Every open run of this process.

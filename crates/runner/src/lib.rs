@@ -4,8 +4,9 @@
 //! One run: the gateway opens the task's endpoints; the agent gets the `mcpbench/1` request,
 //! signed with HMAC-SHA256; the runner waits for its reply or the deadline; the endpoints
 //! close; the predicate is evaluated on the final state and the answer. A failure is always
-//! named: `predicate_false`, `budget_exceeded`, `timeout`, `agent_error` (with the HTTP status
-//! or what was wrong with the reply) or `harness_error` (ours, retried, never counted).
+//! named: `predicate_false` (with the part of the predicate that failed), `budget_exceeded`,
+//! `timeout`, `agent_error` (with the HTTP status or what was wrong with the reply) or
+//! `harness_error` (ours, retried, never counted).
 
 mod eval;
 mod protocol;

@@ -187,7 +187,10 @@ impl Runner {
         } else if closed.predicate_holds(exchange.answer.as_deref()) {
             (Reason::Passed, None)
         } else {
-            (Reason::PredicateFalse, None)
+            (
+                Reason::PredicateFalse,
+                closed.predicate_unmet(exchange.answer.as_deref()),
+            )
         };
         let duration = started.elapsed();
         let summary = RunSummary {

@@ -62,12 +62,20 @@ async fn oracle_passes_every_dev_task_and_null_passes_none() {
     )
     .await;
     assert_eq!(report.scores.overall.passed, 0);
-    assert!(
-        report
-            .runs
-            .iter()
-            .all(|r| r.reason == Reason::PredicateFalse)
-    );
+    for r in &report.runs {
+        assert_eq!(r.reason, Reason::PredicateFalse, "{}", r.task_id);
+        // The detail names the part of the predicate that failed, as the task file writes it.
+        let detail = r.detail.as_deref().unwrap_or_default();
+        assert!(
+            detail.ends_with(" is false")
+                || detail.contains("holds, and must not")
+                || detail.starts_with("the answer ")
+                || detail.starts_with("no answer was given")
+                || detail.starts_with("none of these holds: "),
+            "{}: {detail:?}",
+            r.task_id
+        );
+    }
     assert_eq!(
         report.scores.overall.efficiency, None,
         "no passed task: efficiency is null, not 0"

@@ -88,7 +88,80 @@ impl<A> Pred<A> {
     }
 }
 
+/// The longest explanation [`Pred::unmet`] gives; past it the text is cut at a character.
+const UNMET_CHARS: usize = 600;
+
+impl<A: Serialize> Pred<A> {
+    /// Why the tree does not hold, for the vendor reading a failed run: the first failing part
+    /// of an `all`, every part of an `any`, a `not` whose part held. `None` exactly when
+    /// [`Pred::eval`] is true. The text quotes the predicate, so it is as private as the task.
+    pub fn unmet(&self, answer: Option<&str>, atom: &mut impl FnMut(&A) -> bool) -> Option<String> {
+        let why = self.unmet_inner(answer, atom)?;
+        Some(match why.char_indices().nth(UNMET_CHARS) {
+            Some((cut, _)) => format!("{}…", &why[..cut]),
+            None => why,
+        })
+    }
+
+    fn unmet_inner(
+        &self,
+        answer: Option<&str>,
+        atom: &mut impl FnMut(&A) -> bool,
+    ) -> Option<String> {
+        match self {
+            Pred::All(ps) => ps.iter().find_map(|p| p.unmet_inner(answer, atom)),
+            Pred::Any(ps) => {
+                let mut whys = Vec::with_capacity(ps.len());
+                for p in ps {
+                    whys.push(p.unmet_inner(answer, atom)?);
+                }
+                Some(format!("none of these holds: {}", whys.join("; ")))
+            }
+            Pred::Not(p) => p
+                .eval(answer, atom)
+                .then(|| format!("{} holds, and must not", quote(p))),
+            Pred::Answer(check) => match answer {
+                None => Some(format!("no answer was given ({} expected)", quote(check))),
+                Some(a) if !check.holds(a) => Some(check.unmet(a)),
+                Some(_) => None,
+            },
+            Pred::Atom(a) => (!atom(a)).then(|| format!("{} is false", quote(a))),
+        }
+    }
+}
+
+/// A part of a predicate as its task file writes it.
+fn quote(part: &impl Serialize) -> String {
+    serde_json::to_string(part).unwrap_or_else(|_| "(a part of the predicate)".into())
+}
+
 impl AnswerCheck {
+    /// Why `answer` fails the check (which [`AnswerCheck::holds`] said).
+    fn unmet(&self, answer: &str) -> String {
+        match self {
+            AnswerCheck::Matches { value } => {
+                format!("the answer does not contain {value:?}")
+            }
+            AnswerCheck::Number { value, tolerance } => {
+                let wanted = match *tolerance {
+                    0.0 => format!("{value}"),
+                    _ => format!("a number within {tolerance} of {value}"),
+                };
+                let mut numbers = numbers_in(answer);
+                numbers.sort_by(f64::total_cmp);
+                numbers.dedup();
+                if numbers.len() > 3 {
+                    format!(
+                        "the answer states {} numbers (at most three count); it must state {wanted}",
+                        numbers.len()
+                    )
+                } else {
+                    format!("the answer does not state {wanted}")
+                }
+            }
+        }
+    }
+
     pub fn holds(&self, answer: &str) -> bool {
         match self {
             AnswerCheck::Matches { value } => {
@@ -318,6 +391,72 @@ mod tests {
         assert!(p.eval(Some("It is paris."), &mut { on }));
         assert!(!p.eval(Some("It is Lyon."), &mut { on }));
         assert!(!p.eval(None, &mut { on }));
+    }
+
+    #[test]
+    fn unmet_names_the_failing_part_exactly_when_the_tree_is_false() {
+        let json = serde_json::json!({"all": [
+            {"toy.isOn": {"name": "a"}},
+            {"not": {"toy.isOn": {"name": "b"}}},
+            {"any": [{"answer.matches": {"value": "Paris"}}, {"answer.number": {"value": 3.5, "tolerance": 0.5}}]}
+        ]});
+        let p: Pred<Toy> = serde_json::from_value(json).unwrap();
+        let cases: [(&[&str], Option<&str>, Option<&str>); 6] = [
+            (&["a"], Some("Paris"), None),
+            (&["a"], Some("about 3.4"), None),
+            (
+                &[],
+                Some("Paris"),
+                Some(r#"{"toy.isOn":{"name":"a"}} is false"#),
+            ),
+            (
+                &["a", "b"],
+                Some("Paris"),
+                Some(r#"{"toy.isOn":{"name":"b"}} holds, and must not"#),
+            ),
+            (
+                &["a"],
+                Some("Lyon, 7"),
+                Some(
+                    "none of these holds: the answer does not contain \"Paris\"; the answer \
+                     does not state a number within 0.5 of 3.5",
+                ),
+            ),
+            (
+                &["a"],
+                None,
+                Some(
+                    r#"none of these holds: no answer was given ({"answer.matches":{"value":"Paris"}} expected); no answer"#,
+                ),
+            ),
+        ];
+        for (on, answer, want) in cases {
+            let mut atom = |t: &Toy| matches!(t, Toy::IsOn { name } if on.contains(&name.as_str()));
+            let why = p.unmet(answer, &mut atom);
+            assert_eq!(
+                why.is_none(),
+                p.eval(answer, &mut atom),
+                "{on:?} {answer:?}"
+            );
+            match want {
+                Some(want) => assert!(why.as_deref().unwrap().starts_with(want), "{why:?}"),
+                None => assert_eq!(why, None),
+            }
+        }
+        let exact = AnswerCheck::Number {
+            value: 1.0,
+            tolerance: 0.0,
+        };
+        assert_eq!(exact.unmet("2"), "the answer does not state 1");
+        assert_eq!(
+            exact.unmet("1 2 3 4"),
+            "the answer states 4 numbers (at most three count); it must state 1"
+        );
+        let long = Pred::Atom(Toy::IsOn {
+            name: "x".repeat(5_000),
+        });
+        let why = long.unmet(None, &mut |_| false).unwrap();
+        assert!(why.chars().count() <= UNMET_CHARS + 1, "{}", why.len());
     }
 
     #[test]

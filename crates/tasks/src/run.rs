@@ -33,6 +33,14 @@ impl<T: Borrow<Task>> TaskRun<T> {
     pub fn world(&self) -> &World {
         &self.world
     }
+
+    /// Why the task's predicate fails on the final state, given the agent's answer (`None`
+    /// when it holds). As private as the task.
+    pub fn unmet(&self, answer: Option<&str>) -> Option<String> {
+        self.task()
+            .success_predicate
+            .unmet(answer, &mut |a| self.world.holds(a))
+    }
 }
 
 impl<T: Borrow<Task>> Run for TaskRun<T> {

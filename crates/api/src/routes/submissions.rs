@@ -72,7 +72,8 @@ pub struct FailureGroup {
     pub reason: String,
     pub count: i64,
     pub example_task: String,
-    /// What exactly went wrong in the example (the HTTP status, the malformed reply, ...).
+    /// What exactly went wrong in the example (the part of the predicate that failed, the
+    /// HTTP status, the malformed reply, ...); none for a live private set's predicate.
     pub example_detail: Option<String>,
 }
 
