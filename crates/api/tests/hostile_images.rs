@@ -44,54 +44,76 @@ async fn counting_listener(addr: &str) -> (u16, Arc<AtomicUsize>) {
     (port, count)
 }
 
-/// Each container carrying `label` created since `since`, with how long it lived from its
-/// creation to its removal (`None`: not removed), from the engine's event log.
-fn container_lifetimes(
-    label: &str,
-    since: std::time::SystemTime,
-) -> BTreeMap<String, Option<Duration>> {
-    let unix = |t: std::time::SystemTime| t.duration_since(std::time::UNIX_EPOCH).unwrap();
-    // `--until` a moment ahead: the command replays the log up to then and exits.
-    let until = unix(std::time::SystemTime::now()).as_secs() + 1;
-    let events = docker_out(&[
-        "events",
-        "--since",
-        &unix(since).as_secs().to_string(),
-        "--until",
-        &until.to_string(),
-        "--filter",
-        "type=container",
-        "--filter",
-        &format!("label={label}"),
-        "--format",
-        "{{.Action}} {{.Actor.Attributes.name}} {{.TimeNano}}",
-    ]);
-    let mut created: BTreeMap<String, u128> = BTreeMap::new();
-    let mut lifetimes = BTreeMap::new();
-    for line in events.lines() {
-        let mut fields = line.split(' ');
-        let (Some(action), Some(name), Some(Ok(at))) = (
-            fields.next(),
-            fields.next(),
-            fields.next().map(str::parse::<u128>),
-        ) else {
-            continue;
-        };
-        match action {
-            "create" => {
-                created.insert(name.to_string(), at);
-                lifetimes.insert(name.to_string(), None);
-            }
-            "destroy" => {
-                if let Some(start) = created.get(name) {
-                    let lived = Duration::from_nanos(at.saturating_sub(*start) as u64);
-                    lifetimes.insert(name.to_string(), Some(lived));
-                }
-            }
-            _ => {}
-        }
+/// The engine's events about the containers carrying a label, from a live subscription (the
+/// engine replays only its last 256 events, too few to ask for them afterwards).
+struct ContainerEvents {
+    child: std::process::Child,
+    lines: std::thread::JoinHandle<Vec<String>>,
+}
+
+impl ContainerEvents {
+    fn watch(label: &str) -> Self {
+        // From a second back: events before the subscription is up are replayed.
+        let since = std::time::SystemTime::now() - Duration::from_secs(1);
+        let since = since.duration_since(std::time::UNIX_EPOCH).unwrap();
+        let mut child = Command::new("docker")
+            .args(["events", "--since", &since.as_secs().to_string()])
+            .args(["--filter", "type=container", "--filter"])
+            .arg(format!("label={label}"))
+            .args(["--format", "{{json .}}"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("docker events runs");
+        let stdout = child.stdout.take().unwrap();
+        let lines = std::thread::spawn(move || {
+            use std::io::BufRead;
+            std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect()
+        });
+        Self { child, lines }
     }
-    lifetimes
+
+    /// Each container's name with how long it lived from its creation to its removal
+    /// (`None`: not removed).
+    fn lifetimes(mut self) -> BTreeMap<String, Option<Duration>> {
+        // Let the last removals arrive, then end the subscription.
+        std::thread::sleep(Duration::from_secs(1));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut created = BTreeMap::new();
+        let mut lifetimes = BTreeMap::new();
+        for line in self.lines.join().unwrap() {
+            let event: serde_json::Value = serde_json::from_str(&line).expect("an event is JSON");
+            let (Some(action), Some(id), Some(at)) = (
+                event["Action"].as_str(),
+                event["Actor"]["ID"].as_str(),
+                event["timeNano"].as_u64(),
+            ) else {
+                continue;
+            };
+            let name = event["Actor"]["Attributes"]["name"]
+                .as_str()
+                .unwrap_or(id)
+                .to_string();
+            match action {
+                "create" => {
+                    created.insert(id.to_string(), at);
+                    lifetimes.insert(name, None);
+                }
+                "destroy" => {
+                    let start = created
+                        .get(id)
+                        .copied()
+                        .expect("a removed container was created");
+                    lifetimes.insert(name, Some(Duration::from_nanos(at.saturating_sub(start))));
+                }
+                _ => {}
+            }
+        }
+        lifetimes
+    }
 }
 
 fn docker_out(args: &[&str]) -> String {
@@ -232,7 +254,7 @@ async fn hostile_images_fail_with_their_reasons_and_do_no_harm() {
 
     // The engine's own record of the deployment's containers (their create and destroy
     // events) is read at the end; meanwhile the API is watched.
-    let since = std::time::SystemTime::now() - Duration::from_secs(1);
+    let events = ContainerEvents::watch(&format!("mcpbench.deployment={deployment}"));
     let watching = Arc::new(AtomicBool::new(true));
     let health_failures = Arc::new(AtomicUsize::new(0));
     let health_checks = Arc::new(AtomicUsize::new(0));
@@ -347,7 +369,7 @@ async fn hostile_images_fail_with_their_reasons_and_do_no_harm() {
     }
     watching.store(false, Ordering::SeqCst);
     health.await.unwrap();
-    let lifetimes = container_lifetimes(&label, since);
+    let lifetimes = events.lifetimes();
     let sibling_logs = Command::new("docker")
         .args(["logs", &sibling])
         .output()

@@ -108,15 +108,15 @@ impl Worker {
                 .await;
         }
         let mut record = record(&result, key);
-        if !target_public && result.reason == Reason::PredicateFalse {
-            // Which part of the predicate failed quotes the private task: it stays in the
-            // sealed trace until the set retires.
-            record.detail = None;
-        } else if withhold && record.detail.is_some() {
+        if withhold && record.detail.is_some() {
             // An image on a live private set saw a private task and its vendor sees the run's
             // detail: only our fixed words go there. The trace (closed until the set retires)
             // keeps the agent's.
             record.detail = Some(WITHHELD.into());
+        } else if !target_public && result.reason == Reason::PredicateFalse {
+            // Which part of the predicate failed quotes the private task: it stays in the
+            // sealed trace until the set retires.
+            record.detail = None;
         }
         match queue::complete(&self.pool, &claim, &record).await {
             Ok(Completion::Recorded { finished }) => {
