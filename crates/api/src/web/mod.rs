@@ -182,6 +182,15 @@ pub(crate) fn rate(v: Option<f64>) -> String {
 }
 
 /// Milliseconds as people read them.
+/// A duration recorded in whole milliseconds: 0 means under one.
+pub(crate) fn whole_ms(ms: i64) -> String {
+    if ms <= 0 {
+        "< 1 ms".into()
+    } else {
+        duration(ms as f64)
+    }
+}
+
 pub(crate) fn duration(ms: f64) -> String {
     if ms < 1.0 {
         format!("{ms:.2} ms")
@@ -248,6 +257,8 @@ mod tests {
         assert_eq!(duration(0.5), "0.50 ms");
         assert_eq!(duration(12.4), "12 ms");
         assert_eq!(duration(1530.0), "1.5 s");
+        assert_eq!(whole_ms(0), "< 1 ms");
+        assert_eq!(whole_ms(7), "7 ms");
         let mut h = http::HeaderMap::new();
         h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
         assert_eq!(host_origin(&h), "http://127.0.0.1:8080");

@@ -4,7 +4,7 @@
 
 use super::charts::{self, Span, SpanKind};
 use super::submissions::reason_text;
-use super::{Frame, PageError, Viewer, duration, page as frame_page};
+use super::{Frame, PageError, Viewer, duration, page as frame_page, whole_ms};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::routes::public::{read_logs, read_trace, visible_run};
@@ -110,7 +110,7 @@ fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup 
             dt { "Task" } dd { a href=(format!("/web/tasks/{}?set={}", run.task_id, run.set_id)) { (run.task_id) } " in " (run.set_id) }
             dt { "Tool calls" } dd { (run.tool_calls) " (" (run.hallucinated_calls) " hallucinated, "
                 (run.invalid_calls) " with invalid arguments, " (run.errors_observed) " errors seen)" }
-            dt { "Duration" } dd { (duration(run.duration_ms as f64)) }
+            dt { "Duration" } dd { (whole_ms(run.duration_ms)) }
             @if let Some(h) = header {
                 dt { "Step budget" } dd { (h["max_steps"]) }
                 dt { "Servers" } dd { (join(&h["servers"])) }

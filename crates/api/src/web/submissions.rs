@@ -6,7 +6,7 @@
 //! leaderboard): its scores, and its runs only once their traces are public.
 
 use super::charts::{self, Group};
-use super::{Frame, PageError, PageQuery, Viewer, duration, page as frame_page, rate, when};
+use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, when, whole_ms};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::routes::public::{name, trace_readable};
@@ -293,7 +293,7 @@ fn runs_section(
                         }
                         td.num { (r.tool_calls)
                             @if r.hallucinated_calls > 0 { " " span.ref { "(" (r.hallucinated_calls) " hallucinated)" } } }
-                        td.num { (duration(r.duration_ms as f64)) }
+                        td.num { (whole_ms(r.duration_ms)) }
                         td { @if trace_readable(r, owner) { a href=(format!("/web/runs/{}", r.id)) { "trace" } }
                              @else if !set_open { span.ref { "closed until the set retires" } }
                              @else { span.ref { "not published" } } }
