@@ -336,6 +336,7 @@ async fn signing_in_opens_a_vendors_own_pages_and_nothing_of_anyone_elses() {
         ("/web/runs/%00", 404),
         ("/web/tasks?set=../etc", 400),
         ("/web/tasks/bad%20id", 400),
+        ("/web/tasks?difficulty=impossible", 400),
         ("/web/sets/nope", 404),
         ("/?set=dev&set=dev", 400),
         ("/?server=no-such-server", 400),
@@ -441,6 +442,58 @@ async fn set_pages_show_a_live_commitment_keep_its_tasks_closed_and_explain_the_
     let tasks = anyone.get("/web/tasks?set=Historical-2026-11").await;
     assert_eq!(tasks.status, 200);
     assert_eq!(tasks.body.matches("<tr>").count(), 1 + svc.tasks.len());
+    // Filters narrow the list to the matching tasks, on the page and in the JSON API alike.
+    let first = &svc.tasks[0];
+    let server = first.servers[0].as_str();
+    let count =
+        |keep: &dyn Fn(&mcpbench_tasks::Task) -> bool| svc.tasks.iter().filter(|t| keep(t)).count();
+    let filters = [
+        (
+            format!("server={server}"),
+            count(&|t| t.servers.iter().any(|s| s == server)),
+        ),
+        (
+            format!("category={}", first.category.as_str()),
+            count(&|t| t.category == first.category),
+        ),
+        (
+            format!("server={server}&difficulty={}", first.difficulty.as_str()),
+            count(&|t| t.servers.iter().any(|s| s == server) && t.difficulty == first.difficulty),
+        ),
+    ];
+    assert!(
+        filters.iter().any(|(_, want)| *want < svc.tasks.len()),
+        "some filter leaves tasks out"
+    );
+    for (query, want) in filters {
+        let page = anyone.get(&format!("/web/tasks?set=2026-11&{query}")).await;
+        assert_eq!(page.body.matches("<tr>").count(), 1 + want, "{query}");
+        assert!(
+            page.body.contains(&format!("/web/tasks/{}?", first.id)),
+            "{query}"
+        );
+        for (_, value) in query.split('&').filter_map(|kv| kv.split_once('=')) {
+            let chosen = format!("<option value=\"{value}\" selected");
+            assert!(
+                page.body.contains(&chosen),
+                "{query}: {value} is not shown chosen"
+            );
+        }
+        let (status, json) = svc.get(&format!("/tasks?set=2026-11&{query}"), None).await;
+        assert_eq!(
+            (status, json["tasks"].as_array().map(Vec::len)),
+            (200, Some(want)),
+            "{query}"
+        );
+    }
+    let (status, refused) = svc.get("/tasks?set=2026-11&server=nope", None).await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["detail"]
+            .as_str()
+            .unwrap()
+            .contains("server must be one of")
+    );
     let one = anyone.get(&format!("/web/tasks/{task}?set=2026-11")).await;
     assert!(one.body.contains("What counts as success"));
     assert_eq!(

@@ -454,14 +454,40 @@ pub async fn public_tasks(
     after: Option<&str>,
     limit: i64,
 ) -> Result<Vec<serde_json::Value>, DbError> {
+    public_tasks_where(pool, set, TaskFilter::default(), after, limit).await
+}
+
+/// Narrows a task listing; a `None` field matches every task.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TaskFilter<'a> {
+    /// One of the task's servers.
+    pub server: Option<&'a str>,
+    pub category: Option<&'a str>,
+    pub difficulty: Option<&'a str>,
+}
+
+/// [`public_tasks`] of those matching `filter`.
+pub async fn public_tasks_where(
+    pool: &PgPool,
+    set: &str,
+    filter: TaskFilter<'_>,
+    after: Option<&str>,
+    limit: i64,
+) -> Result<Vec<serde_json::Value>, DbError> {
     let rows = sqlx::query_scalar!(
         r#"SELECT t.task AS "task!" FROM set_tasks t JOIN task_sets s ON s.id = t.set_id
          WHERE t.set_id = $1 AND s.public AND t.task IS NOT NULL
            AND t.position > COALESCE((SELECT position FROM set_tasks WHERE set_id = $1 AND task_id = $2), -1)
+           AND ($4::text IS NULL OR t.task->'servers' ? $4)
+           AND ($5::text IS NULL OR t.task->>'category' = $5)
+           AND ($6::text IS NULL OR t.task->>'difficulty' = $6)
          ORDER BY t.position LIMIT $3"#,
         set,
         after,
-        limit
+        limit,
+        filter.server,
+        filter.category,
+        filter.difficulty
     )
     .fetch_all(pool)
     .await?;

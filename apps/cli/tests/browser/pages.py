@@ -228,6 +228,16 @@ def sets(site):
     site.follow(page.get_by_role("link", name="its tasks").first, "the tasks of a retired set")
     rows = page.locator("tbody tr")
     assert rows.count() == 6, rows.count()
+    # Narrowed with the form to the first task's difficulty: only such tasks, that one among them.
+    first_id = rows.first.locator("td").nth(0).inner_text()
+    difficulty = rows.first.locator("td").nth(3).inner_text()
+    page.get_by_label("Difficulty").select_option(difficulty)
+    site.follow(page.get_by_role("button", name="Show"), "the tasks of one difficulty")
+    assert parse_qs(urlparse(page.url).query)["difficulty"] == [difficulty], page.url
+    shown = [rows.nth(i).locator("td").nth(3).inner_text() for i in range(rows.count())]
+    assert shown and all(d == difficulty for d in shown), shown
+    assert rows.first.locator("td").nth(0).inner_text() == first_id
+    expect(page.get_by_label("Difficulty")).to_have_value(difficulty)
     site.follow(rows.first.get_by_role("link"), "a task")
     expect(page.get_by_role("heading", name="What counts as success")).to_be_visible()
     site.shot("task")

@@ -10,6 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use http::header;
 use mcpbench_db::{runs, sets};
+use mcpbench_tasks::{Category, Difficulty, SERVERS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -95,6 +96,12 @@ pub struct TasksParams {
     pub set: Option<String>,
     /// Tasks after this task id, in set order.
     pub after: Option<String>,
+    /// Only the tasks using this server (`calendar`, `github`, ...).
+    pub server: Option<String>,
+    /// Only the tasks of this category (`single-tool`, `composition`, `recovery`, ...).
+    pub category: Option<String>,
+    /// Only the tasks of this difficulty: `easy`, `medium` or `hard`.
+    pub difficulty: Option<String>,
     /// At most this many (1 to 100, default 100).
     pub limit: Option<i64>,
 }
@@ -107,6 +114,56 @@ pub struct TaskPage {
     pub tasks: Vec<Value>,
     /// Pass as `after` for the next page; absent on the last.
     pub next_after: Option<String>,
+}
+
+/// A listing's filter value: blank is none; anything else must be one of `all` (a clear 400
+/// naming them otherwise).
+pub(crate) fn one_of(
+    field: &str,
+    value: Option<String>,
+    all: &[&str],
+) -> Result<Option<String>, ApiError> {
+    match value.filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(v) if all.contains(&v.as_str()) => Ok(Some(v)),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "{field} must be one of {}",
+            all.join(", ")
+        ))),
+    }
+}
+
+/// The filters of a task listing, each checked against the servers, categories and
+/// difficulties that exist.
+#[derive(Default)]
+pub(crate) struct TaskFilters {
+    pub server: Option<String>,
+    pub category: Option<String>,
+    pub difficulty: Option<String>,
+}
+
+impl TaskFilters {
+    pub(crate) fn parse(
+        server: Option<String>,
+        category: Option<String>,
+        difficulty: Option<String>,
+    ) -> Result<Self, ApiError> {
+        let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+        let difficulties: Vec<&str> = Difficulty::ALL.iter().map(|d| d.as_str()).collect();
+        Ok(Self {
+            server: one_of("server", server, SERVERS)?,
+            category: one_of("category", category, &categories)?,
+            difficulty: one_of("difficulty", difficulty, &difficulties)?,
+        })
+    }
+
+    pub(crate) fn as_db(&self) -> sets::TaskFilter<'_> {
+        sets::TaskFilter {
+            server: self.server.as_deref(),
+            category: self.category.as_deref(),
+            difficulty: self.difficulty.as_deref(),
+        }
+    }
 }
 
 /// The tasks of a public set (the dev set, revealed historical sets). Private sets are 404.
@@ -128,6 +185,7 @@ pub async fn tasks(
         )));
     }
     let after = p.after.as_deref().map(|a| name("after", a)).transpose()?;
+    let filters = TaskFilters::parse(p.server, p.category, p.difficulty)?;
     match sets::get(state.pool(), &set).await? {
         Some(info) if info.public => {}
         _ => {
@@ -136,7 +194,9 @@ pub async fn tasks(
             )));
         }
     }
-    let tasks = sets::public_tasks(state.pool(), &set, after.as_deref(), limit).await?;
+    let tasks =
+        sets::public_tasks_where(state.pool(), &set, filters.as_db(), after.as_deref(), limit)
+            .await?;
     let next_after = (tasks.len() as i64 == limit)
         .then(|| {
             tasks

@@ -7,7 +7,7 @@ use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::board::{self, Query as BoardQuery};
 use crate::error::ApiError;
-use crate::routes::public::set_name;
+use crate::routes::public::{one_of, set_name};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
@@ -42,35 +42,19 @@ const SORTS: [(&str, &str, &str, bool); 4] = [
     ("recovery", "Recovery rate", "recovery_rate", true),
 ];
 
-fn blank_to_none(v: Option<String>) -> Option<String> {
-    v.filter(|s| !s.is_empty())
-}
-
-/// A filter value from its list, or a clear error naming the list.
-fn known(field: &str, value: Option<String>, all: &[&str]) -> Result<Option<String>, ApiError> {
-    match blank_to_none(value) {
-        None => Ok(None),
-        Some(v) if all.contains(&v.as_str()) => Ok(Some(v)),
-        Some(_) => Err(ApiError::bad_request(format!(
-            "{field} must be one of {}",
-            all.join(", ")
-        ))),
-    }
-}
-
 pub(crate) async fn page(
     State(state): State<AppState>,
     viewer: Viewer,
     PageQuery(p): PageQuery<Params>,
 ) -> Result<Response, PageError> {
-    let set = match blank_to_none(p.set) {
+    let set = match p.set.filter(|s| !s.is_empty()) {
         Some(s) => set_name("set", &s)?,
         None => state.config().default_set.clone(),
     };
     // Only the values the form offers: each is a board (and a history) to compute.
-    let server = known("server", p.server, SERVERS)?;
+    let server = one_of("server", p.server, SERVERS)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
-    let category = known("category", p.category, &categories)?;
+    let category = one_of("category", p.category, &categories)?;
     let (server, category) = match (server, category) {
         (Some(s), Some(_)) => (Some(s), None), // one filter at a time; the server wins
         other => other,

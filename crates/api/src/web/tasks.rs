@@ -4,11 +4,12 @@
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page};
 use crate::AppState;
 use crate::error::ApiError;
-use crate::routes::public::{name, set_name};
+use crate::routes::public::{TaskFilters, name, set_name};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use maud::{Markup, html};
 use mcpbench_db::sets;
+use mcpbench_tasks::{Category, Difficulty, SERVERS};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -20,6 +21,9 @@ const GOAL_CHARS: usize = 140;
 pub(crate) struct ListParams {
     set: Option<String>,
     after: Option<String>,
+    server: Option<String>,
+    category: Option<String>,
+    difficulty: Option<String>,
 }
 
 /// The public set named, or the deployment's default; 404 for a private or unknown one.
@@ -43,7 +47,15 @@ pub(crate) async fn list(
 ) -> Result<Response, PageError> {
     let set = public_set(&state, p.set.as_deref()).await?;
     let after = p.after.as_deref().map(|a| name("after", a)).transpose()?;
-    let tasks = sets::public_tasks(state.pool(), &set, after.as_deref(), PER_PAGE).await?;
+    let filters = TaskFilters::parse(p.server, p.category, p.difficulty)?;
+    let tasks = sets::public_tasks_where(
+        state.pool(),
+        &set,
+        filters.as_db(),
+        after.as_deref(),
+        PER_PAGE,
+    )
+    .await?;
     let open: Vec<_> = sets::list(state.pool(), 500)
         .await?
         .into_iter()
@@ -52,13 +64,26 @@ pub(crate) async fn list(
     let next = (tasks.len() as i64 == PER_PAGE)
         .then(|| tasks.last().and_then(|t| t["id"].as_str()))
         .flatten();
-    let title = format!("Tasks of {set}");
+    let narrowed: Vec<&str> = [&filters.server, &filters.category, &filters.difficulty]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let title = match narrowed.is_empty() {
+        true => format!("Tasks of {set}"),
+        false => format!("Tasks of {set}: {}", narrowed.join(", ")),
+    };
+    let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+    let difficulties: Vec<&str> = Difficulty::ALL.iter().map(|d| d.as_str()).collect();
     let body = html! {
         h1 { (title) }
         form.filters method="get" action="/web/tasks" {
             label { "Set"
                 select name="set" { @for s in &open { option value=(s.id) selected[s.id == set] { (s.id) } } }
             }
+            (choice("Server", "server", SERVERS, filters.server.as_deref()))
+            (choice("Category", "category", &categories, filters.category.as_deref()))
+            (choice("Difficulty", "difficulty", &difficulties, filters.difficulty.as_deref()))
             button type="submit" { "Show" }
         }
         @if tasks.is_empty() { p { "No task here." } } @else {
@@ -70,7 +95,7 @@ pub(crate) async fn list(
                 } }
                 tbody { @for t in &tasks { (row(&set, t)) } }
             } }
-            @if let Some(n) = next { p { a href=(format!("/web/tasks?set={set}&after={n}")) { "Next tasks" } } }
+            @if let Some(n) = next { p { a href=(next_href(&set, &filters, n)) { "Next tasks" } } }
         }
     };
     let frame = Frame {
@@ -79,6 +104,33 @@ pub(crate) async fn list(
         refresh: None,
     };
     Ok(frame_page(frame, body))
+}
+
+/// A labelled select of `values` with an "any" first.
+fn choice(label: &str, field: &str, values: &[&str], chosen: Option<&str>) -> Markup {
+    html! {
+        label { (label)
+            select name=(field) {
+                option value="" selected[chosen.is_none()] { "any" }
+                @for v in values { option value=(v) selected[chosen == Some(*v)] { (v) } }
+            }
+        }
+    }
+}
+
+/// The next page's address, keeping the filters (every value was checked to be a plain name).
+fn next_href(set: &str, filters: &TaskFilters, after: &str) -> String {
+    let mut href = format!("/web/tasks?set={set}&after={after}");
+    for (field, value) in [
+        ("server", &filters.server),
+        ("category", &filters.category),
+        ("difficulty", &filters.difficulty),
+    ] {
+        if let Some(v) = value {
+            href.push_str(&format!("&{field}={v}"));
+        }
+    }
+    href
 }
 
 fn text(v: &Value) -> &str {
