@@ -446,17 +446,6 @@ pub async fn get(pool: &PgPool, id: &str) -> Result<Option<SetInfo>, DbError> {
     Ok(row)
 }
 
-/// A page of a public set's tasks in set order, after task `after` (keyset pagination).
-/// Empty for a private or unknown set.
-pub async fn public_tasks(
-    pool: &PgPool,
-    set: &str,
-    after: Option<&str>,
-    limit: i64,
-) -> Result<Vec<serde_json::Value>, DbError> {
-    public_tasks_where(pool, set, TaskFilter::default(), after, limit).await
-}
-
 /// Narrows a task listing; a `None` field matches every task.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TaskFilter<'a> {
@@ -466,8 +455,9 @@ pub struct TaskFilter<'a> {
     pub difficulty: Option<&'a str>,
 }
 
-/// [`public_tasks`] of those matching `filter`.
-pub async fn public_tasks_where(
+/// A page of a public set's tasks matching `filter`, in set order, after task `after` (keyset
+/// pagination). Empty for a private or unknown set.
+pub async fn public_tasks(
     pool: &PgPool,
     set: &str,
     filter: TaskFilter<'_>,

@@ -393,7 +393,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
         "a private set never takes a task in clear"
     );
     assert!(
-        sets::public_tasks(&pool, "secret", None, 10)
+        sets::public_tasks(&pool, "secret", sets::TaskFilter::default(), None, 10)
             .await
             .unwrap()
             .is_empty()
@@ -405,7 +405,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
             .is_none()
     );
     assert_eq!(
-        sets::public_tasks(&pool, "dev", None, 10)
+        sets::public_tasks(&pool, "dev", sets::TaskFilter::default(), None, 10)
             .await
             .unwrap()
             .len(),

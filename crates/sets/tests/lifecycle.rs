@@ -97,7 +97,7 @@ async fn a_private_set_is_sealed_committed_revealed_and_verified() {
     }
     // Nothing of it is public, and it cannot be revealed before it retires.
     assert!(
-        sets::public_tasks(&pool, "2026-11", None, 50)
+        sets::public_tasks(&pool, "2026-11", sets::TaskFilter::default(), None, 50)
             .await
             .unwrap()
             .is_empty()
@@ -126,7 +126,7 @@ async fn a_private_set_is_sealed_committed_revealed_and_verified() {
         ("retired", Some("Historical-2026-11"), true)
     );
     // Browsable now, in set order.
-    let page = sets::public_tasks(&pool, "2026-11", None, 50)
+    let page = sets::public_tasks(&pool, "2026-11", sets::TaskFilter::default(), None, 50)
         .await
         .unwrap();
     assert_eq!(page.len(), 13);
@@ -267,7 +267,7 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
     let revealed = |set: &'static str| {
         let pool = pool.clone();
         async move {
-            sets::public_tasks(&pool, set, None, 100)
+            sets::public_tasks(&pool, set, sets::TaskFilter::default(), None, 100)
                 .await
                 .unwrap()
                 .into_iter()

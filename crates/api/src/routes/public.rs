@@ -195,8 +195,7 @@ pub async fn tasks(
         }
     }
     let tasks =
-        sets::public_tasks_where(state.pool(), &set, filters.as_db(), after.as_deref(), limit)
-            .await?;
+        sets::public_tasks(state.pool(), &set, filters.as_db(), after.as_deref(), limit).await?;
     let next_after = (tasks.len() as i64 == limit)
         .then(|| {
             tasks

@@ -48,7 +48,7 @@ pub(crate) async fn list(
     let set = public_set(&state, p.set.as_deref()).await?;
     let after = p.after.as_deref().map(|a| name("after", a)).transpose()?;
     let filters = TaskFilters::parse(p.server, p.category, p.difficulty)?;
-    let tasks = sets::public_tasks_where(
+    let tasks = sets::public_tasks(
         state.pool(),
         &set,
         filters.as_db(),
@@ -69,9 +69,10 @@ pub(crate) async fn list(
         .flatten()
         .map(String::as_str)
         .collect();
-    let title = match narrowed.is_empty() {
-        true => format!("Tasks of {set}"),
-        false => format!("Tasks of {set}: {}", narrowed.join(", ")),
+    let title = if narrowed.is_empty() {
+        format!("Tasks of {set}")
+    } else {
+        format!("Tasks of {set}: {}", narrowed.join(", "))
     };
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
     let difficulties: Vec<&str> = Difficulty::ALL.iter().map(|d| d.as_str()).collect();
