@@ -19,7 +19,7 @@ import re
 import sys
 import urllib.request
 
-FORMAT = "mcpbench-reveal/1"
+FORMAT, FORMAT_V1 = "mcpbench-reveal/2", "mcpbench-reveal/1"  # /1: every task revealed
 DOMAIN = b"mcpbench/task-commitment/v1\x00"
 MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 HEX32, HEX4, SIZE = re.compile("[0-9a-f]{64}"), re.compile("[0-9a-f]{8}"), re.compile("[1-9][0-9]*")
@@ -315,16 +315,31 @@ def _shape(obj, want: dict, where: str) -> None:
             raise Rejected(f"{NOT_A_BUNDLE}{where}'s {name} is not {json_type}")
 
 
+def _entry_shape(entry, i: int, fmt: str) -> str:
+    """'revealed' (salt, task, proof) or, in the current format, 'withheld' (commitment, proof)."""
+    if not isinstance(entry, dict):
+        raise Rejected(f"{NOT_A_BUNDLE}task {i} is not an object")
+    for name, kind in dict(salt=str, task=object, commitment=str, proof=list).items():
+        if name in entry and (entry[name] is None or not isinstance(entry[name], kind)):
+            json_type = {str: "a string", list: "an array", object: "a value"}[kind]
+            raise Rejected(f"{NOT_A_BUNDLE}task {i}'s {name} is not {json_type}")
+    if "proof" in entry and not all(isinstance(p, str) for p in entry["proof"]):
+        raise Rejected(f"{NOT_A_BUNDLE}task {i}'s proof is not a list of strings")
+    if entry.keys() == {"salt", "task", "proof"}:
+        return "revealed"
+    if entry.keys() == {"commitment", "proof"} and fmt == FORMAT:
+        return "withheld"
+    also = ", or exactly commitment, proof" if fmt == FORMAT else ""
+    raise Rejected(f"{NOT_A_BUNDLE}task {i} must have exactly salt, task, proof{also}")
+
+
 def _verify(data: bytes, checkpoint: str | None, key: str | None) -> dict:
     bundle = parse_json(data)  # 1
     strings = dict.fromkeys(["format", "set", "tag", "key", "checkpoint"], str)
     _shape(bundle, {**strings, "tasks": list}, "the document")
-    for i, entry in enumerate(bundle["tasks"]):
-        _shape(entry, dict(salt=str, task=object, proof=list), f"task {i}")
-        if not all(isinstance(p, str) for p in entry["proof"]):
-            raise Rejected(f"{NOT_A_BUNDLE}task {i}'s proof is not a list of strings")
-    if bundle["format"] != FORMAT:
-        raise Rejected(f"the format is not {FORMAT}")
+    if bundle["format"] not in (FORMAT, FORMAT_V1):
+        raise Rejected(f"the format is neither {FORMAT} nor {FORMAT_V1}")
+    shapes = [_entry_shape(e, i, bundle["format"]) for i, e in enumerate(bundle["tasks"])]
     if not MONTH.fullmatch(bundle["set"]):
         raise Rejected("the set is not named by its month, YYYY-MM")
     if bundle["tag"] != "Historical-" + bundle["set"]:
@@ -337,39 +352,53 @@ def _verify(data: bytes, checkpoint: str | None, key: str | None) -> dict:
     name, kid, public = parse_key(bundle["key"] if key is None else key)  # 3
     body = open_note(note, name, kid, public)  # 4
     root = parse_checkpoint(body, bundle["set"], len(tasks))  # 5
-    ids, leaves = set(), []
-    for i, entry in enumerate(tasks):  # 6
-        salt, task, proof = entry["salt"], entry["task"], entry["proof"]
-        if not HEX32.fullmatch(salt):
-            raise Rejected(f"task {i}: the salt is not 64 lowercase hex digits")
-        if not isinstance(task, dict) or not isinstance(task.get("id"), str):
-            raise Rejected(f"task {i}: the task has no string id")
-        if task["id"] in ids:
-            raise Rejected(f"task {i}: the id {json.dumps(task['id'])} appears twice")
-        ids.add(task["id"])
+    ids, leaves, withheld = set(), [], []
+    for i, (entry, shape) in enumerate(zip(tasks, shapes)):  # 6
+        proof = entry["proof"]
+        if shape == "withheld":
+            if not HEX32.fullmatch(entry["commitment"]):
+                raise Rejected(f"task {i}: the commitment is not 64 lowercase hex digits")
+            withheld.append(i)
+            what = "the withheld commitment"
+        else:
+            salt, task = entry["salt"], entry["task"]
+            if not HEX32.fullmatch(salt):
+                raise Rejected(f"task {i}: the salt is not 64 lowercase hex digits")
+            if not isinstance(task, dict) or not isinstance(task.get("id"), str):
+                raise Rejected(f"task {i}: the task has no string id")
+            if task["id"] in ids:
+                raise Rejected(f"task {i}: the id {json.dumps(task['id'])} appears twice")
+            ids.add(task["id"])
+            what = json.dumps(task["id"])
         if not all(HEX32.fullmatch(p) for p in proof):
             raise Rejected(f"task {i}: a proof element is not 64 lowercase hex digits")
-        try:
-            canonical = jcs(task).encode("utf-8")
-        except Rejected as e:
-            raise Rejected(f"task {i}: {e}") from None
-        except (UnicodeError, RecursionError):
-            raise Rejected(f"task {i}: the task has no canonical form") from None
-        leaf = _sha256(b"\x00", _sha256(DOMAIN, bytes.fromhex(salt), canonical))
+        if shape == "withheld":
+            commitment = bytes.fromhex(entry["commitment"])
+        else:
+            try:
+                canonical = jcs(task).encode("utf-8")
+            except Rejected as e:
+                raise Rejected(f"task {i}: {e}") from None
+            except (UnicodeError, RecursionError):
+                raise Rejected(f"task {i}: the task has no canonical form") from None
+            commitment = _sha256(DOMAIN, bytes.fromhex(salt), canonical)
+        leaf = _sha256(b"\x00", commitment)
         if not verify_inclusion(leaf, i, len(tasks), [bytes.fromhex(p) for p in proof], root):
-            raise Rejected(f"task {i}: {json.dumps(task['id'])} does not match the commitment "
-                           "at its place")
+            raise Rejected(f"task {i}: {what} does not match the commitment at its place")
         leaves.append(leaf)
     if merkle_root(leaves) != root:  # 7
         raise Rejected("the tasks' root is not the checkpoint's")
-    return {"set": bundle["set"], "tag": bundle["tag"], "tasks": len(tasks), "root": root.hex(),
-            "fingerprint": hashlib.sha256(public).hexdigest(), "key_from_bundle": key is None}
+    return {"set": bundle["set"], "tag": bundle["tag"], "tasks": len(tasks), "withheld": withheld,
+            "root": root.hex(), "fingerprint": hashlib.sha256(public).hexdigest(),
+            "key_from_bundle": key is None}
 
 
 def verify(bundle: bytes, checkpoint: str | None = None, key: str | None = None) -> dict:
     """Checks a reveal bundle against the checkpoint and key given (else the bundle's own).
 
-    Returns {set, tag, tasks, root, fingerprint, key_from_bundle}; raises Rejected otherwise.
+    Returns {set, tag, tasks, withheld, root, fingerprint, key_from_bundle}, where withheld lists
+    the places of the tasks shown by their commitment alone (a live set still holds them);
+    raises Rejected otherwise.
     """
     try:
         return _verify(bundle, checkpoint, key)
@@ -414,6 +443,10 @@ def main(argv=None) -> int:
               "publishes", file=sys.stderr)
     print(f"ok: set {s['set']} ({s['tag']}): {s['tasks']} tasks match the commitment "
           f"{s['root']}, signed by key {s['fingerprint']}")
+    if s["withheld"]:
+        print(f"withheld: {len(s['withheld'])} of {s['tasks']} tasks are shown by their commitment "
+              "alone while a live set holds them (places "
+              f"{', '.join(map(str, s['withheld']))}); they are revealed when it retires")
     return 0
 
 

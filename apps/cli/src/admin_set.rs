@@ -73,11 +73,13 @@ pub enum SetCommand {
         #[command(flatten)]
         custody: CustodyArgs,
     },
-    /// Delete a draft.
+    /// Delete a draft (tasks retired sets withheld only because it held them are revealed).
     Delete {
         id: String,
         #[command(flatten)]
         db: Db,
+        #[command(flatten)]
+        custody: CustodyArgs,
     },
     /// List the sets.
     List {
@@ -174,9 +176,14 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
             mcpbench_sets::retire(&pool, &custody, &id).await?;
             eprintln!("set {id:?} is retired");
         }
-        SetCommand::Delete { id, db } => {
+        SetCommand::Delete {
+            id,
+            db,
+            custody: keys,
+        } => {
+            let custody = custody(&keys)?;
             let pool = db.connect().await?;
-            mcpbench_sets::delete(&pool, &id).await?;
+            mcpbench_sets::delete(&pool, &custody, &id).await?;
             eprintln!("draft {id:?} deleted");
         }
         SetCommand::List { db } => {

@@ -1,6 +1,6 @@
 //! `mcpbench verify BUNDLE|URL [--checkpoint FILE] [--key FILE]`: checks offline that every
-//! revealed task of a retired set matches the commitment made when the set went live
-//! (docs/attestations.md). Exit 0: it does; 1: it does not (the first mismatch is named);
+//! revealed task of a retired set (and every withheld commitment) matches the commitment made
+//! when the set went live (docs/attestations.md). Exit 0: it does; 1: it does not (the first mismatch is named);
 //! 2: the command could not run (a file or URL could not be read).
 
 use anyhow::{Context, bail};
@@ -115,6 +115,16 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 hex::encode(v.root),
                 v.fingerprint
             );
+            if !v.withheld.is_empty() {
+                let places: Vec<String> = v.withheld.iter().map(usize::to_string).collect();
+                println!(
+                    "withheld: {} of {} tasks are shown by their commitment alone while a live \
+                     set holds them (places {}); they are revealed when it retires",
+                    v.withheld.len(),
+                    v.tasks,
+                    places.join(", ")
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(rejected) => {

@@ -2,7 +2,7 @@
 //! one named by its first mismatch, the checkpoint kept at go-live, and files that cannot be
 //! read. The Python verifier (examples/verify) reaches the same verdicts.
 
-use mcpbench_attest::bundle::{build, commitments, tree_root};
+use mcpbench_attest::bundle::{Entry, build, commitments, tree_root};
 use mcpbench_attest::{Checkpoint, NoteSigner};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
@@ -40,7 +40,14 @@ fn files() -> Files {
     };
     let checkpoint = signer.sign(&body(&tasks));
     let key = signer.verifier_key();
-    let bundle = build("2026-08", "Historical-2026-08", &key, &checkpoint, &tasks).unwrap();
+    let bundle = build(
+        "2026-08",
+        "Historical-2026-08",
+        &key,
+        &checkpoint,
+        &Entry::all_revealed(&tasks),
+    )
+    .unwrap();
     let mut v: Value = serde_json::from_slice(&bundle).unwrap();
     v["tasks"][3]["task"]["goal"] = json!("goal 3, changed after go-live");
     let mut changed = tasks.clone();

@@ -127,21 +127,43 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
             .starts_with("mcpbench.test/sets/2026-12\n")
     );
 
-    // Retired: revealed as Historical-2026-11, tasks browsable, traces publishable.
+    // Retired: revealed as Historical-2026-11, tasks browsable, traces publishable; except the
+    // tasks December kept, which stay withheld while December is live.
+    let kept = rotated["kept"].as_u64().unwrap() as usize;
     let (status, retired) = svc
         .post("/admin/sets/2026-11/retire", Some(&admin), &json!({}))
         .await;
     assert_eq!(status, 200, "{retired}");
     assert_eq!(retired["tag"], "Historical-2026-11");
     assert_eq!(retired["bundle_url"], "/sets/2026-11/bundle");
+    assert_eq!(retired["withheld"], kept as u64);
     let (status, page) = svc.get("/tasks?set=2026-11&limit=100", None).await;
     assert_eq!(status, 200, "{page}");
-    assert_eq!(page["tasks"].as_array().unwrap().len(), month.len());
+    let listed: Vec<&str> = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed.len(), month.len() - kept);
     let (status, by_tag) = svc.get("/tasks?set=Historical-2026-11&limit=1", None).await;
     assert_eq!(
-        (status, by_tag["tasks"][0]["goal"].as_str()),
-        (200, Some(month[0].goal.as_str()))
+        (status, by_tag["tasks"][0]["id"].as_str()),
+        (200, Some(listed[0]))
     );
+    let (_, page) = svc
+        .get(&format!("/submissions/{id}/runs"), Some(&vendor))
+        .await;
+    let revealed_run = |revealed: bool| {
+        page["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| listed.contains(&r["task_id"].as_str().unwrap()) == revealed)
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    let (run, held) = (revealed_run(true), revealed_run(false));
     assert_eq!(
         svc.get(&format!("/runs/{run}"), Some(&vendor)).await.0,
         200,
@@ -152,6 +174,11 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
         svc.get(&format!("/runs/{run}"), None).await.0,
         200,
         "published after the reveal"
+    );
+    assert_eq!(
+        svc.get(&format!("/runs/{held}"), None).await.0,
+        404,
+        "a withheld task's trace stays closed"
     );
     let (_, opened) = svc.get(&format!("/runs/{run}"), None).await;
     let trace = opened["trace"].as_array().unwrap();
@@ -179,9 +206,16 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     );
     let bundle = r.bytes().await.unwrap();
     let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
-    assert_eq!((v.tasks, v.set.as_str()), (svc.tasks.len(), "2026-11"));
+    assert_eq!(
+        (v.tasks, v.withheld.len(), v.set.as_str()),
+        (svc.tasks.len(), kept, "2026-11")
+    );
     let revealed: Value = serde_json::from_slice(&bundle).unwrap();
-    assert_eq!(revealed["tasks"][0]["task"]["goal"], month[0].goal.as_str());
+    let first_revealed = month.iter().position(|t| t.id == listed[0]).unwrap();
+    assert_eq!(
+        revealed["tasks"][first_revealed]["task"]["goal"],
+        month[first_revealed].goal.as_str()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

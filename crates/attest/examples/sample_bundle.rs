@@ -6,7 +6,7 @@
 //!
 //! `cargo run -p mcpbench-attest --example sample_bundle -- <tasks/dev> <out dir>`
 
-use mcpbench_attest::bundle::{build, commitments, tree_root};
+use mcpbench_attest::bundle::{Entry, build, commitments, tree_root};
 use mcpbench_attest::{Checkpoint, NoteSigner, new_salt};
 use std::path::PathBuf;
 
@@ -41,8 +41,14 @@ fn main() {
     .body();
     let checkpoint = signer.sign(&body);
     let key = signer.verifier_key();
-    let bundle =
-        build("2026-10", "Historical-2026-10", &key, &checkpoint, &tasks).expect("a bundle");
+    let bundle = build(
+        "2026-10",
+        "Historical-2026-10",
+        &key,
+        &checkpoint,
+        &Entry::all_revealed(&tasks),
+    )
+    .expect("a bundle");
     std::fs::create_dir_all(&out).expect("the out directory");
     std::fs::write(out.join("2026-10.bundle.json"), bundle).expect("written");
     std::fs::write(out.join("2026-10.checkpoint"), &checkpoint).expect("written");

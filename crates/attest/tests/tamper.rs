@@ -6,8 +6,13 @@
 //! leaves dropped and duplicated, salts changed, task members edited, proofs damaged, wrong
 //! sizes (signed and unsigned), signatures by another key or damaged, and checkpoints the
 //! service re-signed after the fact (refused against the checkpoint saved at go-live).
+//!
+//! A bundle that withholds tasks a live set still holds (only their commitments shown) is
+//! accepted by both with the same places withheld, and its own tampering is refused: withheld
+//! commitments changed or moved, a salt or task added to a withheld entry, withheld entries in
+//! the first format, which had none.
 
-use mcpbench_attest::bundle::{build, commitments, tree_root};
+use mcpbench_attest::bundle::{Entry, build, commitments, tree_root};
 use mcpbench_attest::{Checkpoint, NoteSigner, Salt, verify};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -73,7 +78,14 @@ impl Fixture {
         let signer = NoteSigner::from_seed("tamper.test", &rng.salt()).unwrap();
         let other = NoteSigner::from_seed("tamper.test", &rng.salt()).unwrap();
         let checkpoint = signer.sign(&body(&tasks, SET));
-        let bundle = build(SET, TAG, &signer.verifier_key(), &checkpoint, &tasks).unwrap();
+        let bundle = build(
+            SET,
+            TAG,
+            &signer.verifier_key(),
+            &checkpoint,
+            &Entry::all_revealed(&tasks),
+        )
+        .unwrap();
         Self {
             signer,
             other,
@@ -336,10 +348,10 @@ fn every_tampered_bundle_is_refused_by_both_verifiers() {
     );
 
     // The same bundles through the Python verifier, in one process: the untouched one first.
-    let verdicts = python_verdicts(&fx, &key, &variants);
+    let verdicts = python_verdicts(&fx.bundle, &fx.checkpoint, &key, &variants);
     assert_eq!(verdicts.len(), variants.len() + 1);
     assert_eq!(
-        verdicts[0], "ok",
+        verdicts[0], "ok []",
         "the Python verifier refused the untouched bundle"
     );
     for (v, verdict) in variants.iter().zip(&verdicts[1..]) {
@@ -352,9 +364,15 @@ fn every_tampered_bundle_is_refused_by_both_verifiers() {
 }
 
 /// Each record on the driver's stdin is `<length> <c|->\n<bytes>`; it answers one line each.
-fn python_verdicts(fx: &Fixture, key: &str, variants: &[Variant]) -> Vec<String> {
+/// The first answer is for `bundle` itself: `ok` and the places withheld, as JSON.
+fn python_verdicts(
+    bundle: &[u8],
+    checkpoint: &str,
+    key: &str,
+    variants: &[Variant],
+) -> Vec<String> {
     let driver = r#"
-import sys
+import json, sys
 sys.path.insert(0, sys.argv[1])
 import mcpbench_verify as v
 key, checkpoint = open(sys.argv[2]).read(), open(sys.argv[3]).read()
@@ -366,8 +384,8 @@ while True:
     n, mode = head.split()
     data = inp.read(int(n))
     try:
-        v.verify(data, checkpoint if mode == b"c" else None, key)
-        print("ok", flush=False)
+        s = v.verify(data, checkpoint if mode == b"c" else None, key)
+        print("ok", json.dumps(s["withheld"], separators=(",", ":")), flush=False)
     except v.Rejected as e:
         print("rejected", str(e).replace("\n", " "))
     except Exception as e:
@@ -376,7 +394,7 @@ while True:
     let dir = tempfile::tempdir().unwrap();
     let (key_file, cp_file) = (dir.path().join("key"), dir.path().join("checkpoint"));
     std::fs::write(&key_file, key).unwrap();
-    std::fs::write(&cp_file, &fx.checkpoint).unwrap();
+    std::fs::write(&cp_file, checkpoint).unwrap();
     let mut child = Command::new("python3")
         .args(["-c", driver])
         .arg(workspace().join("examples/verify"))
@@ -386,7 +404,7 @@ while True:
         .spawn()
         .expect("python3 runs");
     let mut stdin = child.stdin.take().unwrap();
-    let records: Vec<(Vec<u8>, bool)> = std::iter::once((fx.bundle.clone(), true))
+    let records: Vec<(Vec<u8>, bool)> = std::iter::once((bundle.to_vec(), true))
         .chain(
             variants
                 .iter()
@@ -407,4 +425,130 @@ while True:
     writer.join().unwrap();
     assert!(child.wait().unwrap().success());
     verdicts
+}
+
+/// The fixture's bundle with the tasks at `places` withheld.
+fn withholding(fx: &Fixture, places: &[usize]) -> Vec<u8> {
+    let commitments = commitments(&fx.tasks).unwrap();
+    let entries: Vec<Entry> = Entry::all_revealed(&fx.tasks)
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| {
+            if places.contains(&i) {
+                Entry::Withheld {
+                    commitment: commitments[i],
+                }
+            } else {
+                e
+            }
+        })
+        .collect();
+    build(
+        SET,
+        TAG,
+        &fx.signer.verifier_key(),
+        &fx.checkpoint,
+        &entries,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_bundle_withholding_live_tasks_verifies_and_its_tampering_is_refused_by_both() {
+    let mut rng = Rng(20261124);
+    let fx = Fixture::new(&mut rng);
+    let key = fx.signer.verifier_key();
+    let bundle = withholding(&fx, &[2, 6]);
+    let ok = verify(&bundle, Some(&fx.checkpoint), Some(&key)).unwrap();
+    assert_eq!((ok.tasks, ok.withheld.as_slice()), (9, &[2, 6][..]));
+    let original: Value = serde_json::from_slice(&bundle).unwrap();
+    assert_eq!(original["format"], "mcpbench-reveal/2");
+    assert_eq!(
+        original["tasks"][2]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["commitment", "proof"],
+        "a withheld entry shows its commitment and proof only"
+    );
+    assert!(!String::from_utf8_lossy(&bundle).contains(fx.tasks[2].1["goal"].as_str().unwrap()));
+
+    let mut out = Vec::new();
+    let mut push = |class, v: &Value| {
+        out.push(Variant {
+            class,
+            bytes: serde_json::to_vec(v).unwrap(),
+            with_checkpoint: false,
+        })
+    };
+    for round in 0..300 {
+        let w = [2, 6][round % 2];
+        let r = [0, 1, 3, 4, 5, 7, 8][rng.below(7)];
+        let mut v = original.clone();
+        let mut c = hex::decode(v["tasks"][w]["commitment"].as_str().unwrap()).unwrap();
+        c[rng.below(32)] ^= 1 << rng.below(8);
+        v["tasks"][w]["commitment"] = json!(hex::encode(c));
+        push("withheld commitment changed", &v);
+
+        let mut v = original.clone();
+        let (a, b) = (v["tasks"][w].clone(), v["tasks"][r].clone());
+        let (wp, rp) = (a["proof"].clone(), b["proof"].clone());
+        v["tasks"][w] = b;
+        v["tasks"][r] = a;
+        if round % 3 == 0 {
+            // Each entry keeps its place's proof: only the leaves moved.
+            v["tasks"][w]["proof"] = wp;
+            v["tasks"][r]["proof"] = rp;
+        }
+        push("withheld entry moved", &v);
+
+        let mut v = original.clone();
+        match round % 4 {
+            0 => v["tasks"][w]["salt"] = json!(hex::encode(rng.salt())),
+            1 => v["tasks"][w]["task"] = fx.tasks[w].1.clone(),
+            2 => v["tasks"][r]["commitment"] = original["tasks"][w]["commitment"].clone(),
+            _ => v["tasks"][w]["commitment"] = Value::Null,
+        }
+        push("entry of two shapes", &v);
+
+        let mut v = original.clone();
+        v["format"] = json!("mcpbench-reveal/1");
+        push("withheld in the first format", &v);
+
+        let mut v = original.clone();
+        let upper = v["tasks"][w]["commitment"].as_str().unwrap().to_uppercase();
+        v["tasks"][w]["commitment"] = json!(upper);
+        push("commitment not lowercase hex", &v);
+
+        // A revealed task withheld under a made-up commitment (the real one is its leaf).
+        let mut v = original.clone();
+        v["tasks"][r] = json!({"commitment": hex::encode(rng.salt()),
+                               "proof": original["tasks"][r]["proof"].clone()});
+        push("made-up commitment", &v);
+    }
+    for v in &out {
+        if let Ok(ok) = verify(&v.bytes, None, Some(&key)) {
+            panic!("a bundle with {} was accepted: {ok:?}", v.class);
+        }
+    }
+    let verdicts = python_verdicts(&bundle, &fx.checkpoint, &key, &out);
+    assert_eq!(
+        verdicts[0], "ok [2,6]",
+        "the Python verifier on the withholding bundle"
+    );
+    for (v, verdict) in out.iter().zip(&verdicts[1..]) {
+        assert!(
+            verdict.starts_with("rejected"),
+            "the Python verifier said {verdict:?} of a bundle with {}",
+            v.class
+        );
+    }
+    // Revealing the withheld ones later gives the bundle every verifier accepted before.
+    assert_eq!(
+        verify(&withholding(&fx, &[]), Some(&fx.checkpoint), Some(&key))
+            .unwrap()
+            .withheld,
+        Vec::<usize>::new()
+    );
 }

@@ -29,6 +29,9 @@ pub struct Run {
     pub set_id: String,
     pub set_public: bool,
     pub set_state: String,
+    /// Whether the run's task is in clear in its set: not while a private set is live, nor
+    /// while a retired set withholds it because a live set still holds it.
+    pub task_open: bool,
     pub published: bool,
     pub task_id: String,
     pub trial: i32,
@@ -75,11 +78,13 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
     let row = sqlx::query_as!(
         Run,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
-                  t.state AS set_state, s.published, r.task_id, r.trial, r.passed, r.reason,
+                  t.state AS set_state, st.task IS NOT NULL AS "task_open!", s.published,
+                  r.task_id, r.trial, r.passed, r.reason,
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.duration_ms, r.trace_key, r.created_at
            FROM runs r JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets t ON t.id = s.set_id
+           JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
            WHERE r.id = $1"#,
         id
     )
@@ -99,11 +104,13 @@ pub async fn list(
     let rows = sqlx::query_as!(
         Run,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
-                  t.state AS set_state, s.published, r.task_id, r.trial, r.passed, r.reason,
+                  t.state AS set_state, st.task IS NOT NULL AS "task_open!", s.published,
+                  r.task_id, r.trial, r.passed, r.reason,
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.duration_ms, r.trace_key, r.created_at
            FROM runs r JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets t ON t.id = s.set_id
+           JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
            WHERE r.submission_id = $1
              AND ($2::text IS NULL OR (r.task_id, r.trial) > ($2, $3))
            ORDER BY r.task_id, r.trial LIMIT $4"#,

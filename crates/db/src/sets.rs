@@ -38,6 +38,9 @@ pub struct SetInfo {
     pub rotation_replace: Option<f64>,
     /// The rotation's seed, once the set retired (8 bytes, little-endian).
     pub rotation_seed_revealed: Option<Vec<u8>>,
+    /// Tasks stored sealed: every task of a live private set; of a retired one, those withheld
+    /// while a live set still holds them.
+    pub sealed: i64,
 }
 
 /// A rotation, as a new draft records it: the set it came from, the share replaced, and its
@@ -165,6 +168,23 @@ pub async fn create_draft(
     tasks: &[DraftTask],
 ) -> Result<(), DbError> {
     let mut tx = pool.begin().await?;
+    if let Some(r) = rotation {
+        // The source stays active until this draft is stored: a retirement of it waits (it
+        // locks the row for update) and then sees the draft's tasks as held, or this finds it
+        // retired and stops, so a kept task is never revealed while the draft holds it.
+        let state = sqlx::query_scalar!(
+            "SELECT state FROM task_sets WHERE id = $1 FOR SHARE",
+            r.from
+        )
+        .fetch_optional(&mut *tx)
+        .await?;
+        if state.as_deref() != Some("active") {
+            return Err(DbError::Conflict(format!(
+                "set {:?} is no longer active; rotation starts from the active month",
+                r.from
+            )));
+        }
+    }
     let inserted = sqlx::query!(
         "INSERT INTO task_sets (id, state, public, rotated_from, rotation_replace,
                                 rotation_key_id, rotation_seed)
@@ -301,17 +321,20 @@ pub async fn unfinished_submissions(pool: &PgPool, id: &str) -> Result<i64, DbEr
 }
 
 /// Active -> retired. A committed set's tasks and salts are written in clear (`revealed` in
-/// set order), so is its rotation seed when it has one, and it opens under `tag`.
+/// set order), except those a private draft or active set still holds (they stay sealed until
+/// the last set holding them retires, [`release`]); so is its rotation seed when it has one, and
+/// it opens under `tag`. Returns how many tasks were withheld.
 pub async fn retire(
     pool: &PgPool,
     id: &str,
     tag: Option<&str>,
     revealed: &[RevealedTask],
     rotation_seed: Option<&[u8]>,
-) -> Result<(), DbError> {
+) -> Result<usize, DbError> {
     let mut tx = pool.begin().await?;
-    // The set's row is locked first: submissions being made to it wait (they read it FOR
-    // SHARE), and the count below cannot change before this transaction ends.
+    // The set's row is locked first: submissions being made to it and rotations from it wait
+    // (they read it FOR SHARE), and neither the count below nor the drafts holding its tasks
+    // can change before this transaction ends.
     sqlx::query!("SELECT id FROM task_sets WHERE id = $1 FOR UPDATE", id)
         .fetch_optional(&mut *tx)
         .await?;
@@ -344,10 +367,11 @@ pub async fn retire(
     if moved.rows_affected() == 0 {
         return Err(state_conflict(&mut tx, id, "retired", "an active set").await);
     }
+    let mut withheld = 0;
     for (position, t) in revealed.iter().enumerate() {
-        sqlx::query!(
+        let written = sqlx::query!(
             "UPDATE set_tasks SET task = $3, salt = $4, sealed = NULL, key_id = NULL
-             WHERE set_id = $1 AND position = $2",
+             WHERE set_id = $1 AND position = $2 AND NOT task_held_live(task_id, set_id)",
             id,
             position as i32,
             t.task,
@@ -355,9 +379,62 @@ pub async fn retire(
         )
         .execute(&mut *tx)
         .await?;
+        withheld += usize::from(written.rows_affected() == 0);
     }
     tx.commit().await?;
-    Ok(())
+    Ok(withheld)
+}
+
+/// A task a retired set withholds that no live set holds any more: ready to be revealed.
+#[derive(Clone, Debug)]
+pub struct Releasable {
+    pub set_id: String,
+    pub task_id: String,
+    pub position: i32,
+    pub key_id: String,
+    pub sealed: Vec<u8>,
+    /// The commitment made at go-live, which the opened task must match.
+    pub commitment: Vec<u8>,
+}
+
+/// Withheld tasks of retired committed sets that no private draft or active set holds now.
+pub async fn releasable(pool: &PgPool) -> Result<Vec<Releasable>, DbError> {
+    let rows = sqlx::query_as!(
+        Releasable,
+        r#"SELECT t.set_id, t.task_id, t.position, t.key_id AS "key_id!", t.sealed AS "sealed!",
+                  t.commitment AS "commitment!"
+           FROM set_tasks t JOIN task_sets s ON s.id = t.set_id
+           WHERE s.state = 'retired' AND s.tag IS NOT NULL AND t.sealed IS NOT NULL
+             AND t.commitment IS NOT NULL AND NOT task_held_live(t.task_id, t.set_id)
+           ORDER BY t.set_id, t.position"#
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// Writes a withheld task of a retired set in clear, unless a live set holds it again.
+/// Returns whether it was written.
+pub async fn release(
+    pool: &PgPool,
+    set: &str,
+    position: i32,
+    task: &RevealedTask,
+) -> Result<bool, DbError> {
+    let written = sqlx::query!(
+        "UPDATE set_tasks t SET task = $3, salt = $4, sealed = NULL, key_id = NULL
+         FROM task_sets s
+         WHERE s.id = t.set_id AND t.set_id = $1 AND t.position = $2 AND t.sealed IS NOT NULL
+           AND s.state = 'retired' AND s.tag IS NOT NULL
+           AND NOT task_held_live(t.task_id, t.set_id)",
+        set,
+        position,
+        task.task,
+        task.salt
+    )
+    .execute(pool)
+    .await?;
+    Ok(written.rows_affected() == 1)
 }
 
 /// Deletes a draft (nothing has run on it, nothing was published of it).
@@ -388,13 +465,22 @@ pub async fn commitments(pool: &PgPool, id: &str) -> Result<Vec<Vec<u8>>, DbErro
     Ok(rows)
 }
 
-/// A revealed set's tasks with their salts, in set order, for its bundle.
-pub async fn revealed_tasks(pool: &PgPool, id: &str) -> Result<Vec<RevealedTask>, DbError> {
+/// One leaf of a retired committed set, for its bundle: the task and its salt once revealed,
+/// else (withheld) its commitment alone.
+#[derive(Clone, Debug)]
+pub struct BundleRow {
+    pub salt: Option<Vec<u8>>,
+    pub task: Option<serde_json::Value>,
+    pub commitment: Vec<u8>,
+}
+
+/// A retired set's leaves in set order, for its bundle.
+pub async fn bundle_rows(pool: &PgPool, id: &str) -> Result<Vec<BundleRow>, DbError> {
     let rows = sqlx::query_as!(
-        RevealedTask,
-        r#"SELECT t.salt AS "salt!", t.task AS "task!" FROM set_tasks t
+        BundleRow,
+        r#"SELECT t.salt, t.task, t.commitment AS "commitment!" FROM set_tasks t
            JOIN task_sets s ON s.id = t.set_id
-           WHERE t.set_id = $1 AND s.state = 'retired' AND t.salt IS NOT NULL
+           WHERE t.set_id = $1 AND s.state = 'retired' AND t.commitment IS NOT NULL
            ORDER BY t.position"#,
         id
     )
@@ -422,7 +508,9 @@ pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
         r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
                   s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
                   s.rotation_seed_revealed,
-                  (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!"
+                  (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!",
+                  (SELECT count(*) FROM set_tasks t
+                   WHERE t.set_id = s.id AND t.sealed IS NOT NULL) AS "sealed!"
            FROM task_sets s ORDER BY s.created_at DESC, s.id LIMIT $1"#,
         limit
     )
@@ -437,7 +525,9 @@ pub async fn get(pool: &PgPool, id: &str) -> Result<Option<SetInfo>, DbError> {
         r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
                   s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
                   s.rotation_seed_revealed,
-                  (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!"
+                  (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!",
+                  (SELECT count(*) FROM set_tasks t
+                   WHERE t.set_id = s.id AND t.sealed IS NOT NULL) AS "sealed!"
            FROM task_sets s WHERE s.id = $1"#,
         id
     )

@@ -47,8 +47,17 @@
 //! - pulls of pinned references: the API checks the registry's name and addresses once, but
 //!   the engine resolves it again and follows the registry's redirects itself; an operator who
 //!   takes references from untrusted vendors should give the engine an egress proxy;
-//! - a run's pass/fail, duration and call counts are seen by the vendor even on a live private
-//!   set, a channel of a few bits per run (the free-text detail is withheld there).
+//! - what the vendor sees of a run while its task is sealed (its set is live and private, or a
+//!   retired set withholds it because a live set holds it) is a channel out of the sandbox: an
+//!   image that saw the task can spell bits of it in what it does. The free-text detail and the
+//!   trace are withheld there, and the duration is shown only as one of eleven buckets (under
+//!   3.5 bits; in milliseconds it carried about 16). Still visible: pass or fail and the reason
+//!   (about 3 bits), the counts of tool calls, hallucinated and invalid calls and errors seen
+//!   (each bounded by the step budget: up to 6 bits each), and when the submission's progress
+//!   moves, which a vendor polling `GET /submissions/{id}` times to a second or so while other
+//!   runs run beside it. A few tens of bits per run: enough to leak a task's id or a choice
+//!   among its candidates, not its text; the rotation keeps tasks for months, so a vendor who
+//!   runs many submissions gains more, which the monthly quota on private sets bounds.
 //!
 //! A deployment that needs more sets `runtime` to a stronger one (gVisor's `runsc`).
 

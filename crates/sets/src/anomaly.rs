@@ -5,12 +5,14 @@
 //!   earlier months, pooled: the 95% Wilson intervals over tasks solved (one outcome per task)
 //!   do not overlap (this month's lower bound above the earlier upper bound). A month much
 //!   easier than the last lifts every model; the flag says so by firing for many at once.
-//! - `kept_fresh_gap`: within one submission, tasks kept from earlier (revealed) months against
-//!   fresh ones. Each fresh task is paired with a kept task of the same server, category and
-//!   difficulty (else of the same server and category; the rotation replaced like with like),
-//!   and the pairs go through a one-sided
-//!   exact McNemar test: flagged when p < 0.01 over at least 10 pairs. A model that saw the
-//!   revealed tasks does better on the kept ones.
+//! - `kept_fresh_gap`: within one submission, tasks kept from earlier months against fresh ones.
+//!   Kept tasks are never published while a live set holds them (a retirement withholds them),
+//!   but agents ran them in earlier months: a hosted endpoint was sent every goal, and a vendor
+//!   who kept those goals (or trained on them) does better on the kept tasks than on fresh ones
+//!   of the same shape. Each fresh task is paired with a kept task of the same server, category
+//!   and difficulty (else of the same server and category; the rotation replaced like with
+//!   like), and the pairs go through a one-sided exact McNemar test: flagged when p < 0.01 over
+//!   at least 10 pairs.
 //! - `task_spike`: a kept task whose solve rate across submissions jumps against the previous
 //!   month, counting each vendor's model once: one-sided Fisher exact test, Bonferroni-corrected
 //!   over the tasks tested (family p < 0.05), a rise of at least 30 points and 5 models a month. Listed for admins only
@@ -151,8 +153,9 @@ fn kept_fresh_gaps(now: &[TaskOutcome], shapes: &[Shape]) -> Vec<NewFlag> {
                 submission_id: Some(submission),
                 task_id: None,
                 summary: format!(
-                    "solved {kept_solved} of {n} kept tasks but {fresh_solved} of {n} fresh ones \
-                     of the same shape (exact McNemar p = {p:.2e}, {b} against {c} discordant pairs)"
+                    "solved {kept_solved} of {n} kept tasks (run by agents in earlier months) but \
+                     {fresh_solved} of {n} fresh ones of the same shape (exact McNemar p = {p:.2e}, \
+                     {b} against {c} discordant pairs)"
                 ),
                 detail: json!({"pairs": n, "kept_solved": kept_solved, "fresh_solved": fresh_solved,
                                "kept_only": b, "fresh_only": c, "p": p}),

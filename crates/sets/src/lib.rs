@@ -7,7 +7,10 @@
 //!   root over them, and a checkpoint signed with the service's key (docs/attestations.md).
 //! - Retiring reveals it: every task is opened, checked against the commitment made at go-live,
 //!   a bundle is built and verified exactly as `mcpbench verify` would, and only then are the
-//!   tasks and salts written in clear and the set opened as `Historical-YYYY-MM`.
+//!   tasks and salts written in clear and the set opened as `Historical-YYYY-MM`. A task that a
+//!   private draft or active set still holds (a rotation kept it) is withheld: it stays sealed
+//!   and its bundle entry shows the commitment alone, until the last set holding it retires
+//!   (or the draft is deleted) and [`release_withheld`] reveals it everywhere.
 //! - A rotation builds next month's draft from a set: about a quarter of the tasks replaced by
 //!   fresh ones from a new secret seed (sealed and kept), the rest kept under new salts.
 //!
@@ -21,7 +24,7 @@ pub use rotate::{
     Rotation, RotationPlan, fresh_tasks, generate_draft, plan_rotation, rotate, secret_seed,
 };
 
-use mcpbench_attest::bundle::{self, tree_root};
+use mcpbench_attest::bundle::{self, Entry, tree_root};
 use mcpbench_attest::jcs::canonical;
 use mcpbench_attest::{Checkpoint, NoteSigner, Salt, commitment, new_salt};
 use mcpbench_db::sets::{self, Content, DraftTask, RevealedTask, SetInfo, StoredTask};
@@ -351,7 +354,7 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
         .signing_key
         .ok_or_else(|| SetError::Conflict(format!("set {id:?} has no signing key on record")))?;
     let pairs: Vec<(Salt, Value)> = tasks.iter().map(|(s, t, _)| (*s, t.clone())).collect();
-    let built = bundle::build(id, &tag, &key, checkpoint, &pairs)
+    let built = bundle::build(id, &tag, &key, checkpoint, &Entry::all_revealed(&pairs))
         .map_err(|e| SetError::Invalid(e.to_string()))?;
     bundle::verify(&built, Some(checkpoint), Some(&key)).map_err(|e| {
         SetError::Conflict(format!(
@@ -365,8 +368,10 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
             task,
         })
         .collect();
-    sets::retire(pool, id, Some(&tag), &revealed, rotation_seed.as_deref()).await?;
-    tracing::info!(set = id, tag, "set retired and revealed");
+    let withheld = sets::retire(pool, id, Some(&tag), &revealed, rotation_seed.as_deref()).await?;
+    tracing::info!(set = id, tag, withheld, "set retired and revealed");
+    // Tasks earlier months withheld because this one held them may be free now.
+    release_withheld(pool, custody).await?;
     // The month is complete: its anomaly analysis is final. A failure here leaves the reveal
     // standing (it is logged; `analyze` can be run again).
     if let Err(e) = anomaly::analyze(pool, id).await {
@@ -375,7 +380,47 @@ pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), Se
     Ok(())
 }
 
-/// The reveal bundle of a retired committed set.
+/// Reveals the tasks retired sets withheld that no live set holds any more (the last set
+/// holding them retired, or the draft holding them was deleted): each is opened, checked
+/// against its set's commitment, and written in clear. Returns how many were revealed.
+pub async fn release_withheld(pool: &PgPool, custody: &Custody) -> Result<usize, SetError> {
+    let rows = sets::releasable(pool).await?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let keyring = custody.keyring()?;
+    let mut released = 0;
+    for row in rows {
+        let sealed = Sealed {
+            key_id: row.key_id,
+            bytes: row.sealed,
+        };
+        let (salt, task) = open_secret(keyring, &row.set_id, row.position, &row.task_id, &sealed)?;
+        let bytes = canonical(&task)
+            .map_err(|e| SetError::Invalid(format!("a task has no canonical JSON: {e}")))?;
+        if commitment(&salt, &bytes).as_slice() != row.commitment.as_slice() {
+            return Err(SetError::Conflict(format!(
+                "task {} of set {:?} no longer matches its commitment; it stays withheld",
+                row.position, row.set_id
+            )));
+        }
+        let task = RevealedTask {
+            salt: salt.to_vec(),
+            task,
+        };
+        if sets::release(pool, &row.set_id, row.position, &task).await? {
+            released += 1;
+        }
+    }
+    tracing::info!(
+        released,
+        "withheld tasks revealed: no live set holds them now"
+    );
+    Ok(released)
+}
+
+/// The reveal bundle of a retired committed set: every task no live set holds revealed, the
+/// others withheld (their commitment alone).
 pub async fn reveal_bundle(pool: &PgPool, id: &str) -> Result<Vec<u8>, SetError> {
     let set = info(pool, id).await?;
     let (Some(checkpoint), Some(key), Some(tag), "retired") =
@@ -385,23 +430,32 @@ pub async fn reveal_bundle(pool: &PgPool, id: &str) -> Result<Vec<u8>, SetError>
             "set {id:?} has no reveal: only a committed set that retired has one"
         )));
     };
-    let tasks: Vec<(Salt, Value)> = sets::revealed_tasks(pool, id)
+    let corrupt = || SetError::Vault(VaultError::Corrupt);
+    let entries: Vec<Entry> = sets::bundle_rows(pool, id)
         .await?
         .into_iter()
-        .map(|t| {
-            let salt = Salt::try_from(t.salt).map_err(|_| SetError::Vault(VaultError::Corrupt))?;
-            Ok((salt, t.task))
+        .map(|row| match (row.salt, row.task) {
+            (Some(salt), Some(task)) => Ok(Entry::Revealed {
+                salt: Salt::try_from(salt).map_err(|_| corrupt())?,
+                task,
+            }),
+            _ => Ok(Entry::Withheld {
+                commitment: row.commitment.try_into().map_err(|_| corrupt())?,
+            }),
         })
         .collect::<Result<_, SetError>>()?;
-    bundle::build(id, &tag, &key, &checkpoint, &tasks).map_err(|e| SetError::Invalid(e.to_string()))
+    bundle::build(id, &tag, &key, &checkpoint, &entries)
+        .map_err(|e| SetError::Invalid(e.to_string()))
 }
 
-/// Deletes a draft.
-pub async fn delete(pool: &PgPool, id: &str) -> Result<(), SetError> {
+/// Deletes a draft; tasks retired sets withheld only because it held them are revealed.
+pub async fn delete(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), SetError> {
     match sets::delete_draft(pool, id).await {
-        Err(DbError::NotFound) => Err(SetError::NotFound(id.into())),
-        r => Ok(r?),
+        Err(DbError::NotFound) => return Err(SetError::NotFound(id.into())),
+        r => r?,
     }
+    release_withheld(pool, custody).await?;
+    Ok(())
 }
 
 /// A task for the worker to run: opened with the keyring if its set is private and live.

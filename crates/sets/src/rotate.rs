@@ -52,10 +52,10 @@ pub fn plan_rotation(
     let leaving: HashSet<usize> = order[..leaving_count].iter().copied().collect();
 
     let suffix = new_set.replace('-', "");
-    let kept_goals: HashSet<&str> = (0..n)
-        .filter(|i| !leaving.contains(i))
-        .map(|i| previous[i].goal.as_str())
-        .collect();
+    // No fresh task repeats a goal of the previous month: not a kept one (the set would hold
+    // it twice), nor a leaving one, which the previous month reveals when it retires while
+    // this one is still live.
+    let previous_goals: HashSet<&str> = previous.iter().map(|t| t.goal.as_str()).collect();
     let mut candidates: Vec<Option<Task>> = generate(seed, 3 * n).into_iter().map(Some).collect();
     let mut tasks = Vec::with_capacity(n);
     let mut kept = Vec::with_capacity(n);
@@ -79,7 +79,7 @@ pub fn plan_rotation(
         let pick = fits.iter().find_map(|fit| {
             candidates.iter().position(|c| {
                 c.as_ref()
-                    .is_some_and(|t| fit(t) && !kept_goals.contains(t.goal.as_str()))
+                    .is_some_and(|t| fit(t) && !previous_goals.contains(t.goal.as_str()))
             })
         });
         let Some(at) = pick else {

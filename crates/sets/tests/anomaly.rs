@@ -61,8 +61,9 @@ fn kinds(flags: &[mcpbench_db::anomalies::NewFlag]) -> Vec<(&str, Option<Uuid>, 
 }
 
 #[test]
-fn a_model_that_saw_the_revealed_tasks_is_flagged_and_an_honest_one_is_not() {
-    // The contaminated model solves every kept task and few fresh ones.
+fn a_model_that_kept_the_goals_its_agent_saw_is_flagged_and_an_honest_one_is_not() {
+    // The contaminated model solves every kept task (its agent ran them in earlier months and
+    // their goals were kept) and few fresh ones.
     let contaminated = submission(1, "m1", |t| t.starts_with("k-") || t == "f-0");
     // The honest one solves about two thirds of both, alike.
     let honest = submission(2, "m2", |t| !index(t).is_multiple_of(3));
@@ -73,9 +74,9 @@ fn a_model_that_saw_the_revealed_tasks_is_flagged_and_an_honest_one_is_not() {
         [("kept_fresh_gap", Some(contaminated[0].submission_id), None)]
     );
     assert!(
-        flags[0]
-            .summary
-            .contains("solved 10 of 10 kept tasks but 1 of 10 fresh"),
+        flags[0].summary.contains(
+            "solved 10 of 10 kept tasks (run by agents in earlier months) but 1 of 10 fresh"
+        ),
         "{}",
         flags[0].summary
     );

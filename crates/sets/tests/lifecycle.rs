@@ -200,11 +200,11 @@ async fn the_lifecycle_refuses_what_its_states_do_not_allow() {
     let twice = mcpbench_sets::activate(&pool, &custody, "2026-10").await;
     assert!(matches!(twice, Err(SetError::Conflict(m)) if m.contains("only a draft")));
     assert!(matches!(
-        mcpbench_sets::delete(&pool, "2026-10").await,
+        mcpbench_sets::delete(&pool, &custody, "2026-10").await,
         Err(SetError::Conflict(_))
     ));
     assert!(matches!(
-        mcpbench_sets::delete(&pool, "2027-01").await,
+        mcpbench_sets::delete(&pool, &custody, "2027-01").await,
         Err(SetError::NotFound(_))
     ));
     // A sealed row altered in the database does not open, and the reveal is refused whole.
@@ -282,4 +282,88 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
         "the rotation is redone exactly from what was revealed"
     );
     assert_eq!(redone.kept.iter().filter(|k| **k).count(), 18);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kept_task_stays_withheld_until_no_live_set_holds_it_and_no_rotation_outruns_a_retirement()
+ {
+    let (pool, _) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(8);
+    mcpbench_sets::create(&pool, &custody, "2026-11", &tasks, false)
+        .await
+        .unwrap();
+    let checkpoint = mcpbench_sets::activate(&pool, &custody, "2026-11")
+        .await
+        .unwrap()
+        .unwrap();
+    let key = custody.verifier_key().unwrap();
+    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
+        .await
+        .unwrap();
+    assert_eq!(r.kept, 6);
+
+    // Retired while December is still a draft: a draft holds the kept tasks too.
+    mcpbench_sets::retire(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-11").await.unwrap().unwrap();
+    assert_eq!((info.state.as_str(), info.sealed), ("retired", 6));
+    let bundle = mcpbench_sets::reveal_bundle(&pool, "2026-11")
+        .await
+        .unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.withheld.len()), (8, 6));
+    let text = String::from_utf8(bundle).unwrap();
+    let in_json = |goal: &str| {
+        let quoted = serde_json::to_string(goal).unwrap();
+        text.contains(&quoted[1..quoted.len() - 1])
+    };
+    let in_bundle = tasks.iter().filter(|t| in_json(&t.goal)).count();
+    assert_eq!(in_bundle, 2, "only the two tasks that left are in clear");
+    let public = sets::public_tasks(&pool, "2026-11", sets::TaskFilter::default(), None, 100)
+        .await
+        .unwrap();
+    assert_eq!(public.len(), 2);
+
+    // A rotation from the retired month is refused, even one that read it while it was live
+    // and stores its draft only now (the database checks the source under its lock).
+    assert!(matches!(
+        mcpbench_sets::rotate(&pool, &custody, "2026-11", "2027-01", 0.25).await,
+        Err(SetError::Conflict(_))
+    ));
+    let late = sets::create_draft(
+        &pool,
+        "2027-01",
+        false,
+        Some(sets::RotationRecord {
+            from: "2026-11",
+            replace: 0.25,
+            key_id: "k1",
+            sealed_seed: &[0u8; 40],
+        }),
+        &[],
+    )
+    .await;
+    assert!(
+        matches!(&late, Err(mcpbench_db::DbError::Conflict(m)) if m.contains("no longer active")),
+        "{late:?}"
+    );
+
+    // The draft is dropped: nothing holds the kept tasks now, and they are revealed.
+    mcpbench_sets::delete(&pool, &custody, "2026-12")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-11").await.unwrap().unwrap();
+    assert_eq!(info.sealed, 0);
+    let bundle = mcpbench_sets::reveal_bundle(&pool, "2026-11")
+        .await
+        .unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.withheld.len()), (8, 0));
+    let text = String::from_utf8(bundle).unwrap();
+    assert!(tasks.iter().all(|t| {
+        let quoted = serde_json::to_string(&t.goal).unwrap();
+        text.contains(&quoted[1..quoted.len() - 1])
+    }));
 }

@@ -240,6 +240,19 @@ fn rate(v: &Value) -> String {
     v.as_f64().map_or("-".into(), |r| format!("{r:.3}"))
 }
 
+/// A run's time: in milliseconds, or the bucket the service shows while its task is sealed.
+fn run_time(r: &Value) -> String {
+    if let Some(ms) = r["duration_ms"].as_i64() {
+        return format!("{ms} ms");
+    }
+    let range = &r["duration_range_ms"];
+    match (range["at_least_ms"].as_i64(), range["below_ms"].as_i64()) {
+        (Some(lo), Some(hi)) => format!("{lo}-{hi} ms"),
+        (Some(lo), None) => format!(">= {lo} ms"),
+        _ => "? ms".into(),
+    }
+}
+
 fn print_submission(s: &Value, base: &str) {
     println!(
         "{} {} ({} on set {}): {} {}/{}",
@@ -312,7 +325,7 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                 }
                 shown += 1;
                 println!(
-                    "{}\t{}#{}\t{}\t{}\t{} calls\t{} ms{}",
+                    "{}\t{}#{}\t{}\t{}\t{} calls\t{}{}",
                     r["id"].as_str().unwrap_or_default(),
                     r["task_id"].as_str().unwrap_or_default(),
                     r["trial"],
@@ -323,7 +336,7 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                     },
                     r["reason"].as_str().unwrap_or_default(),
                     r["tool_calls"],
-                    r["duration_ms"],
+                    run_time(r),
                     r["detail"]
                         .as_str()
                         .map(|d| format!("\t{d}"))

@@ -223,7 +223,7 @@ def sets(site):
     commands = page.locator("section", has=page.get_by_role("heading", name="How to verify the reveal")).locator("pre")
     expect(commands).to_contain_text(f"mcpbench verify {URL}/sets/2026-10/bundle")
     bundle = page.context.request.get(URL + "/sets/2026-10/bundle")
-    assert bundle.ok and bundle.json()["format"] == "mcpbench-reveal/1", bundle.status
+    assert bundle.ok and bundle.json()["format"] == "mcpbench-reveal/2", bundle.status
     site.shot("set-retired")
     site.follow(page.get_by_role("link", name="its tasks").first, "the tasks of a retired set")
     rows = page.locator("tbody tr")

@@ -143,7 +143,7 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let id = name("id", &id)?;
-    mcpbench_sets::delete(state.pool(), &id).await?;
+    mcpbench_sets::delete(state.pool(), &state.config().custody, &id).await?;
     tracing::info!(set = %id, by = %admin.name, "draft deleted");
     Ok(StatusCode::NO_CONTENT)
 }

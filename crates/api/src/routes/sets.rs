@@ -24,6 +24,10 @@ pub struct SetView {
     /// Whether its tasks are browsable at `GET /tasks`.
     pub public: bool,
     pub tasks: i64,
+    /// Of a retired set: how many of its tasks are still withheld (shown in its bundle by
+    /// their commitment alone) because a live set holds them; each is revealed when the last
+    /// set holding it retires.
+    pub withheld: Option<i64>,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,
@@ -57,6 +61,7 @@ impl From<sets::SetInfo> for SetView {
         Self {
             checkpoint_url: committed.then(|| format!("/sets/{}/checkpoint", s.id)),
             bundle_url: revealed.then(|| format!("/sets/{}/bundle", s.id)),
+            withheld: revealed.then_some(s.sealed),
             id: s.id,
             state: s.state,
             public: s.public,

@@ -4,6 +4,7 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::routes::public::{ShownDuration, shown_duration};
 use crate::routes::upload;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::response::{IntoResponse, Response};
@@ -508,11 +509,34 @@ pub struct RunView {
     pub hallucinated_calls: i32,
     pub invalid_calls: i32,
     pub errors_observed: i32,
-    pub duration_ms: i64,
+    /// The run's wall time; absent while its task is sealed (a live private set, or a retired
+    /// set that withholds it), when only `duration_range_ms` is given.
+    pub duration_ms: Option<i64>,
+    /// While the task is sealed: the bucket the duration falls in (exact times would be a
+    /// channel out of a sandboxed run).
+    pub duration_range_ms: Option<DurationRange>,
+}
+
+/// A duration known only to fall in `[at_least_ms, below_ms)`.
+#[derive(Serialize, ToSchema)]
+pub struct DurationRange {
+    pub at_least_ms: i64,
+    /// Absent for the last bucket.
+    pub below_ms: Option<i64>,
 }
 
 impl From<&runs::Run> for RunView {
     fn from(r: &runs::Run) -> Self {
+        let (duration_ms, duration_range_ms) = match shown_duration(r) {
+            ShownDuration::Exact(ms) => (Some(ms), None),
+            ShownDuration::Within(at_least_ms, below_ms) => (
+                None,
+                Some(DurationRange {
+                    at_least_ms,
+                    below_ms,
+                }),
+            ),
+        };
         Self {
             id: r.id,
             task_id: r.task_id.clone(),
@@ -524,7 +548,8 @@ impl From<&runs::Run> for RunView {
             hallucinated_calls: r.hallucinated_calls,
             invalid_calls: r.invalid_calls,
             errors_observed: r.errors_observed,
-            duration_ms: r.duration_ms,
+            duration_ms,
+            duration_range_ms,
         }
     }
 }

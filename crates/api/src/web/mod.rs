@@ -191,6 +191,19 @@ pub(crate) fn whole_ms(ms: i64) -> String {
     }
 }
 
+/// A run's duration as it may be shown: exact, or the bucket it falls in while its task is
+/// sealed (`routes::public::shown_duration`).
+pub(crate) fn run_duration(run: &mcpbench_db::runs::Run) -> String {
+    use crate::routes::public::{ShownDuration, shown_duration};
+    match shown_duration(run) {
+        ShownDuration::Exact(ms) => whole_ms(ms),
+        ShownDuration::Within(lo, Some(hi)) => {
+            format!("{}–{}", duration(lo as f64), duration(hi as f64))
+        }
+        ShownDuration::Within(lo, None) => format!("≥ {}", duration(lo as f64)),
+    }
+}
+
 pub(crate) fn duration(ms: f64) -> String {
     if ms < 1.0 {
         format!("{ms:.2} ms")

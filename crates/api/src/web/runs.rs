@@ -291,6 +291,7 @@ mod tests {
             set_id: "dev".into(),
             set_public: true,
             set_state: "active".into(),
+            task_open: true,
             published: true,
             task_id: "t".into(),
             trial: 0,

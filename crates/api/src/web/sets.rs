@@ -90,7 +90,8 @@ pub(crate) async fn page(
         h1 { "Set " (set.id) }
         dl.facts {
             dt { "State" } dd { strong { (set.state) } @if set.public { " (public)" } }
-            dt { "Tasks" } dd { (set.tasks) }
+            dt { "Tasks" } dd { (set.tasks)
+                @if revealed && set.sealed > 0 { " (" (set.sealed) " withheld: a live set still holds them; each is revealed when the last set holding it retires)" } }
             dt { "Created" } dd { (when(set.created_at)) }
             @if let Some(t) = set.activated_at { dt { "Live since" } dd { (when(t)) } }
             @if let Some(t) = set.retired_at { dt { "Retired" } dd { (when(t)) } }

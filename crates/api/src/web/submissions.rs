@@ -6,10 +6,10 @@
 //! leaderboard): its scores, and its runs only once their traces are public.
 
 use super::charts::{self, Group};
-use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, when, whole_ms};
+use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
 use crate::error::ApiError;
-use crate::routes::public::{name, trace_readable};
+use crate::routes::public::{name, run_public, trace_readable};
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
@@ -122,7 +122,7 @@ pub(crate) async fn page(
     )
     .await?;
     // Runs are listed to the owner, and to everyone once their traces are public.
-    let show_runs = owner || runs.first().is_some_and(|r| trace_readable(r, false));
+    let show_runs = owner || runs.first().is_some_and(run_public);
     let failures = if show_runs {
         runs::failures(state.pool(), id).await?
     } else {
@@ -293,7 +293,7 @@ fn runs_section(
                         }
                         td.num { (r.tool_calls)
                             @if r.hallucinated_calls > 0 { " " span.ref { "(" (r.hallucinated_calls) " hallucinated)" } } }
-                        td.num { (whole_ms(r.duration_ms)) }
+                        td.num { (run_duration(r)) }
                         td { @if trace_readable(r, owner) { a href=(format!("/web/runs/{}", r.id)) { "trace" } }
                              @else if !set_open { span.ref { "closed until the set retires" } }
                              @else { span.ref { "not published" } } }
