@@ -162,6 +162,9 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         max_attempts: 3,
         image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
         public_url: None,
+        max_connections: mcpbench_api::DEFAULT_MAX_CONNECTIONS,
+        max_open_submissions: 4,
+        trust_forwarded_for: false,
     };
     let custody = local_custody(&args.data_dir, &args.custody)?;
     let api_config =
@@ -296,6 +299,7 @@ async fn reference_runs(
                 trials: 1,
                 max_attempts: 3,
                 monthly_quota: None,
+                max_open: None,
             },
         )
         .await?;

@@ -85,6 +85,7 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
             // Enough attempts that repeated kills never exhaust a job.
             max_attempts: 20,
             monthly_quota: None,
+            max_open: None,
         },
     )
     .await

@@ -31,6 +31,8 @@ pub struct ApiError {
     slug: &'static str,
     title: &'static str,
     detail: String,
+    /// Seconds to wait before trying again (`Retry-After`), for 429 and 503 answers.
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -40,6 +42,21 @@ impl ApiError {
             slug,
             title,
             detail,
+            retry_after: None,
+        }
+    }
+
+    /// Too many requests of one kind from one client: try again in `retry_after`.
+    pub fn rate_limited(detail: impl Into<String>, retry_after: std::time::Duration) -> Self {
+        Self {
+            // Whole seconds, rounded up, and never 0: a client told 0 would retry at once.
+            retry_after: Some(retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0)),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate-limited",
+                "Too many requests",
+                detail.into(),
+            )
         }
     }
 
@@ -191,6 +208,9 @@ impl IntoResponse for ApiError {
         let mut response = (self.status, Json(body)).into_response();
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if let Some(secs) = self.retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             headers.insert(
                 header::WWW_AUTHENTICATE,

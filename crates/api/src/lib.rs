@@ -14,13 +14,16 @@ mod auth;
 mod board;
 mod body;
 mod error;
+mod limits;
 mod openapi;
 mod routes;
+mod server;
 mod web;
 
 pub use auth::{MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
 pub use error::{ApiError, PROBLEM_JSON, Problem};
 pub use openapi::{openapi_json, openapi_yaml};
+pub use server::{DEFAULT_MAX_CONNECTIONS, HEADER_READ_TIMEOUT};
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
@@ -64,6 +67,37 @@ pub struct Config {
     /// `scheme://host[:port]` people reach the service at (`MCPBENCH_PUBLIC_URL`); `None`
     /// trusts the request's `Host` (local use).
     pub public_url: Option<String>,
+    /// What one client may hold and repeat.
+    pub admission: Admission,
+}
+
+/// What one client may hold and repeat: connections, submissions at once, and the rates of
+/// failed key exchanges and submissions ([`limits::Limits`]).
+#[derive(Clone, Debug)]
+pub struct Admission {
+    /// Connections open at once (`MCPBENCH_MAX_CONNECTIONS`).
+    pub max_connections: usize,
+    /// Submissions one vendor may have queued or running on one set; `None` is unlimited.
+    pub max_open_submissions: Option<i64>,
+    /// Count clients by the last address of `X-Forwarded-For` (set by our own proxy) rather
+    /// than the connection's peer.
+    pub trust_forwarded_for: bool,
+    /// Whether failed key exchanges and submissions are rate-limited.
+    pub rate_limits: bool,
+    /// How long an image upload may go without a byte arriving, in any part.
+    pub upload_stall: Duration,
+}
+
+impl Default for Admission {
+    fn default() -> Self {
+        Self {
+            max_connections: server::DEFAULT_MAX_CONNECTIONS,
+            max_open_submissions: Some(4),
+            trust_forwarded_for: false,
+            rate_limits: true,
+            upload_stall: Duration::from_secs(30),
+        }
+    }
 }
 
 /// Shared by every handler; cheap to clone.
@@ -76,6 +110,7 @@ struct Inner {
     metrics: Arc<Metrics>,
     config: Config,
     board: board::BoardCache,
+    limits: limits::Limits,
 }
 
 impl AppState {
@@ -86,6 +121,7 @@ impl AppState {
             metrics,
             config,
             board: board::BoardCache::new(),
+            limits: limits::Limits::default(),
         }))
     }
 
@@ -112,6 +148,10 @@ impl AppState {
     pub(crate) fn board(&self) -> &board::BoardCache {
         &self.0.board
     }
+
+    pub(crate) fn limits(&self) -> &limits::Limits {
+        &self.0.limits
+    }
 }
 
 /// The whole API.
@@ -123,8 +163,9 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves the API on `listener` until `shutdown` resolves, then drains open requests.
-/// Also keeps the leaderboard cache in step with finished submissions.
+/// Serves the API on `listener` until `shutdown` resolves, then drains open requests
+/// (`server`: header-read timeout, connection caps). Also keeps the leaderboard cache in step
+/// with finished submissions.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
@@ -132,9 +173,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let invalidator = tokio::spawn(board::invalidate_on_notify(state.clone()));
     let gauges = tokio::spawn(refresh_queue_gauges(state.clone()));
-    let result = axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let max_connections = state.config().admission.max_connections;
+    let result = server::run(listener, router(state), max_connections, shutdown).await;
     invalidator.abort();
     gauges.abort();
     result
@@ -230,6 +270,12 @@ impl Config {
         if !(1..=20).contains(&args.max_attempts) {
             return Err("MCPBENCH_MAX_ATTEMPTS must be between 1 and 20".into());
         }
+        if !(1..=1_000_000).contains(&args.max_connections) {
+            return Err("MCPBENCH_MAX_CONNECTIONS must be between 1 and 1000000".into());
+        }
+        if args.max_open_submissions < 0 {
+            return Err("MCPBENCH_MAX_OPEN_SUBMISSIONS must be 0 (unlimited) or more".into());
+        }
         if args.submission_quota < 0 {
             return Err("MCPBENCH_SUBMISSION_QUOTA must be 0 (unlimited) or more".into());
         }
@@ -251,6 +297,13 @@ impl Config {
                 .filter(|u| !u.is_empty())
                 .map(public_origin)
                 .transpose()?,
+            admission: Admission {
+                max_connections: args.max_connections,
+                max_open_submissions: (args.max_open_submissions > 0)
+                    .then_some(args.max_open_submissions),
+                trust_forwarded_for: args.trust_forwarded_for,
+                ..Admission::default()
+            },
         })
     }
 }

@@ -107,6 +107,10 @@ pub struct WorkerArgs {
     /// CPUs of one agent container.
     #[arg(long, env = "MCPBENCH_AGENT_CPUS", default_value_t = 1.0)]
     pub agent_cpus: f64,
+    /// The most jobs one vendor runs at once, across every worker (0: no cap). Workers are
+    /// shared fairly between vendors; this also bounds what one vendor's slow agent can hold.
+    #[arg(long, env = "MCPBENCH_VENDOR_MAX_RUNNING", default_value_t = 32)]
+    pub vendor_max_running: i64,
 }
 
 impl WorkerArgs {
@@ -141,6 +145,9 @@ impl WorkerArgs {
         }
         if !(0.05..=64.0).contains(&self.agent_cpus) {
             return Err("MCPBENCH_AGENT_CPUS must be between 0.05 and 64".into());
+        }
+        if self.vendor_max_running < 0 {
+            return Err("MCPBENCH_VENDOR_MAX_RUNNING must be 0 (no cap) or more".into());
         }
         Ok(())
     }
@@ -182,6 +189,17 @@ pub struct ApiArgs {
     /// commands its pages show use it. Unset, the request's `Host` stands in (local use).
     #[arg(long, env = "MCPBENCH_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Connections open at once; past it new ones wait until one closes (one address holds
+    /// at most 64).
+    #[arg(long, env = "MCPBENCH_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+    /// Submissions one vendor may have queued or running on one set at once (0: unlimited).
+    #[arg(long, env = "MCPBENCH_MAX_OPEN_SUBMISSIONS", default_value_t = 4)]
+    pub max_open_submissions: i64,
+    /// Behind a proxy of ours: count clients by the last address of `X-Forwarded-For` (which
+    /// that proxy sets) rather than the connection's peer, for the rate limits.
+    #[arg(long, env = "MCPBENCH_TRUST_FORWARDED_FOR", default_value_t = false, action = clap::ArgAction::Set)]
+    pub trust_forwarded_for: bool,
 }
 
 /// The keys that seal private tasks at rest (the worker opens them). Not `Debug`: nothing

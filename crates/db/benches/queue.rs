@@ -55,6 +55,7 @@ async fn round(cluster: &Cluster, workers: usize) -> f64 {
         trials: 1,
         max_attempts: 3,
         monthly_quota: None,
+        max_open: None,
     };
     submissions::create(&pool, &s).await.expect("submission");
     let started = Instant::now();

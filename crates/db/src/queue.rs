@@ -74,8 +74,8 @@ pub async fn enqueue(
     needs_docker: bool,
 ) -> Result<u64, DbError> {
     let inserted = sqlx::query!(
-        "INSERT INTO jobs (submission_id, task_id, trial, max_attempts, needs_docker)
-         SELECT $1, t.task_id, tr, $4, $5
+        "INSERT INTO jobs (submission_id, vendor_id, task_id, trial, max_attempts, needs_docker)
+         SELECT $1, (SELECT vendor_id FROM submissions WHERE id = $1), t.task_id, tr, $4, $5
          FROM unnest($2::text[]) WITH ORDINALITY AS t(task_id, n)
          CROSS JOIN generate_series(0, $3 - 1) AS tr
          ORDER BY t.n, tr
@@ -102,34 +102,68 @@ pub async fn enqueue(
     Ok(inserted)
 }
 
-/// Claims the oldest queued job, whatever it needs (see [`claim_as`]).
-pub async fn claim(pool: &PgPool, worker: &str, lease: Duration) -> Result<Option<Claim>, DbError> {
-    claim_as(pool, worker, lease, true).await
+/// Which jobs a worker may claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClaimRules {
+    /// The worker can run Docker images.
+    pub docker: bool,
+    /// No vendor gets a job while it has this many running (across every worker); `None` is
+    /// no cap. Concurrent claims may overshoot it by the number of claims racing.
+    pub vendor_max_running: Option<i64>,
 }
 
-/// Claims the oldest queued job this worker can run (`docker`: it can run images), in one
-/// statement.
+impl Default for ClaimRules {
+    fn default() -> Self {
+        Self {
+            docker: true,
+            vendor_max_running: None,
+        }
+    }
+}
+
+/// Claims a job, whatever it needs and with no cap (see [`claim_as`]).
+pub async fn claim(pool: &PgPool, worker: &str, lease: Duration) -> Result<Option<Claim>, DbError> {
+    claim_as(pool, worker, lease, ClaimRules::default()).await
+}
+
+/// Claims a job this worker can run, in one statement, sharing the workers fairly between
+/// vendors: the oldest queued job of the vendor with the fewest jobs running (oldest first
+/// between vendors that run as many), skipping vendors at their cap. A vendor that queues
+/// forty thousand jobs, or whose agent holds every run for its whole budget, then delays
+/// another vendor's submission by at most its share of the workers.
 pub async fn claim_as(
     pool: &PgPool,
     worker: &str,
     lease: Duration,
-    docker: bool,
+    rules: ClaimRules,
 ) -> Result<Option<Claim>, DbError> {
     let row = sqlx::query!(
         "UPDATE jobs SET state = 'running', epoch = epoch + 1, attempts = attempts + 1,
                 worker = $1, lease_until = now() + make_interval(secs => $2)
          WHERE id = (
-             -- Queued jobs belong to live submissions only (cancelling a submission cancels
-             -- its queued jobs in the same transaction), so no join: the partial index
-             -- `jobs_queued` answers this alone, with or without table statistics.
-             SELECT id FROM jobs WHERE state = 'queued' AND (NOT needs_docker OR $3)
-             ORDER BY id
-             FOR UPDATE SKIP LOCKED
+             -- Per vendor (a few hundred rows at most): its running count and its oldest
+             -- claimable job, each one probe of a partial index (`jobs_running_by_vendor`,
+             -- `jobs_queued_by_vendor`). Queued jobs belong to live submissions only
+             -- (cancelling a submission cancels its queued jobs in the same transaction), so
+             -- no join with submissions. SKIP LOCKED: racing claims take each vendor's next.
+             SELECT q.id FROM vendors v
+             CROSS JOIN LATERAL (
+                 SELECT count(*) AS n FROM jobs r
+                 WHERE r.state = 'running' AND r.vendor_id = v.id) running
+             CROSS JOIN LATERAL (
+                 SELECT j.id FROM jobs j
+                 WHERE j.state = 'queued' AND j.vendor_id = v.id AND (NOT j.needs_docker OR $3)
+                 ORDER BY j.id
+                 LIMIT 1
+                 FOR UPDATE SKIP LOCKED) q
+             WHERE $4::bigint IS NULL OR running.n < $4
+             ORDER BY running.n, q.id
              LIMIT 1)
          RETURNING id, submission_id, task_id, trial, epoch, attempts",
         worker,
         secs(lease),
-        docker
+        rules.docker,
+        rules.vendor_max_running
     )
     .fetch_optional(pool)
     .await?;

@@ -18,6 +18,9 @@ pub struct NewSubmission<'a> {
     /// Submissions a vendor may make to a private set per calendar month (UTC); `None`
     /// is unlimited. Public sets are never limited.
     pub monthly_quota: Option<i64>,
+    /// Submissions a vendor may have queued or running on one set at once, public sets too;
+    /// `None` is unlimited.
+    pub max_open: Option<i64>,
 }
 
 /// What a submission runs.
@@ -91,14 +94,34 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
             s.set_id, set.state
         )));
     }
-    if let (Some(quota), false) = (s.monthly_quota, set.public) {
-        // Serialises this vendor's concurrent submissions so the count below stays true.
+    let quota = s.monthly_quota.filter(|_| !set.public);
+    if quota.is_some() || s.max_open.is_some() {
+        // Serialises this vendor's concurrent submissions so the counts below stay true.
         sqlx::query!(
             "SELECT id FROM vendors WHERE id = $1 FOR UPDATE",
             s.vendor_id
         )
         .fetch_one(&mut *tx)
         .await?;
+    }
+    if let Some(max) = s.max_open {
+        let open = sqlx::query_scalar!(
+            r#"SELECT count(*) AS "n!" FROM submissions
+               WHERE vendor_id = $1 AND set_id = $2 AND status IN ('queued', 'running')"#,
+            s.vendor_id,
+            s.set_id
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        if open >= max {
+            return Err(DbError::Quota(format!(
+                "you have {open} submissions to set {:?} queued or running, the most allowed at \
+                 once; submit again when one finishes (or cancel one)",
+                s.set_id
+            )));
+        }
+    }
+    if let Some(quota) = quota {
         let used = sqlx::query_scalar!(
             r#"SELECT count(*) AS "n!" FROM submissions
                WHERE vendor_id = $1 AND set_id = $2

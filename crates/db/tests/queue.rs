@@ -53,6 +53,7 @@ async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
         trials: 1,
         max_attempts,
         monthly_quota: None,
+        max_open: None,
     };
     submissions::create(pool, &s).await.unwrap()
 }
@@ -425,6 +426,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
         trials: 2,
         max_attempts: 3,
         monthly_quota: Some(1),
+        max_open: None,
     };
     let id = submissions::create(&pool, &new("secret")).await.unwrap();
     assert_eq!(
@@ -437,4 +439,65 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
     ));
     submissions::create(&pool, &new("dev")).await.unwrap();
     submissions::create(&pool, &new("dev")).await.unwrap();
+}
+
+#[tokio::test]
+async fn workers_are_shared_between_vendors_and_no_vendor_runs_past_its_cap() {
+    let (pool, flood) = fresh(50).await;
+    // The flooding vendor queues 250 jobs first; the other queues 50 after them.
+    for _ in 0..5 {
+        submit(&pool, flood, 3).await;
+    }
+    let (other, _) = vendors::create(&pool, "other", false, false).await.unwrap();
+    let late = submit(&pool, other.id, 3).await;
+    let owner = |c: &queue::Claim| c.submission_id == late;
+
+    // No cap: claims alternate, the vendor with fewer running first; half of the first twenty
+    // claims are the late vendor's, not one of them waits behind the flood's 250.
+    let mut held = Vec::new();
+    for _ in 0..20 {
+        held.push(queue::claim(&pool, "w", LEASE).await.unwrap().unwrap());
+    }
+    assert_eq!(held.iter().filter(|c| owner(c)).count(), 10);
+    assert!(
+        held.windows(2).all(|w| owner(&w[0]) != owner(&w[1])),
+        "claims alternate between the vendors"
+    );
+    // Within a vendor, oldest first.
+    let flood_jobs: Vec<i64> = held
+        .iter()
+        .filter(|c| !owner(c))
+        .map(|c| c.job_id)
+        .collect();
+    assert!(flood_jobs.windows(2).all(|w| w[0] < w[1]));
+
+    // A cap of 12: each vendor (10 running) gets two more, then nothing; a finished job
+    // frees a place for its vendor only.
+    let capped = queue::ClaimRules {
+        docker: true,
+        vendor_max_running: Some(12),
+    };
+    let mut more = Vec::new();
+    while let Some(c) = queue::claim_as(&pool, "w", LEASE, capped).await.unwrap() {
+        more.push(owner(&c));
+        assert!(more.len() <= 4, "the cap was passed");
+    }
+    assert_eq!(more.iter().filter(|o| **o).count(), 2, "{more:?}");
+    assert_eq!(more.len(), 4, "{more:?}");
+    let done = held.iter().find(|c| !owner(c)).unwrap();
+    queue::complete(&pool, done, &record(true)).await.unwrap();
+    let next = queue::claim_as(&pool, "w", LEASE, capped)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        !owner(&next),
+        "the freed place is the flooding vendor's own"
+    );
+    assert!(
+        queue::claim_as(&pool, "w", LEASE, capped)
+            .await
+            .unwrap()
+            .is_none()
+    );
 }

@@ -60,6 +60,8 @@ pub struct Config {
     pub sandbox: Option<Sandbox>,
     /// Opens the tasks of live private sets (MCPBENCH_TASK_KEYS); `None`: public sets only.
     pub keyring: Option<Arc<Keyring>>,
+    /// The most jobs one vendor runs at once across every worker; `None` is no cap.
+    pub vendor_max_running: Option<i64>,
 }
 
 impl Config {
@@ -74,6 +76,7 @@ impl Config {
             drain: Duration::from_secs(10),
             sandbox: None,
             keyring: None,
+            vendor_max_running: None,
         }
     }
 }
@@ -172,8 +175,11 @@ impl Worker {
                 _ = stopped(&mut shutdown) => break,
                 p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
             };
-            let docker = self.docker.is_some();
-            match queue::claim_as(&self.pool, &self.config.id, self.config.lease, docker).await {
+            let rules = queue::ClaimRules {
+                docker: self.docker.is_some(),
+                vendor_max_running: self.config.vendor_max_running,
+            };
+            match queue::claim_as(&self.pool, &self.config.id, self.config.lease, rules).await {
                 Ok(Some(claim)) => {
                     let worker = self.clone();
                     let stop = shutdown.clone();
@@ -295,6 +301,7 @@ impl Config {
             lease: Duration::from_secs(args.lease_secs),
             time_budget: Duration::from_secs(args.time_budget_secs),
             egress,
+            vendor_max_running: (args.vendor_max_running > 0).then_some(args.vendor_max_running),
             ..Self::new("")
         })
     }

@@ -3,6 +3,7 @@
 use crate::AppState;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::limits::ClientAddr;
 use axum::extract::State;
 use mcpbench_db::vendors;
 use serde::{Deserialize, Serialize};
@@ -24,34 +25,50 @@ pub struct TokenResponse {
     pub expires_in: u64,
 }
 
-/// Exchanges an API key for a short-lived bearer token.
+/// Exchanges an API key for a short-lived bearer token. Failed exchanges are rate-limited per
+/// client address and per key: past the limit the answer is 429 with `Retry-After`, whatever
+/// the key.
 #[utoipa::path(post, path = "/auth/token", tag = "auth", request_body = TokenRequest,
     responses(
         (status = 200, body = TokenResponse),
         (status = 401, body = Problem, content_type = "application/problem+json"),
         (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 429, body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
 pub async fn token(
     State(state): State<AppState>,
+    addr: ClientAddr,
     AppJson(req): AppJson<TokenRequest>,
 ) -> Result<AppJson<TokenResponse>, ApiError> {
     Ok(AppJson(TokenResponse {
-        access_token: issue(&state, &req.api_key).await?,
+        access_token: issue(&state, addr, &req.api_key).await?,
         token_type: "Bearer",
         expires_in: state.tokens().ttl().as_secs(),
     }))
 }
 
 /// A token for the vendor holding `api_key`, when the key is known and live (the website's
-/// sign-in takes the same path).
-pub(crate) async fn issue(state: &AppState, api_key: &str) -> Result<String, ApiError> {
+/// sign-in takes the same path). Refused while the address or the key failed too often.
+pub(crate) async fn issue(
+    state: &AppState,
+    addr: ClientAddr,
+    api_key: &str,
+) -> Result<String, ApiError> {
     let refused = || ApiError::unauthorized("the API key is unknown or revoked");
+    // The prefix names the key (and so its vendor) without its secret; a bounded one only.
+    let prefix = vendors::key_prefix(api_key).filter(|p| p.len() <= 32);
+    state.limits().auth_allowed(state, addr, prefix)?;
+    let failed = || {
+        state.limits().auth_failed(addr, prefix);
+        refused()
+    };
     if api_key.len() > 200 {
-        return Err(refused());
+        return Err(failed());
     }
     let vendor = vendors::by_key(state.pool(), api_key)
         .await?
-        .ok_or_else(refused)?;
-    let kid = vendors::key_prefix(api_key).ok_or_else(refused)?;
+        .ok_or_else(failed)?;
+    let kid = prefix.ok_or_else(failed)?;
     Ok(state.tokens().issue(vendor.id, kid))
 }

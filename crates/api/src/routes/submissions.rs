@@ -4,6 +4,7 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::limits::ClientAddr;
 use crate::routes::public::{ShownDuration, shown_duration};
 use crate::routes::upload;
 use axum::extract::{FromRequest, Path, Query, Request, State};
@@ -184,12 +185,15 @@ fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
+    addr: ClientAddr,
     request: Request,
 ) -> Result<Response, ApiError> {
+    // Counted before a byte of the body is read: a refused attempt costs us nothing more.
+    state.limits().submission(&state, addr, caller.vendor_id)?;
     let (req, received) = if upload::is_multipart(&request) {
         // Refused before a byte of a possibly large archive is read.
         require_docker(&state).await?;
-        let (req, received) = upload::receive(&state, request).await?;
+        let (req, received) = upload::receive(&state, caller.vendor_id, request).await?;
         (req, Some(received))
     } else {
         let AppJson(req) = AppJson::<NewSubmission>::from_request(request, &state).await?;
@@ -298,6 +302,7 @@ pub async fn create(
             trials: trials as i32,
             max_attempts: state.config().max_attempts,
             monthly_quota: state.config().monthly_quota,
+            max_open: state.config().admission.max_open_submissions,
         },
     )
     .await?;

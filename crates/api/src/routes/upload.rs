@@ -7,7 +7,9 @@
 //! submission's other fields are valid, [`accept`] copies the archive without anything that
 //! would tag images on our engine, checks it (one image, its config matching its digest,
 //! linux/amd64, a sane WORKDIR) and stores it under `images/<sha256>.tar`, where workers load
-//! it from. At most [`MAX_UPLOADS`] uploads are received at once.
+//! it from. At most [`MAX_UPLOADS`] uploads are received at once, one per vendor, and every
+//! part of the body must keep arriving: a piece at least every `upload_stall` (30 s), or the
+//! upload is dropped and its slot freed.
 
 use crate::AppState;
 use crate::body::parse_json;
@@ -17,15 +19,65 @@ use axum::extract::{FromRequest, Multipart, Request};
 use http::header;
 use mcpbench_images::{ArchiveImage, inspect_archive, untagged_copy};
 use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use tokio::io::AsyncWriteExt;
-use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Uploads received at once (each may hold a temporary file of up to the cap).
 pub const MAX_UPLOADS: usize = 4;
-static UPLOADS: Semaphore = Semaphore::const_new(MAX_UPLOADS);
 
-/// The longest an upload may go without a byte arriving.
-const CHUNK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// The upload slots of one API process: [`MAX_UPLOADS`] in all, one per vendor.
+pub(crate) struct Slots {
+    all: Arc<Semaphore>,
+    vendors: Arc<Mutex<HashSet<i64>>>,
+}
+
+impl Default for Slots {
+    fn default() -> Self {
+        Self {
+            all: Arc::new(Semaphore::new(MAX_UPLOADS)),
+            vendors: Arc::default(),
+        }
+    }
+}
+
+/// A slot held while an upload is received and checked; freed when dropped.
+pub(crate) struct Slot {
+    _permit: OwnedSemaphorePermit,
+    vendors: Arc<Mutex<HashSet<i64>>>,
+    vendor: i64,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = self.vendors.lock().unwrap_or_else(|e| e.into_inner());
+        held.remove(&self.vendor);
+    }
+}
+
+impl Slots {
+    fn take(&self, vendor: i64) -> Result<Slot, ApiError> {
+        let mut held = self.vendors.lock().unwrap_or_else(|e| e.into_inner());
+        if held.contains(&vendor) {
+            return Err(ApiError::rate_limited(
+                "you have an image upload in progress; one at a time",
+                std::time::Duration::from_secs(10),
+            ));
+        }
+        let permit = self.all.clone().try_acquire_owned().map_err(|_| {
+            ApiError::unavailable(format!(
+                "{MAX_UPLOADS} image uploads are in progress, the most at once; try again shortly"
+            ))
+        })?;
+        held.insert(vendor);
+        Ok(Slot {
+            _permit: permit,
+            vendors: self.vendors.clone(),
+            vendor,
+        })
+    }
+}
 
 /// Room for the multipart framing and the submission part beside the archive.
 const FRAMING_BYTES: u64 = 1 << 20;
@@ -34,7 +86,7 @@ const FRAMING_BYTES: u64 = 1 << 20;
 pub(crate) struct Received {
     dir: tempfile::TempDir,
     sha256: String,
-    _permit: SemaphorePermit<'static>,
+    _slot: Slot,
 }
 
 /// An archive accepted: the image it holds and where it is stored.
@@ -56,6 +108,7 @@ pub(crate) fn is_multipart(request: &Request) -> bool {
 
 pub(crate) async fn receive(
     state: &AppState,
+    vendor: i64,
     request: Request,
 ) -> Result<(NewSubmission, Received), ApiError> {
     let cap = state.config().image_upload_max_bytes;
@@ -73,11 +126,7 @@ pub(crate) async fn receive(
     if declared.is_some_and(|n| n > limit) {
         return Err(too_large());
     }
-    let permit = UPLOADS.try_acquire().map_err(|_| {
-        ApiError::unavailable(format!(
-            "{MAX_UPLOADS} image uploads are in progress, the most at once; try again shortly"
-        ))
-    })?;
+    let slot = state.limits().uploads.take(vendor)?;
     // The whole body is bounded, so neither the framing nor a part's headers can grow
     // without end.
     let request = request.map(|body| {
@@ -92,18 +141,20 @@ pub(crate) async fn receive(
     let unreadable = |e: axum::extract::multipart::MultipartError| {
         ApiError::bad_request(format!("the multipart body could not be read: {e}"))
     };
-    // A client that stops sending holds a slot: each piece must come within CHUNK_TIMEOUT.
+    // A client that stops sending holds a slot: each piece of every part, and each part's
+    // header, must come within the stall limit.
+    let stall = state.config().admission.upload_stall;
     let stalled = || {
         ApiError::bad_request(format!(
             "the upload stalled: nothing arrived for {} s",
-            CHUNK_TIMEOUT.as_secs()
+            stall.as_secs()
         ))
     };
     let dir = tempfile::tempdir().map_err(ApiError::internal)?;
     let path = dir.path().join("upload.tar");
     let mut submission = None;
     let mut archive: Option<(u64, String)> = None;
-    while let Some(mut field) = tokio::time::timeout(CHUNK_TIMEOUT, multipart.next_field())
+    while let Some(mut field) = tokio::time::timeout(stall, multipart.next_field())
         .await
         .map_err(|_| stalled())?
         .map_err(unreadable)?
@@ -111,7 +162,11 @@ pub(crate) async fn receive(
         match field.name() {
             Some("submission") if submission.is_none() => {
                 let mut bytes = Vec::new();
-                while let Some(chunk) = field.chunk().await.map_err(unreadable)? {
+                while let Some(chunk) = tokio::time::timeout(stall, field.chunk())
+                    .await
+                    .map_err(|_| stalled())?
+                    .map_err(unreadable)?
+                {
                     if bytes.len() + chunk.len() > crate::MAX_BODY_BYTES {
                         return Err(ApiError::too_large(format!(
                             "the submission part is larger than {} bytes",
@@ -128,7 +183,7 @@ pub(crate) async fn receive(
                     .map_err(ApiError::internal)?;
                 let mut hasher = Sha256::new();
                 let mut size = 0u64;
-                while let Some(chunk) = tokio::time::timeout(CHUNK_TIMEOUT, field.chunk())
+                while let Some(chunk) = tokio::time::timeout(stall, field.chunk())
                     .await
                     .map_err(|_| stalled())?
                     .map_err(unreadable)?
@@ -174,7 +229,7 @@ pub(crate) async fn receive(
         Received {
             dir,
             sha256,
-            _permit: permit,
+            _slot: slot,
         },
     ))
 }

@@ -6,6 +6,7 @@ use super::{Frame, PageError, PageQuery, page};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::limits::ClientAddr;
 use crate::routes::auth::issue;
 use axum::extract::rejection::FormRejection;
 use axum::extract::{FromRequestParts, State};
@@ -197,6 +198,7 @@ pub(crate) async fn form(viewer: Viewer, PageQuery(q): PageQuery<Next>) -> Respo
 
 pub(crate) async fn login(
     State(state): State<AppState>,
+    addr: ClientAddr,
     headers: HeaderMap,
     form: Result<Form<SignIn>, FormRejection>,
 ) -> Result<Response, PageError> {
@@ -210,7 +212,7 @@ pub(crate) async fn login(
         })
     })?;
     let next = local_path(req.next.as_deref());
-    let token = match issue(&state, req.api_key.trim()).await {
+    let token = match issue(&state, addr, req.api_key.trim()).await {
         Ok(token) => token,
         Err(e) if e.status() == StatusCode::UNAUTHORIZED => {
             let mut r = form_page(

@@ -78,6 +78,11 @@ pub struct Options {
     pub image_upload_max_bytes: u64,
     /// `MCPBENCH_PUBLIC_URL`.
     pub public_url: Option<String>,
+    /// Connection caps, open submissions, rate limits (none of the last two by default: tests
+    /// submit freely unless they test them).
+    pub admission: mcpbench_api::Admission,
+    /// The most jobs one vendor runs at once in the test's worker (no cap by default).
+    pub vendor_max_running: Option<i64>,
 }
 
 impl Default for Options {
@@ -92,6 +97,12 @@ impl Default for Options {
             concurrency: 4,
             image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
             public_url: None,
+            admission: mcpbench_api::Admission {
+                max_open_submissions: None,
+                rate_limits: false,
+                ..Default::default()
+            },
+            vendor_max_running: None,
         }
     }
 }
@@ -133,6 +144,7 @@ impl Service {
             image_upload_max_bytes: options.image_upload_max_bytes,
             custody: custody.clone(),
             public_url: options.public_url.clone(),
+            admission: options.admission.clone(),
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
@@ -143,6 +155,7 @@ impl Service {
             config.egress = policy;
             config.lease = Duration::from_secs(5);
             config.poll = Duration::from_millis(200);
+            config.vendor_max_running = options.vendor_max_running;
             config.time_budget = options.time_budget;
             config.concurrency = options.concurrency;
             config.sandbox = options.sandbox.clone();

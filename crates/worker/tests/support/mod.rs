@@ -44,6 +44,7 @@ pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
             trials: 1,
             max_attempts: 3,
             monthly_quota: None,
+            max_open: None,
         },
     )
     .await
