@@ -178,9 +178,10 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         .map_err(anyhow::Error::msg)?
         .map(Arc::new);
     let demo_key = demo_key(&pool).await?;
-    worker_config.sandbox = mcpbench_worker::connect_sandbox(&args.worker, &worker_config.id)
-        .await
-        .map_err(anyhow::Error::msg)?;
+    worker_config.sandbox =
+        mcpbench_worker::connect_sandbox(&args.worker, &worker_config.id, &pool)
+            .await
+            .map_err(anyhow::Error::msg)?;
 
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await?;

@@ -86,7 +86,7 @@ async fn main() -> anyhow::Result<()> {
         tracing::info!("shutting down: finishing or giving back running jobs");
         let _ = stop.send(true);
     });
-    config.sandbox = mcpbench_worker::connect_sandbox(&cli.worker, &config.id)
+    config.sandbox = mcpbench_worker::connect_sandbox(&cli.worker, &config.id, &pool)
         .await
         .map_err(anyhow::Error::msg)?;
     mcpbench_worker::run_with_gateway(pool, store, metrics, gateway, &gateway_url, config, stopped)

@@ -95,9 +95,10 @@ pub struct WorkerArgs {
     #[arg(long, env = "MCPBENCH_SANDBOX_DIR")]
     pub sandbox_dir: Option<std::path::PathBuf>,
     /// Names this deployment on every sandbox container, so that deployments sharing one
-    /// Docker engine (staging beside production) never reap each other's pods.
-    #[arg(long, env = "MCPBENCH_SANDBOX_DEPLOYMENT", default_value = "mcpbench")]
-    pub sandbox_deployment: String,
+    /// Docker engine (staging beside production) never reap each other's pods. Unset, it is
+    /// derived from the database (`mcpbench-` and 12 hex digits of its random id).
+    #[arg(long, env = "MCPBENCH_SANDBOX_DEPLOYMENT")]
+    pub sandbox_deployment: Option<String>,
     /// Seconds an agent container has to listen on $PORT.
     #[arg(long, env = "MCPBENCH_AGENT_READINESS_SECS", default_value_t = 30)]
     pub agent_readiness_secs: u64,
@@ -124,13 +125,13 @@ impl WorkerArgs {
         if !(1..=3600).contains(&self.time_budget_secs) {
             return Err("MCPBENCH_TIME_BUDGET_SECS must be between 1 and 3600".into());
         }
-        let d = &self.sandbox_deployment;
-        if d.is_empty()
-            || d.len() > 64
-            || d.starts_with('.')
-            || !d
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+        if let Some(d) = &self.sandbox_deployment
+            && (d.is_empty()
+                || d.len() > 64
+                || d.starts_with('.')
+                || !d
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)))
         {
             return Err(
                 "MCPBENCH_SANDBOX_DEPLOYMENT must be 1 to 64 letters, digits, '.', '_' or '-'"

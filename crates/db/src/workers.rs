@@ -15,8 +15,10 @@ pub async fn seen(pool: &PgPool, id: &str, docker: bool) -> Result<(), DbError> 
     )
     .execute(pool)
     .await?;
-    // Workers come and go with their process; rows of long-gone ones are dropped here.
-    sqlx::query!("DELETE FROM workers WHERE seen_at < now() - interval '1 day'")
+    // Workers come and go with their process; rows of long-gone ones are dropped here, late
+    // enough that whatever a dead worker left on a Docker engine has long been reaped (the
+    // reaper takes only pods of workers this table knows).
+    sqlx::query!("DELETE FROM workers WHERE seen_at < now() - interval '30 days'")
         .execute(pool)
         .await?;
     Ok(())
@@ -43,4 +45,21 @@ pub async fn live(pool: &PgPool, within: Duration) -> Result<Vec<String>, DbErro
     .fetch_all(pool)
     .await?;
     Ok(ids)
+}
+
+/// Ids of every worker this database knows (reported within the last 30 days).
+pub async fn known(pool: &PgPool) -> Result<Vec<String>, DbError> {
+    let ids = sqlx::query_scalar!("SELECT id FROM workers")
+        .fetch_all(pool)
+        .await?;
+    Ok(ids)
+}
+
+/// The deployment's name for its sandbox pods: `mcpbench-` and 12 hex digits of the random id
+/// its database was given when it was made.
+pub async fn deployment_name(pool: &PgPool) -> Result<String, DbError> {
+    let id = sqlx::query_scalar!("SELECT id FROM deployment")
+        .fetch_one(pool)
+        .await?;
+    Ok(format!("mcpbench-{}", &id.simple().to_string()[..12]))
 }

@@ -501,3 +501,26 @@ async fn workers_are_shared_between_vendors_and_no_vendor_runs_past_its_cap() {
             .is_none()
     );
 }
+
+#[tokio::test]
+async fn each_database_names_its_own_deployment_and_keeps_the_name() {
+    let (a, _) = fresh(1).await;
+    let (b, _) = fresh(1).await;
+    let name = mcpbench_db::workers::deployment_name(&a).await.unwrap();
+    assert!(
+        name.starts_with("mcpbench-") && name.len() == "mcpbench-".len() + 12,
+        "{name}"
+    );
+    assert_eq!(
+        mcpbench_db::workers::deployment_name(&a).await.unwrap(),
+        name
+    );
+    assert_ne!(
+        mcpbench_db::workers::deployment_name(&b).await.unwrap(),
+        name
+    );
+    // The workers it knows are those that reported to it.
+    mcpbench_db::workers::seen(&a, "w-1", true).await.unwrap();
+    assert_eq!(mcpbench_db::workers::known(&a).await.unwrap(), ["w-1"]);
+    assert!(mcpbench_db::workers::known(&b).await.unwrap().is_empty());
+}

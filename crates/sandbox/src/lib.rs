@@ -61,11 +61,13 @@
 //!
 //! A deployment that needs more sets `runtime` to a stronger one (gVisor's `runsc`).
 
+mod dir;
 mod image;
 mod pod;
 mod reaper;
 
 pub use pod::{Finished, NotReady, Pod, PodSpec};
+pub use reaper::Owners;
 
 use bollard::Docker;
 use std::path::PathBuf;
@@ -115,8 +117,9 @@ pub struct SandboxConfig {
     pub socket_dir: PathBuf,
     /// This worker's id, on every label, so the reaper knows whose leftovers it sees.
     pub owner: String,
-    /// The deployment (one database) this worker belongs to: the reaper only judges pods of
-    /// its own deployment, since the live owners it knows are those of its database.
+    /// The deployment (one database) this worker belongs to, on every label: the reaper only
+    /// judges pods of its own deployment, since the owners it knows are those of its
+    /// database. Workers derive it from their database unless told one.
     pub deployment: String,
     pub limits: Limits,
     /// How long an agent has to listen on `$PORT` after its container starts.
@@ -192,7 +195,7 @@ impl Sandbox {
             .await
             .map_err(|_| SandboxError::Unreachable("no answer within 10 s".into()))?
             .map_err(|e| SandboxError::Unreachable(e.to_string()))?;
-        std::fs::create_dir_all(&config.socket_dir)?;
+        dir::pods_home(&config.socket_dir, &config.deployment)?;
         image::check_runtime(&docker).await;
         let proxy_image = image::ensure_proxy(&docker).await?;
         Ok(Self {

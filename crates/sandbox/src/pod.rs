@@ -399,13 +399,21 @@ async fn remove(docker: &Docker, agent: &str, proxy: &str, dir: &Path) {
 
 /// Makes the pod directory, private to the worker and the proxy; returns the proxy's `user`.
 fn prepare_dir(dir: &Path) -> Result<String, SandboxError> {
+    // Inside the worker's private home (`dir::pods_home`): nobody else can plant anything
+    // here, and nothing is followed all the same.
     std::fs::create_dir_all(dir)?;
+    let meta = std::fs::symlink_metadata(dir)?;
+    if !meta.is_dir() {
+        return Err(SandboxError::Pod(format!(
+            "{} is not a directory",
+            dir.display()
+        )));
+    }
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    let meta = std::fs::metadata(dir)?;
     if meta.uid() == 0 {
         // A root worker hands the directory to an unprivileged uid for the proxy; root keeps
         // access anyway.
-        std::os::unix::fs::chown(dir, Some(PROXY_UID), Some(PROXY_UID))?;
+        std::os::unix::fs::lchown(dir, Some(PROXY_UID), Some(PROXY_UID))?;
         Ok(format!("{PROXY_UID}:{PROXY_UID}"))
     } else {
         Ok(format!("{}:{}", meta.uid(), meta.gid()))

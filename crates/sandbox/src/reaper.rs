@@ -9,12 +9,20 @@ use std::time::{Duration, SystemTime};
 /// Grace past a pod's expiry before the reaper takes it (its own worker removes it sooner).
 const GRACE: Duration = Duration::from_secs(10);
 
+/// The workers a deployment's database knows: all it ever saw, and those alive now.
+#[derive(Clone, Debug, Default)]
+pub struct Owners {
+    pub known: HashSet<String>,
+    pub live: HashSet<String>,
+}
+
 impl Sandbox {
-    /// Removes this deployment's sandbox containers that expired, or whose owner is not in
-    /// `live_owners` (this worker always counts as live), and the pod directories of owners
-    /// that are gone.
-    /// Returns how many containers were removed.
-    pub async fn reap(&self, live_owners: &HashSet<String>) -> Result<usize, SandboxError> {
+    /// Removes this deployment's sandbox containers whose owner the database knows and that
+    /// expired or whose owner is gone (this worker always counts as known and live), and the
+    /// pod directories of known owners that are gone. A container whose owner the database
+    /// never saw is left alone: it belongs to another deployment that shares this engine (and,
+    /// by mistake, its name). Returns how many containers were removed.
+    pub async fn reap(&self, owners: &Owners) -> Result<usize, SandboxError> {
         let filters = HashMap::from([(
             "label".to_string(),
             vec![
@@ -30,7 +38,9 @@ impl Sandbox {
             .duration_since(SystemTime::UNIX_EPOCH)
             .unwrap_or_default()
             .as_secs();
-        let live = |owner: &str| owner == self.config.owner || live_owners.contains(owner);
+        let ours = |owner: &str| owner == self.config.owner;
+        let known = |owner: &str| ours(owner) || owners.known.contains(owner);
+        let live = |owner: &str| ours(owner) || owners.live.contains(owner);
         let remove = RemoveContainerOptionsBuilder::default()
             .force(true)
             .v(true)
@@ -43,7 +53,7 @@ impl Sandbox {
                 .get(LABEL_EXPIRES)
                 .and_then(|e| e.parse().ok())
                 .unwrap_or(0);
-            if live(owner) && now < expires + GRACE.as_secs() {
+            if !known(owner) || (live(owner) && now < expires + GRACE.as_secs()) {
                 continue;
             }
             let Some(id) = c.id else { continue };
@@ -66,7 +76,7 @@ impl Sandbox {
         if let Ok(mut owners) = tokio::fs::read_dir(self.pods_dir()).await {
             while let Ok(Some(entry)) = owners.next_entry().await {
                 let name = entry.file_name().to_string_lossy().to_string();
-                if !live(&name) {
+                if known(&name) && !live(&name) {
                     let _ = tokio::fs::remove_dir_all(entry.path()).await;
                 }
             }

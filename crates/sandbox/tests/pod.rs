@@ -4,9 +4,8 @@
 #[path = "support/images.rs"]
 mod images;
 
-use mcpbench_sandbox::{LABEL_OWNER, PodSpec, Sandbox, SandboxConfig};
+use mcpbench_sandbox::{LABEL_OWNER, Owners, PodSpec, Sandbox, SandboxConfig};
 use serde_json::Value;
-use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::process::Command;
 use std::sync::Arc;
@@ -340,12 +339,27 @@ async fn the_reaper_removes_what_a_dead_worker_left() {
     std::mem::forget(pod);
     let label = format!("{LABEL_OWNER}=test-dead-worker");
     assert_eq!(images::containers_with_label(&label).len(), 2);
-    // Another worker reaps: the dead one is not among the live owners.
+    // A live pod of another deployment that, by mistake, shares this one's name: its owner
+    // is a worker this deployment's database never saw.
+    let stranger = sandbox_in("test-stranger", "reaper-test").await;
+    let theirs = stranger.start(&spec(&image, gateway)).await.unwrap();
+    let stranger_label = format!("{LABEL_OWNER}=test-stranger");
+    // Another worker reaps: the dead one is known to its database but not among the live.
     let reaper = sandbox_in("test-reaper", "reaper-test").await;
-    let live: HashSet<String> = ["someone-else".to_string()].into();
-    assert_eq!(reaper.reap(&live).await.unwrap(), 2);
+    let owners = Owners {
+        known: ["test-dead-worker".to_string(), "someone-else".to_string()].into(),
+        live: ["someone-else".to_string()].into(),
+    };
+    assert_eq!(reaper.reap(&owners).await.unwrap(), 2);
     assert!(images::containers_with_label(&label).is_empty());
     assert!(!reaper.pods_dir().join("test-dead-worker").exists());
+    assert_eq!(
+        images::containers_with_label(&stranger_label).len(),
+        2,
+        "a pod of a worker this database does not know is left alone"
+    );
+    assert!(reaper.pods_dir().join("test-stranger").exists());
+    theirs.stop().await;
 }
 
 fn docker_bridge_gateway() -> String {

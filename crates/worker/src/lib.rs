@@ -32,7 +32,6 @@ use mcpbench_sandbox::Sandbox;
 use mcpbench_storage::TraceStore;
 use mcpbench_telemetry::Metrics;
 use mcpbench_vault::Keyring;
-use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -278,14 +277,20 @@ impl Worker {
     /// Removes pods that outlived their limit or whose worker is gone (first round: at start).
     async fn reap_sandbox(&self) {
         let Some(docker) = &self.docker else { return };
-        let live: HashSet<String> = match workers::live(&self.pool, WORKER_SILENCE).await {
-            Ok(ids) => ids.into_iter().collect(),
+        let owners = match tokio::try_join!(
+            workers::live(&self.pool, WORKER_SILENCE),
+            workers::known(&self.pool)
+        ) {
+            Ok((live, known)) => mcpbench_sandbox::Owners {
+                live: live.into_iter().collect(),
+                known: known.into_iter().collect(),
+            },
             Err(e) => {
-                tracing::warn!(error = %e, "listing live workers failed; not reaping this round");
+                tracing::warn!(error = %e, "listing workers failed; not reaping this round");
                 return;
             }
         };
-        if let Err(e) = docker.sandbox.reap(&live).await {
+        if let Err(e) = docker.sandbox.reap(&owners).await {
             tracing::warn!(error = %e, "reaping sandbox leftovers failed");
         }
     }
@@ -312,6 +317,7 @@ impl Config {
 pub async fn connect_sandbox(
     args: &mcpbench_config::WorkerArgs,
     worker_id: &str,
+    pool: &PgPool,
 ) -> Result<Option<Sandbox>, String> {
     if args.docker == "off" {
         return Ok(None);
@@ -320,7 +326,12 @@ pub async fn connect_sandbox(
     if let Some(dir) = &args.sandbox_dir {
         config.socket_dir = dir.clone();
     }
-    config.deployment = args.sandbox_deployment.clone();
+    config.deployment = match &args.sandbox_deployment {
+        Some(name) => name.clone(),
+        None => workers::deployment_name(pool)
+            .await
+            .map_err(|e| format!("reading the deployment's identity: {e}"))?,
+    };
     config.readiness = Duration::from_secs(args.agent_readiness_secs);
     config.limits.memory_bytes = (args.agent_memory_mib as i64) << 20;
     config.limits.cpus = args.agent_cpus;
