@@ -14,6 +14,7 @@ mod auth;
 mod board;
 mod body;
 mod error;
+mod extract;
 mod limits;
 mod openapi;
 mod routes;

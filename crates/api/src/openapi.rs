@@ -7,7 +7,9 @@ use crate::routes::{admin, admin_sets, auth, ops, public, sets, submissions};
 use std::sync::LazyLock;
 use utoipa::Modify;
 use utoipa::OpenApi;
+use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -50,7 +52,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         ops::openapi,
     ),
     components(schemas(Problem, Board, BoardEntry)),
-    modifiers(&Bearer),
+    modifiers(&Bearer, &Refusals),
     tags(
         (name = "auth", description = "API keys for tokens"),
         (name = "submissions", description = "Vendors' agents under evaluation"),
@@ -75,6 +77,77 @@ impl Modify for Bearer {
                     .build(),
             ),
         );
+    }
+}
+
+/// The refusals every route of a kind can answer, written once here rather than on every
+/// handler: 400 for a malformed path or query parameter or body, 401 where a token is needed,
+/// 413 and 415 for JSON bodies. A handler's own entry for a status (with its own wording) is
+/// kept.
+struct Refusals;
+
+impl Refusals {
+    fn add(op: &mut Operation) {
+        let params = op.parameters.as_deref().unwrap_or_default();
+        let has = |place: ParameterIn| {
+            params
+                .iter()
+                .any(|p| matches!(p, RefOr::T(p) if p.parameter_in == place))
+        };
+        let json_body = op.request_body.as_ref().is_some_and(
+            |b| matches!(b, RefOr::T(b) if b.content.contains_key("application/json")),
+        );
+        let secured = op.security.as_ref().is_some_and(|s| !s.is_empty());
+        let mut answers: Vec<(&str, &str)> = Vec::new();
+        if has(ParameterIn::Path) || has(ParameterIn::Query) || json_body {
+            answers.push(("400", "Malformed: a path or query parameter, or the body"));
+        }
+        if secured {
+            answers.push((
+                "401",
+                "No bearer token, or one that is malformed, expired or revoked",
+            ));
+        }
+        if json_body {
+            answers.push(("413", "The body is larger than the limit"));
+            answers.push(("415", "The body is not application/json"));
+        }
+        for (status, description) in answers {
+            op.responses
+                .responses
+                .entry(status.into())
+                .or_insert_with(|| {
+                    RefOr::T(
+                        ResponseBuilder::new()
+                            .description(description)
+                            .content(
+                                crate::PROBLEM_JSON,
+                                ContentBuilder::new()
+                                    .schema(Some(Ref::from_schema_name("Problem")))
+                                    .build(),
+                            )
+                            .build(),
+                    )
+                });
+        }
+    }
+}
+
+impl Modify for Refusals {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for op in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                Self::add(op);
+            }
+        }
     }
 }
 

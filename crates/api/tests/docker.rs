@@ -308,7 +308,11 @@ async fn bad_docker_submissions_get_their_reasons() {
         .text("surprise", "x");
     let (status, body) = svc.post_form(&token, form).await;
     assert_eq!(status, 400, "{body}");
-    assert!(body.contains("unknown part"), "{body}");
+    assert!(body.contains("an unknown part"), "{body}");
+    assert!(
+        !body.contains("surprise"),
+        "the part's name is not echoed: {body}"
+    );
     let r = svc
         .http
         .post(svc.at("/submissions"))

@@ -4,7 +4,8 @@ use crate::AppState;
 use crate::auth::Admin;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
-use axum::extract::{Path, State};
+use crate::extract::Path;
+use axum::extract::State;
 use http::StatusCode;
 use mcpbench_db::vendors;
 use serde::{Deserialize, Serialize};
@@ -65,7 +66,7 @@ pub async fn create_vendor(
 
 /// Revokes every key of a vendor; their tokens stop working at once.
 #[utoipa::path(post, path = "/admin/vendors/{name}/revoke", tag = "admin",
-    params(("name" = String, Path)), security(("bearer" = [])),
+    params(("name" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = Revoked),
         (status = 403, body = Problem, content_type = "application/problem+json")))]
 pub async fn revoke_vendor(

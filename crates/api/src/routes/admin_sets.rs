@@ -5,9 +5,10 @@ use crate::AppState;
 use crate::auth::Admin;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::extract::{Path, Query};
 use crate::routes::public::name;
 use crate::routes::sets::{SetDetail, SetView};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -72,7 +73,7 @@ pub async fn create(
 
 /// Takes a draft live; a private set is committed to and its checkpoint signed.
 #[utoipa::path(post, path = "/admin/sets/{id}/activate", tag = "admin",
-    params(("id" = String, Path)), security(("bearer" = [])),
+    params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = SetDetail),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json")))]
@@ -89,7 +90,7 @@ pub async fn activate(
 
 /// Builds next month's draft from an active set.
 #[utoipa::path(post, path = "/admin/sets/{id}/rotate", tag = "admin", request_body = RotateSet,
-    params(("id" = String, Path)), security(("bearer" = [])),
+    params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 201, body = Rotated),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
@@ -116,7 +117,7 @@ pub async fn rotate(
 
 /// Retires an active set; a committed one is revealed and opens as `Historical-YYYY-MM`.
 #[utoipa::path(post, path = "/admin/sets/{id}/retire", tag = "admin",
-    params(("id" = String, Path)), security(("bearer" = [])),
+    params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = SetView),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json")))]
@@ -133,7 +134,7 @@ pub async fn retire(
 
 /// Deletes a draft.
 #[utoipa::path(delete, path = "/admin/sets/{id}", tag = "admin",
-    params(("id" = String, Path)), security(("bearer" = [])),
+    params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 204),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json")))]
@@ -190,13 +191,14 @@ pub struct AnomalyList {
 #[into_params(parameter_in = Query)]
 pub struct AnomalyParams {
     /// Only this set's flags.
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
 }
 
 /// Runs the anomaly detector over a set's completed submissions and stores its flags
 /// (replacing the set's earlier ones); it also runs when a set retires.
 #[utoipa::path(post, path = "/admin/sets/{id}/analyze", tag = "admin",
-    params(("id" = String, Path)), security(("bearer" = [])),
+    params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = AnomalyList),
         (status = 404, body = Problem, content_type = "application/problem+json")))]
 pub async fn analyze(
@@ -218,7 +220,7 @@ pub async fn analyze(
 pub async fn anomalies(
     State(state): State<AppState>,
     Admin(_admin): Admin,
-    axum::extract::Query(params): axum::extract::Query<AnomalyParams>,
+    Query(params): Query<AnomalyParams>,
 ) -> Result<AppJson<AnomalyList>, ApiError> {
     let set = params.set.as_deref().map(|s| name("set", s)).transpose()?;
     list_flags(&state, set.as_deref()).await

@@ -32,9 +32,10 @@ pub async fn readyz(State(state): State<AppState>) -> Result<&'static str, ApiEr
     Ok("ready")
 }
 
-/// Prometheus metrics in the text exposition format.
+/// Prometheus metrics in the OpenMetrics text format (which Prometheus reads).
 #[utoipa::path(get, path = "/metrics", tag = "operations",
-    responses((status = 200, description = "metrics", body = String)))]
+    responses((status = 200, description = "metrics", body = String,
+        content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8")))]
 pub async fn metrics(State(state): State<AppState>) -> Response {
     (
         [(header::CONTENT_TYPE, mcpbench_telemetry::CONTENT_TYPE)],

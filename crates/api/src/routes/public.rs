@@ -5,8 +5,9 @@ use crate::auth::MaybeCaller;
 use crate::board::{self, Board, Query as BoardQuery};
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::extract::{Path, Query};
 use crate::routes::submissions::RunView;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
 use mcpbench_db::{runs, sets};
@@ -47,10 +48,13 @@ pub(crate) fn set_name(field: &str, value: &str) -> Result<String, ApiError> {
 #[into_params(parameter_in = Query)]
 pub struct BoardParams {
     /// The set; the deployment's default set when absent.
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
     /// Rank by the tasks of this server only.
+    #[param(schema_with = server_schema)]
     pub server: Option<String>,
-    /// Rank by the tasks of this category only.
+    /// Rank by the tasks of this category only (not with `server`).
+    #[param(schema_with = category_schema)]
     pub category: Option<String>,
 }
 
@@ -66,12 +70,8 @@ pub async fn leaderboard(
         Some(s) => set_name("set", s)?,
         None => state.config().default_set.clone(),
     };
-    let server = p.server.as_deref().map(|s| name("server", s)).transpose()?;
-    let category = p
-        .category
-        .as_deref()
-        .map(|s| name("category", s))
-        .transpose()?;
+    let filters = TaskFilters::parse(p.server, p.category, None)?;
+    let (server, category) = (filters.server, filters.category);
     if server.is_some() && category.is_some() {
         return Err(ApiError::bad_request(
             "filter by server or by category, not both",
@@ -93,16 +93,22 @@ pub async fn leaderboard(
 #[into_params(parameter_in = Query)]
 pub struct TasksParams {
     /// A public set; the deployment's default set when absent.
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
     /// Tasks after this task id, in set order.
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub after: Option<String>,
     /// Only the tasks using this server (`calendar`, `github`, ...).
+    #[param(schema_with = server_schema)]
     pub server: Option<String>,
     /// Only the tasks of this category (`single-tool`, `composition`, `recovery`, ...).
+    #[param(schema_with = category_schema)]
     pub category: Option<String>,
     /// Only the tasks of this difficulty: `easy`, `medium` or `hard`.
+    #[param(schema_with = difficulty_schema)]
     pub difficulty: Option<String>,
     /// At most this many (1 to 100, default 100).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 
@@ -131,6 +137,27 @@ pub(crate) fn one_of(
             all.join(", ")
         ))),
     }
+}
+
+/// A string schema whose values are `values`: the query filters' choices, from the task crate.
+/// The empty value means "any", as the website's forms send it.
+fn choices(values: Vec<&'static str>) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(std::iter::once("").chain(values)))
+        .build()
+}
+
+fn server_schema() -> utoipa::openapi::Object {
+    choices(SERVERS.to_vec())
+}
+
+fn category_schema() -> utoipa::openapi::Object {
+    choices(Category::ALL.iter().map(|c| c.as_str()).collect())
+}
+
+fn difficulty_schema() -> utoipa::openapi::Object {
+    choices(Difficulty::ALL.iter().map(|d| d.as_str()).collect())
 }
 
 /// The filters of a task listing, each checked against the servers, categories and
@@ -214,12 +241,13 @@ pub async fn tasks(
 #[into_params(parameter_in = Query)]
 pub struct TaskParams {
     /// A public set; the deployment's default set when absent.
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
 }
 
 /// One task of a public set; a private task is 404 like an unknown one.
 #[utoipa::path(get, path = "/tasks/{id}", tag = "public",
-    params(("id" = String, Path), TaskParams),
+    params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$"), TaskParams),
     responses((status = 200, body = Object),
         (status = 404, body = Problem, content_type = "application/problem+json")))]
 pub async fn task(

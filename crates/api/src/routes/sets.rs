@@ -4,8 +4,9 @@
 use crate::AppState;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::extract::Path;
 use crate::routes::public::set_name;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
 use mcpbench_db::sets;
@@ -109,7 +110,7 @@ pub(crate) async fn find(state: &AppState, id: &str) -> Result<sets::SetInfo, Ap
 }
 
 /// One set, and its commitment.
-#[utoipa::path(get, path = "/sets/{id}", tag = "public", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/sets/{id}", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, body = SetDetail),
         (status = 404, body = Problem, content_type = "application/problem+json")))]
 pub async fn get(
@@ -148,7 +149,7 @@ fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Resp
 }
 
 /// The checkpoint signed when the set went live, as a file to keep.
-#[utoipa::path(get, path = "/sets/{id}/checkpoint", tag = "public", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/sets/{id}/checkpoint", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, body = String, content_type = "text/plain"),
         (status = 404, body = Problem, content_type = "application/problem+json")))]
 pub async fn checkpoint(
@@ -168,7 +169,7 @@ pub async fn checkpoint(
 
 /// The reveal of a retired set: its tasks, salts and inclusion proofs (docs/attestations.md);
 /// check it with `mcpbench verify`.
-#[utoipa::path(get, path = "/sets/{id}/bundle", tag = "public", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/sets/{id}/bundle", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, description = "the reveal bundle", content_type = "application/json"),
         (status = 404, body = Problem, content_type = "application/problem+json")))]
 pub async fn bundle(

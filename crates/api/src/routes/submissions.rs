@@ -4,10 +4,11 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
+use crate::extract::{Path, Query};
 use crate::limits::ClientAddr;
-use crate::routes::public::{ShownDuration, shown_duration};
+use crate::routes::public::{ShownDuration, name, shown_duration};
 use crate::routes::upload;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
 use mcpbench_db::{runs, submissions, workers};
@@ -35,8 +36,18 @@ pub enum Kind {
 #[serde(deny_unknown_fields)]
 pub struct NewSubmission {
     /// A name for this submission, 1 to 100 characters.
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$"
+    )]
     pub name: String,
     /// The model behind the agent, 1 to 100 characters.
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\u0000-\u001f\u007f-\u009f]*$"
+    )]
     pub model: String,
     pub kind: Kind,
     /// For `endpoint`: where the agent takes `mcpbench/1` requests.
@@ -45,8 +56,10 @@ pub struct NewSubmission {
     /// out when uploading the image (multipart part `image`).
     pub image: Option<String>,
     /// The set to run against; the deployment's default set when absent.
+    #[schema(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
     /// Runs per task, 1 to 10 (default 1).
+    #[schema(minimum = 1, maximum = 10)]
     pub trials: Option<u32>,
 }
 
@@ -149,8 +162,10 @@ pub struct SubmissionPage {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only submissions created before this instant (RFC 3339).
+    #[param(format = DateTime)]
     pub before: Option<String>,
     /// At most this many (1 to 100, default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 
@@ -570,8 +585,10 @@ pub struct RunPage {
 #[into_params(parameter_in = Query)]
 pub struct RunsQuery {
     /// Runs after this `task_id:trial`.
+    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}:-?[0-9]+$")]
     pub after: Option<String>,
     /// At most this many (1 to 100, default 100).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 
@@ -598,12 +615,18 @@ pub async fn runs(
         Some(a) => {
             let (task, trial) = a
                 .rsplit_once(':')
-                .and_then(|(t, n)| Some((t, n.parse::<i32>().ok()?)))
+                .and_then(|(t, n)| Some((name("after", t).ok()?, n.parse::<i32>().ok()?)))
                 .ok_or_else(|| ApiError::bad_request("after must be task_id:trial"))?;
             Some((task, trial))
         }
     };
-    let rows = runs::list(state.pool(), id, after, limit).await?;
+    let rows = runs::list(
+        state.pool(),
+        id,
+        after.as_ref().map(|(t, n)| (t.as_str(), *n)),
+        limit,
+    )
+    .await?;
     let next_after = (rows.len() as i64 == limit)
         .then(|| rows.last().map(|r| format!("{}:{}", r.task_id, r.trial)))
         .flatten();

@@ -203,12 +203,12 @@ pub(crate) async fn receive(
                     "the part {name:?} appears twice"
                 )));
             }
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown part {:?}: send the parts \"submission\" (JSON) and \"image\" (a \
-                     docker save archive)",
-                    other.unwrap_or("")
-                )));
+            _ => {
+                // The part's name is the client's: not repeated.
+                return Err(ApiError::bad_request(
+                    "an unknown part: send only the parts \"submission\" (JSON) and \"image\" \
+                     (a docker save archive)",
+                ));
             }
         }
     }

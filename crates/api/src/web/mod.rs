@@ -18,9 +18,8 @@ pub(crate) use error::PageError;
 pub(crate) use session::Viewer;
 
 use crate::AppState;
-use crate::error::ApiError;
 use axum::Router;
-use axum::extract::{FromRequestParts, Query};
+use axum::extract::FromRequestParts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use base64::Engine;
@@ -214,7 +213,8 @@ pub(crate) fn duration(ms: f64) -> String {
     }
 }
 
-/// The query of a page; a malformed one is a page saying so (not a plain-text rejection).
+/// The query of a page; a malformed one is a page saying so (not a plain-text rejection, and
+/// never what was sent).
 pub(crate) struct PageQuery<T>(pub T);
 
 impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PageQuery<T> {
@@ -224,12 +224,25 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> 
         parts: &mut http::request::Parts,
         state: &S,
     ) -> Result<Self, PageError> {
-        let Query(q) = Query::<T>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| {
-                ApiError::bad_request(format!("the address's query: {}", e.body_text()))
-            })?;
+        let crate::extract::Query(q) =
+            crate::extract::Query::<T>::from_request_parts(parts, state).await?;
         Ok(Self(q))
+    }
+}
+
+/// The path of a page; a malformed one is a page saying so.
+pub(crate) struct PagePath<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PagePath<T> {
+    type Rejection = PageError;
+
+    async fn from_request_parts(
+        parts: &mut http::request::Parts,
+        state: &S,
+    ) -> Result<Self, PageError> {
+        let crate::extract::Path(p) =
+            crate::extract::Path::<T>::from_request_parts(parts, state).await?;
+        Ok(Self(p))
     }
 }
 

@@ -2,13 +2,14 @@
 //! arguments, result or error and timing, the agent's own exchange, and the verdict. Shown
 //! under exactly the rules of `GET /runs/{id}`.
 
+use super::PagePath as Path;
 use super::charts::{self, Span, SpanKind};
 use super::submissions::reason_text;
 use super::{Frame, PageError, Viewer, duration, page as frame_page, whole_ms};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::routes::public::{read_logs, read_trace, visible_run};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
 use mcpbench_db::runs::Run;

@@ -1,10 +1,11 @@
 //! `GET /web/sets` and `GET /web/sets/{id}`: which set is live and what it is committed to,
 //! which are retired with their reveal, and how anyone checks a reveal offline.
 
+use super::PagePath as Path;
 use super::{Frame, PageError, Viewer, origin, page as frame_page, when};
 use crate::AppState;
 use crate::routes::sets::{KEY_PATH, find};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use http::HeaderMap;
 use maud::{Markup, html};

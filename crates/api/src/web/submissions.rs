@@ -5,12 +5,13 @@
 //! Its owner sees everything. Anyone else sees a completed submission (it is on the
 //! leaderboard): its scores, and its runs only once their traces are public.
 
+use super::PagePath as Path;
 use super::charts::{self, Group};
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::routes::public::{name, run_public, trace_readable};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 use mcpbench_db::{runs, sets, submissions};

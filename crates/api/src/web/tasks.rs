@@ -1,11 +1,12 @@
 //! `GET /web/tasks` and `GET /web/tasks/{id}`: the task browser, for public sets (the dev set)
 //! and retired ones. A private task is "not found", exactly as in the API.
 
+use super::PagePath as Path;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::routes::public::{TaskFilters, name, set_name};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
 use mcpbench_db::sets;
