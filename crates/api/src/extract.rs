@@ -62,6 +62,8 @@ fn path_rejection(rejection: PathRejection) -> ApiError {
         ErrorKind::InvalidUtf8InPathParam { key } => {
             format!("the path parameter {key} is not valid UTF-8")
         }
+        // The type's own message (a UUID's, say) quotes what was sent: only the key is named.
+        ErrorKind::DeserializeError { key, .. } => format!("the path parameter {key} is malformed"),
         ErrorKind::ParseError { expected_type, .. }
         | ErrorKind::ParseErrorAtIndex { expected_type, .. } => {
             format!("a path parameter is not a valid {}", kind_of(expected_type))
@@ -139,7 +141,7 @@ mod tests {
             let (status, kind, body) = answer("/runs/not-a-uuid%3Cscript%3E").await;
             assert_eq!((status, kind.as_str()), (400, crate::PROBLEM_JSON));
             assert!(
-                body.contains("the path parameter id is not a valid UUID"),
+                body.contains("the path parameter id is malformed"),
                 "{body}"
             );
             assert!(

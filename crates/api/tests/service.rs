@@ -88,10 +88,15 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
         .await;
     assert_eq!(status, 200);
     assert_eq!(board["entries"][0]["tasks"], of_server, "{board}");
+    // A server that does not exist is refused with the choices, as the task browser does.
     let (status, board) = svc.get("/leaderboard?server=no-such-server", None).await;
-    assert_eq!(
-        (status, board["entries"].as_array().unwrap().len()),
-        (200, 0)
+    assert_eq!(status, 400, "{board}");
+    assert!(
+        board["detail"]
+            .as_str()
+            .unwrap()
+            .contains("server must be one of"),
+        "{board}"
     );
 
     // Runs: the owner lists them; the public sees a trace only once published.

@@ -224,10 +224,14 @@ def sets(site):
     expect(commands).to_contain_text(f"mcpbench verify {URL}/sets/2026-10/bundle")
     bundle = page.context.request.get(URL + "/sets/2026-10/bundle")
     assert bundle.ok and bundle.json()["format"] == "mcpbench-reveal/2", bundle.status
+    # November, live, kept half of October: those stay withheld (commitment only) and unlisted.
+    withheld = sum("commitment" in t for t in bundle.json()["tasks"])
+    assert withheld == 3, withheld
+    expect(page.get_by_text(f"({withheld} withheld: a live set still holds them")).to_be_visible()
     site.shot("set-retired")
     site.follow(page.get_by_role("link", name="its tasks").first, "the tasks of a retired set")
     rows = page.locator("tbody tr")
-    assert rows.count() == 6, rows.count()
+    assert rows.count() == 6 - withheld, rows.count()
     # Narrowed with the form to the first task's difficulty: only such tasks, that one among them.
     first_id = rows.first.locator("td").nth(0).inner_text()
     difficulty = rows.first.locator("td").nth(3).inner_text()

@@ -154,7 +154,8 @@ fn how_to_verify(id: &str, base: &str, fingerprint: Option<&str>) -> Markup {
     html! {
         section aria-labelledby="verify" {
             h2 #verify { "How to verify the reveal" }
-            p { "The bundle holds every task with its salt and its inclusion proof. Two independent verifiers "
+            p { "The bundle holds every task with its salt and its inclusion proof, except those a live set still "
+                "holds, which it shows by their commitment alone until they are revealed. Two independent verifiers "
                 "(our command line, and a standard-library Python script) recompute each commitment, the tree and "
                 "the signature, offline:" }
             pre { (commands) }
