@@ -20,6 +20,8 @@ pub const ISSUER: &str = "mcpbench";
 pub const AUDIENCE: &str = "mcpbench-api";
 /// The longest a token lives.
 pub const MAX_TOKEN_TTL: Duration = Duration::from_secs(3600);
+/// How far in the future a token's `iat` may lie (clock skew between API replicas).
+pub const IAT_LEEWAY: Duration = Duration::from_secs(60);
 /// The shortest secret accepted for signing tokens.
 pub const MIN_SECRET_BYTES: usize = 32;
 /// Longer `Authorization` headers are refused unread.
@@ -99,8 +101,15 @@ impl Tokens {
     fn check(&self, token: &str) -> Option<(i64, String)> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
         let claims = data.claims;
-        // `iat` in the future or a lifetime beyond the cap: not one of ours.
-        if claims.exp.saturating_sub(claims.iat) > MAX_TOKEN_TTL.as_secs() {
+        // A lifetime beyond the cap, or issued in the future (past a little clock skew
+        // between API replicas): not one of ours.
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        if claims.exp.saturating_sub(claims.iat) > MAX_TOKEN_TTL.as_secs()
+            || claims.iat > now + IAT_LEEWAY.as_secs()
+        {
             return None;
         }
         Some((claims.sub.parse().ok()?, claims.kid))

@@ -52,10 +52,11 @@ pub(crate) async fn read_bounded(body: axum::body::Body, limit: usize) -> Result
     })
 }
 
-/// JSON into `T`: 400 naming where it went wrong.
+/// JSON into `T`: 400 naming where it went wrong. The body is one JSON value and nothing after
+/// it but white space (`{...}xyz` is refused, not read as `{...}`).
 pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let de = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let value = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
         let at = if path == "." {
@@ -64,7 +65,10 @@ pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
             format!(" at {path}")
         };
         ApiError::bad_request(format!("malformed JSON{at}: {inner}"))
-    })
+    })?;
+    de.end()
+        .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e} after the value")))?;
+    Ok(value)
 }
 
 impl<T: serde::Serialize> IntoResponse for AppJson<T> {

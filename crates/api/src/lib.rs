@@ -21,7 +21,7 @@ mod routes;
 mod server;
 mod web;
 
-pub use auth::{MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
+pub use auth::{IAT_LEEWAY, MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
 pub use error::{ApiError, PROBLEM_JSON, Problem};
 pub use openapi::{openapi_json, openapi_yaml};
 pub use server::{DEFAULT_MAX_CONNECTIONS, HEADER_READ_TIMEOUT};

@@ -154,6 +154,20 @@ async fn forged_and_malformed_tokens_are_401_never_5xx() {
             ),
         ),
         (
+            "issued an hour from now",
+            format!(
+                "Bearer {}",
+                sign(
+                    Algorithm::HS256,
+                    secret,
+                    &claims(&|c| {
+                        c["iat"] = json!(now() + 3600);
+                        c["exp"] = json!(now() + 3600 + 600);
+                    })
+                )
+            ),
+        ),
+        (
             "wrong audience",
             format!(
                 "Bearer {}",
@@ -329,11 +343,22 @@ async fn forged_and_malformed_tokens_are_401_never_5xx() {
         assert_eq!(status, 401, "{what}: {body}");
         problem(401, &body, "unauthorized");
     }
-    // No header at all is 401 too, and the genuine token works.
+    // No header at all is 401 too, and the genuine token works, as does one issued a few
+    // seconds ahead by a replica whose clock runs fast.
     let (status, _) = svc.get("/submissions", None).await;
     assert_eq!(status, 401);
     let (status, _) = svc.get("/submissions", Some(&good)).await;
     assert_eq!(status, 200);
+    let skewed = sign(
+        Algorithm::HS256,
+        secret,
+        &claims(&|c| {
+            c["iat"] = json!(now() + 10);
+            c["exp"] = json!(now() + 610);
+        }),
+    );
+    let (status, body) = svc.get("/submissions", Some(&skewed)).await;
+    assert_eq!(status, 200, "{body}");
     // Bad API keys are 401 at the token endpoint.
     for k in [
         "",

@@ -239,6 +239,9 @@ async fn bad_bodies_get_problems_and_change_nothing() {
         (br#"{"name": "x", "model": "m", "kind": "docker", "image": "a@sha256:00"}"#.to_vec(), "application/json", 422, "docker-unavailable"),
         (br#"{"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/", "set": "nope"}"#.to_vec(), "application/json", 422, "invalid-submission"),
         (br#"{"name": "x"}"#.to_vec(), "text/plain", 415, "unsupported-media-type"),
+        // A valid submission with bytes after it: refused whole, not read up to the brace.
+        (br#"{"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/"}xyz"#.to_vec(), "application/json", 400, "bad-request"),
+        (br#"{"name": "x", "model": "m", "kind": "endpoint", "endpoint_url": "http://127.0.0.1:9/"} {}"#.to_vec(), "application/json", 400, "bad-request"),
     ];
     for (body, content_type, status, slug) in cases {
         let shown = String::from_utf8_lossy(&body)
@@ -279,10 +282,32 @@ async fn bad_bodies_get_problems_and_change_nothing() {
             .0,
         400
     );
-    assert_eq!(
-        svc.get("/submissions/not-a-uuid", Some(&token)).await.0,
-        400
-    );
+    // Malformed paths and queries are problems too, and never repeat what was sent.
+    for (path, auth) in [
+        ("/submissions/not-a-uuid%3Cb%3E", true),
+        ("/runs/zz%3Cb%3Ezz", false),
+        ("/submissions?before=%3Cb%3Ezz", true),
+        ("/tasks?limit=%3Cb%3Ezz", false),
+        ("/tasks?server=%3Cb%3Ezz", false),
+        ("/sets/%3Cb%3Ezz", false),
+    ] {
+        let mut r = svc.http.get(svc.at(path));
+        if auth {
+            r = r.bearer_auth(&token);
+        }
+        let r = r.send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{path}");
+        assert_eq!(
+            r.headers()["content-type"],
+            "application/problem+json",
+            "{path}"
+        );
+        let body = r.text().await.unwrap();
+        assert!(
+            !body.contains("<b>") && !body.contains("zz"),
+            "{path}: {body}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

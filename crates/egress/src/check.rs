@@ -27,7 +27,10 @@ pub enum Refusal {
     NoHost,
     #[error("the URL's host {host} is {kind}, which agents may not use")]
     Address { host: String, kind: &'static str },
-    #[error("the URL's host {host} resolves to {addr}, {kind}, which agents may not use")]
+    /// What it resolved to stays out of the sentence: naming the address (or its kind) of an
+    /// internal name would make the refusal an oracle of our DNS for whoever submits URLs. The
+    /// fields are for our logs.
+    #[error("the URL's host {host} does not resolve to a public address, which agents must use")]
     ResolvesTo {
         host: String,
         addr: IpAddr,
