@@ -3,8 +3,9 @@
 //! Without `DATABASE_URL` a PostgreSQL cluster is started in `DIR/postgres` (and stopped on
 //! Ctrl-C); traces go to `DIR/traces`. The API and a worker run in this process; the dev set
 //! is loaded; on the first start the reference agents (oracle, null, random) are run on it so
-//! the leaderboard is not empty; a `demo` vendor gets a fresh key at each start. The URL, the
-//! database URL and the demo key are printed and written to `DIR/up.json` (mode 0600).
+//! the leaderboard is not empty; a `demo` vendor gets a fresh key at each start (the earlier
+//! ones are revoked). The URL, the database URL (its password masked) and the demo key are
+//! printed, and written to `DIR/up.json` (mode 0600).
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -222,7 +223,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     println!("  the leaderboard: open {url}/ in a browser (sign in there with the key below)");
     println!("  private addresses are allowed for submitted endpoints (local use only)");
     println!("  demo vendor API key: {demo_key}");
-    println!("  database: {database_url}");
+    println!("  database: {}", masked(database_url));
     if let Some(fingerprint) = fingerprint {
         println!(
             "  checkpoints signed by key {fingerprint} ({url}/.well-known/mcpbench-checkpoint-key)"
@@ -240,12 +241,31 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     Ok(())
 }
 
-/// The demo vendor's key: the vendor is made at the first start, a new key at each.
+/// The demo vendor's key: the vendor is made at the first start, a new key at each, and the
+/// keys of earlier starts are revoked (a key printed to a terminal once stays good no longer
+/// than the run that printed it).
 async fn demo_key(pool: &PgPool) -> anyhow::Result<String> {
     match vendors::create(pool, "demo", false, false).await {
         Ok((_, key)) => Ok(key),
-        Err(DbError::Conflict(_)) => Ok(vendors::new_key(pool, "demo").await?),
+        Err(DbError::Conflict(_)) => {
+            vendors::revoke_keys(pool, "demo").await?;
+            Ok(vendors::new_key(pool, "demo").await?)
+        }
         Err(e) => Err(e.into()),
+    }
+}
+
+/// A database URL as it may be printed: its password, if any, masked.
+fn masked(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
     }
 }
 

@@ -13,25 +13,7 @@ fn repo() -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
     let data = tempfile::tempdir().unwrap();
-    let mut up = Command::new(env!("CARGO_BIN_EXE_mcpbench"))
-        .args(["up", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(data.path())
-        .arg("--tasks")
-        .arg(repo().join("tasks/dev"))
-        .env_remove("DATABASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let up_json = data.path().join("up.json");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !up_json.exists() {
-        assert!(Instant::now() < deadline, "up.json was not written");
-        assert!(up.try_wait().unwrap().is_none(), "mcpbench up exited early");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let info: Value = serde_json::from_str(&std::fs::read_to_string(&up_json).unwrap()).unwrap();
+    let (mut up, info) = start(data.path()).await;
     let url = info["url"].as_str().unwrap().to_owned();
     assert!(
         info["database_url"]
@@ -85,6 +67,65 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
     assert_eq!(entries[0]["success_rate"], 1.0);
 
     // Ctrl-C stops the API, the worker and PostgreSQL.
+    stop(&mut up).await;
+    assert!(
+        !data.path().join("postgres/postmaster.pid").exists(),
+        "PostgreSQL is still running"
+    );
+    assert!(http.get(format!("{url}/healthz")).send().await.is_err());
+
+    // Started again on the same data: a new demo key, and the earlier one no longer works.
+    let (mut again, second) = start(data.path()).await;
+    let url = second["url"].as_str().unwrap().to_owned();
+    assert_ne!(second["demo_api_key"], info["demo_api_key"]);
+    for (key, status) in [(&info["demo_api_key"], 401), (&second["demo_api_key"], 200)] {
+        let r = http
+            .post(format!("{url}/auth/token"))
+            .json(&json!({ "api_key": key }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), status);
+    }
+    stop(&mut again).await;
+    // What it printed names the database without its password (up.json, 0600, has it).
+    let mut printed = String::new();
+    std::io::Read::read_to_string(&mut again.stdout.take().unwrap(), &mut printed).unwrap();
+    let password = std::fs::read_to_string(data.path().join("postgres/mcpbench.password")).unwrap();
+    assert!(printed.contains("database: postgres://"), "{printed}");
+    assert!(
+        !printed.contains(password.trim()),
+        "the password was printed"
+    );
+}
+
+/// Starts `mcpbench up` on `data` and waits for its up.json.
+async fn start(data: &std::path::Path) -> (std::process::Child, Value) {
+    let mut up = Command::new(env!("CARGO_BIN_EXE_mcpbench"))
+        .args(["up", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data)
+        .arg("--tasks")
+        .arg(repo().join("tasks/dev"))
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let up_json = data.join("up.json");
+    let _ = std::fs::remove_file(&up_json);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !up_json.exists() {
+        assert!(Instant::now() < deadline, "up.json was not written");
+        assert!(up.try_wait().unwrap().is_none(), "mcpbench up exited early");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let info = serde_json::from_str(&std::fs::read_to_string(&up_json).unwrap()).unwrap();
+    (up, info)
+}
+
+/// Ctrl-C, then waits for a clean exit.
+async fn stop(up: &mut std::process::Child) {
     let pid = up.id().to_string();
     assert!(
         Command::new("kill")
@@ -102,9 +143,4 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     assert!(status.success(), "{status}");
-    assert!(
-        !data.path().join("postgres/postmaster.pid").exists(),
-        "PostgreSQL is still running"
-    );
-    assert!(http.get(format!("{url}/healthz")).send().await.is_err());
 }

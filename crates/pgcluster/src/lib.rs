@@ -7,10 +7,11 @@
 //!
 //! # The cluster
 //!
-//! * `initdb -U mcpbench --auth=trust --locale=C -E UTF8`: one superuser, `mcpbench`, and no
-//!   password. Trust is safe only because the server listens on 127.0.0.1 and on a unix
-//!   socket inside the (mode 0700) data directory, and initdb's `pg_hba.conf` trusts only
-//!   local and loopback connections.
+//! * `initdb -U mcpbench --auth=scram-sha-256 --pwfile=... --locale=C -E UTF8`: one superuser,
+//!   `mcpbench`, with a random password kept in `mcpbench.password` in the data directory
+//!   (0600), which the URLs carry. Any local user can reach a port on 127.0.0.1, so nobody
+//!   gets in without that file. A cluster made by an older version with trust auth (no
+//!   password file) is given a password and password auth at its next start.
 //! * Port, addresses and durability are written to `mcpbench.conf` in the data directory at
 //!   every start (see `settings`). A free port is chosen by binding port 0; if another
 //!   process takes it before the server binds, the start is retried on a new one.

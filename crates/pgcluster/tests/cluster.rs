@@ -51,9 +51,14 @@ fn temp_cluster_serves_several_databases() {
     let cluster = Cluster::start_temp().unwrap();
     eprintln!("start_temp took {:?}", started.elapsed());
 
+    let password = std::fs::read_to_string(cluster.data_dir().join("mcpbench.password")).unwrap();
     assert_eq!(
         cluster.url(),
-        format!("postgres://mcpbench@127.0.0.1:{}/mcpbench", cluster.port())
+        format!(
+            "postgres://mcpbench:{}@127.0.0.1:{}/mcpbench",
+            password.trim(),
+            cluster.port()
+        )
     );
     assert_eq!(
         psql(&cluster.url(), "select current_database()"),
@@ -255,4 +260,69 @@ fn a_closed_parent_is_reported_when_root() {
         let cluster = result.unwrap();
         assert_eq!(psql(&cluster.url(), "select 1"), "1");
     }
+}
+
+/// Whether `psql` gets in with `url`, with no password from the environment or a file.
+fn connects(url: &str) -> bool {
+    Command::new("psql")
+        .args(["-X", "-A", "-t", "-w", url, "-c", "select 1"])
+        .env_remove("PGPASSWORD")
+        .env("PGPASSFILE", "/nonexistent")
+        .output()
+        .expect("psql runs")
+        .status
+        .success()
+}
+
+#[test]
+fn another_local_user_cannot_connect_without_the_password_file() {
+    let root = persistent_root();
+    let data_dir = root.path().join("pg");
+    let cluster = Cluster::start(&data_dir, &Options::default()).unwrap();
+    let password_file = data_dir.join("mcpbench.password");
+    let meta = std::fs::metadata(&password_file).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert!(
+        connects(&cluster.url()),
+        "the URL with the password gets in"
+    );
+    let port = cluster.port();
+    let without = format!("postgres://mcpbench@127.0.0.1:{port}/mcpbench");
+    assert!(!connects(&without), "in without a password");
+    let guessed = format!("postgres://mcpbench:guess@127.0.0.1:{port}/mcpbench");
+    assert!(!connects(&guessed), "in with a wrong password");
+    assert!(!connects(&format!(
+        "postgres://postgres@127.0.0.1:{port}/mcpbench"
+    )));
+    assert!(
+        !cluster
+            .display_url()
+            .contains(std::fs::read_to_string(&password_file).unwrap().trim())
+    );
+    psql(
+        &cluster.url(),
+        "create table kept (v text); insert into kept values ('here')",
+    );
+    cluster.stop().unwrap();
+
+    // A cluster an older version made trusted every local user and kept no password file:
+    // its next start gives it one and password auth, and keeps its data.
+    let hba = data_dir.join("pg_hba.conf");
+    let trusting = std::fs::read_to_string(&hba)
+        .unwrap()
+        .replace("scram-sha-256", "trust");
+    std::fs::write(&hba, trusting).unwrap();
+    std::fs::remove_file(&password_file).unwrap();
+    let again = Cluster::start(&data_dir, &Options::default()).unwrap();
+    assert_eq!(psql(&again.url(), "select v from kept"), "here");
+    let port = again.port();
+    assert!(!connects(&format!(
+        "postgres://mcpbench@127.0.0.1:{port}/mcpbench"
+    )));
+    assert!(connects(&again.url()));
+    assert!(!std::fs::read_to_string(&hba).unwrap().lines().any(|l| {
+        !l.trim_start().starts_with('#') && l.split_whitespace().last() == Some("trust")
+    }));
+    let meta = std::fs::metadata(&password_file).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
 }

@@ -25,7 +25,7 @@ pub(crate) struct LocalStore {
 impl LocalStore {
     /// Opens (creating if needed) the directory `root`.
     pub(crate) fn new(root: PathBuf) -> Result<Self, StorageError> {
-        fs::create_dir_all(&root).map_err(StorageError::io("create directory", &root))?;
+        create_private_dir(&root)?;
         Ok(Self { root })
     }
 
@@ -57,9 +57,16 @@ impl LocalStore {
             let dir = path
                 .parent()
                 .expect("a key under the root has a parent directory");
-            fs::create_dir_all(dir).map_err(StorageError::io("create directory", dir))?;
+            create_private_dir(dir)?;
             let temp = temp_file_in(dir)?;
             fs::copy(&source, temp.path()).map_err(StorageError::io("copy", &source))?;
+            // `fs::copy` gives the copy the source's mode: back to the store's own.
+            #[cfg(unix)]
+            fs::set_permissions(
+                temp.path(),
+                std::os::unix::fs::PermissionsExt::from_mode(0o600),
+            )
+            .map_err(StorageError::io("write", temp.path()))?;
             temp.as_file()
                 .sync_all()
                 .map_err(StorageError::io("write", temp.path()))?;
@@ -103,23 +110,32 @@ async fn blocking<T: Send + 'static>(
     }
 }
 
+/// A temporary file beside its destination, mode 0600 (tempfile's own): traces hold what
+/// agents and tools said, and container logs whatever an image printed, which no other local
+/// user should read (the service's processes run as one user).
 fn temp_file_in(dir: &Path) -> Result<tempfile::NamedTempFile, StorageError> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX);
-    // tempfile's default is 0600; a trace should get the mode any new file gets (0666 less the
-    // umask) so that a reader running as another user of the same group behaves as usual.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder
+    tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
         .tempfile_in(dir)
         .map_err(StorageError::io("create a temporary file in", dir))
+}
+
+/// Creates `dir` and its missing parents, each 0700.
+fn create_private_dir(dir: &Path) -> Result<(), StorageError> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(dir)
+        .map_err(StorageError::io("create directory", dir))
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StorageError> {
     let dir = path
         .parent()
         .expect("a key under the root has a parent directory");
-    fs::create_dir_all(dir).map_err(StorageError::io("create directory", dir))?;
+    create_private_dir(dir)?;
     // Dropping `temp` on any early return deletes the temporary file.
     let mut temp = temp_file_in(dir)?;
     temp.write_all(bytes)

@@ -51,6 +51,18 @@ async fn put_then_get_returns_the_same_trace() {
     assert_eq!(store.get(KEY).await.unwrap(), Some(trace(100, "a")));
     assert_eq!(std::fs::read(root.join(KEY)).unwrap(), trace(100, "a"));
     assert_eq!(store.describe(), format!("directory {}", root.display()));
+    // Traces and the folders above them are the service's alone: 0600 and 0700, whatever the
+    // umask, and so are files stored from a file (image archives, container logs).
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&root.join(KEY)), 0o600);
+    assert_eq!(mode(root.join(KEY).parent().unwrap()), 0o700);
+    assert_eq!(mode(&root), 0o700);
+    let source = dir.path().join("archive.tar");
+    std::fs::write(&source, b"bytes").unwrap();
+    std::fs::set_permissions(&source, std::fs::Permissions::from_mode(0o644)).unwrap();
+    store.put_file("images/x.tar", &source).await.unwrap();
+    assert_eq!(mode(&root.join("images/x.tar")), 0o600);
 }
 
 #[tokio::test]

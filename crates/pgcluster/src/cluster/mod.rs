@@ -13,8 +13,11 @@ use crate::{Error, exec, pidfile};
 
 mod start;
 
-/// The superuser initdb creates; trust auth, so no password.
+/// The superuser initdb creates; its password is in [`PASSWORD_FILE`].
 const SUPERUSER: &str = "mcpbench";
+/// The superuser's password, in the data directory, mode 0600: any local user can reach the
+/// server's port, and only who can read this file gets in.
+const PASSWORD_FILE: &str = "mcpbench.password";
 /// The database every cluster has.
 const DEFAULT_DATABASE: &str = "mcpbench";
 const LISTEN_ADDRESS: &str = "127.0.0.1";
@@ -52,6 +55,8 @@ pub struct Cluster {
     owned: bool,
     running: bool,
     run_as: RunAs,
+    /// The superuser's password (hex), from [`PASSWORD_FILE`].
+    password: String,
     /// Declared before `temp`: disarmed before the directory goes.
     guard: Option<Guard>,
     temp: Option<TempDir>,
@@ -59,8 +64,9 @@ pub struct Cluster {
 
 impl Cluster {
     /// Starts a cluster in `data_dir`, creating and initdb-ing it first if it is missing or
-    /// empty, on 127.0.0.1 with trust auth for the `mcpbench` superuser, and makes sure the
-    /// `mcpbench` database exists.
+    /// empty, on 127.0.0.1 with password (SCRAM) auth for the `mcpbench` superuser, and makes
+    /// sure the `mcpbench` database exists. A cluster an older version made with trust auth
+    /// is given a password and password auth at its first start.
     ///
     /// If a server is already running in `data_dir` (a previous `mcpbench up` still alive),
     /// this attaches to it on its port, with the settings it was started with, and does not
@@ -95,15 +101,24 @@ impl Cluster {
         Cluster::new(binaries, run_as, data_dir, Some(temp), Some(guard)).launch(&options)
     }
 
-    /// `postgres://mcpbench@127.0.0.1:<port>/mcpbench`.
+    /// `postgres://mcpbench:<password>@127.0.0.1:<port>/mcpbench`.
     pub fn url(&self) -> String {
         self.url_for(DEFAULT_DATABASE)
     }
 
-    /// The URL of `database` on this cluster (whether or not it exists).
+    /// The URL of `database` on this cluster (whether or not it exists), password included:
+    /// keep it out of logs ([`Cluster::display_url`] is the one to show).
     pub fn url_for(&self, database: &str) -> String {
         format!(
-            "postgres://{SUPERUSER}@{LISTEN_ADDRESS}:{}/{database}",
+            "postgres://{SUPERUSER}:{}@{LISTEN_ADDRESS}:{}/{database}",
+            self.password, self.port
+        )
+    }
+
+    /// The URL of the default database with the password masked, for people to read.
+    pub fn display_url(&self) -> String {
+        format!(
+            "postgres://{SUPERUSER}:***@{LISTEN_ADDRESS}:{}/{DEFAULT_DATABASE}",
             self.port
         )
     }
@@ -158,6 +173,7 @@ impl Cluster {
             owned: false,
             running: false,
             run_as,
+            password: String::new(),
             guard,
             temp,
         }
@@ -209,6 +225,7 @@ impl Cluster {
         };
         let mut psql = Command::new(self.binaries.psql());
         privilege::scrub(&mut psql);
+        psql.env("PGPASSWORD", &self.password);
         psql.args([
             "-X",
             "-q",

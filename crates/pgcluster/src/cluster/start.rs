@@ -6,7 +6,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{Cluster, DEFAULT_DATABASE, LISTEN_ADDRESS, Options, PG_CTL_TIMEOUT, SUPERUSER};
+use super::{
+    Cluster, DEFAULT_DATABASE, LISTEN_ADDRESS, Options, PASSWORD_FILE, PG_CTL_TIMEOUT, SUPERUSER,
+};
 use crate::privilege::RunAs;
 use crate::settings::{self, Settings};
 use crate::{Error, exec, pidfile};
@@ -22,6 +24,20 @@ impl Cluster {
     pub(super) fn launch(mut self, options: &Options) -> Result<Cluster, Error> {
         let started = Instant::now();
         self.initdb_if_needed(options.durable)?;
+        // A cluster without a password file was made by an older version, with trust auth.
+        let legacy = match std::fs::read_to_string(self.data_dir.join(PASSWORD_FILE)) {
+            Ok(password) => {
+                self.password = password.trim().to_string();
+                false
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
+            Err(e) => {
+                return Err(Error::Io {
+                    context: format!("could not read {PASSWORD_FILE}"),
+                    source: e,
+                });
+            }
+        };
         pidfile::clear_stale(&self.data_dir)?;
         match pidfile::read(&self.data_dir) {
             Some(running)
@@ -30,6 +46,9 @@ impl Cluster {
                 self.attach(running, options)?;
             }
             _ => self.boot(options)?,
+        }
+        if legacy {
+            self.require_password()?;
         }
         self.create_database_if_missing(DEFAULT_DATABASE)?;
         tracing::info!(
@@ -46,19 +65,70 @@ impl Cluster {
         if self.data_dir.join("PG_VERSION").is_file() {
             return Ok(());
         }
+        // initdb reads the password from a file the server's user can read: a private
+        // directory of its own, gone when initdb is done.
+        let password = new_password()?;
+        let secret = tempfile::Builder::new()
+            .prefix("mcpbench-initdb-")
+            .tempdir()
+            .map_err(Error::io("could not create a temporary directory"))?;
+        let pwfile = secret.path().join("password");
+        write_private(&pwfile, &password)?;
+        self.run_as.hand_over(secret.path())?;
+        self.run_as.hand_over(&pwfile)?;
         let mut initdb = self.run_as.command(&self.binaries.tool("initdb"));
-        initdb.arg("-D").arg(&self.data_dir).args([
-            "-U",
-            SUPERUSER,
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--locale=C",
-        ]);
+        initdb
+            .arg("-D")
+            .arg(&self.data_dir)
+            .args([
+                "-U",
+                SUPERUSER,
+                "--auth=scram-sha-256",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ])
+            .arg(format!("--pwfile={}", pwfile.display()));
         if !durable {
             initdb.arg("--no-sync");
         }
         exec::run(&mut initdb)?;
+        write_private(&self.data_dir.join(PASSWORD_FILE), &password)
+    }
+
+    /// Gives a trust-auth cluster (made by an older version) a password and password auth:
+    /// the role gets one over the still-trusted connection, `pg_hba.conf` asks for it from
+    /// then on, and the server reloads.
+    fn require_password(&mut self) -> Result<(), Error> {
+        tracing::info!("the cluster trusts local users; giving it a password");
+        self.password = new_password()?;
+        let mut psql = self.psql(&format!(
+            "ALTER ROLE \"{SUPERUSER}\" PASSWORD '{}'",
+            self.password
+        ));
+        exec::run(&mut psql)?;
+        let hba = self.data_dir.join("pg_hba.conf");
+        let text =
+            std::fs::read_to_string(&hba).map_err(Error::io("could not read pg_hba.conf"))?;
+        let secured: String = text
+            .lines()
+            .map(|line| {
+                let mut fields: Vec<&str> = line.split_whitespace().collect();
+                if !line.trim_start().starts_with('#') && fields.last() == Some(&"trust") {
+                    fields.pop();
+                    fields.push("scram-sha-256");
+                    fields.join(" ")
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&hba, secured + "\n").map_err(Error::io("could not write pg_hba.conf"))?;
+        write_private(&self.data_dir.join(PASSWORD_FILE), &self.password)?;
+        let mut reload = self.run_as.command(&self.binaries.tool("pg_ctl"));
+        reload.args(["reload", "-D"]).arg(&self.data_dir);
+        exec::run(&mut reload)?;
         Ok(())
     }
 
@@ -213,6 +283,33 @@ fn read_from(path: &Path, start: u64) -> String {
     let bytes = std::fs::read(path).unwrap_or_default();
     let start = usize::try_from(start).unwrap_or(0).min(bytes.len());
     String::from_utf8_lossy(&bytes[start..]).into_owned()
+}
+
+/// 24 random bytes from the kernel, as 48 hex digits (safe in a URL and in SQL quotes).
+fn new_password() -> Result<String, Error> {
+    use std::io::Read;
+    let mut bytes = [0u8; 24];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(Error::io("could not read /dev/urandom"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Writes `text` to a new file only its owner can read (0600).
+fn write_private(path: &Path, text: &str) -> Result<(), Error> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .and_then(|mut f| {
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            f.write_all(text.as_bytes())
+        })
+        .map_err(Error::io(format!("could not write {}", path.display())))
 }
 
 #[cfg(test)]
