@@ -7,7 +7,10 @@
 //!   SAVEPOINT, PRAGMAs other than introspection, temporary objects, virtual tables and
 //!   `load_extension`;
 //! - limits: no attached databases at all (which also stops `VACUUM INTO` a file), values of at
-//!   most 1 MB, statements of at most 100 kB;
+//!   most 1 MB, statements of at most 100 kB, a database of at most [`MAX_DB_BYTES`] (the
+//!   page count), its page cache and temporary tables in memory, and a hard limit on the heap
+//!   every run's engine shares in this process ([`HEAP_LIMIT_BYTES`]): one call cannot take a
+//!   worker's memory, whatever it inserts, sorts or recurses over;
 //! - a progress handler cancels a statement after a fixed number of virtual-machine steps, so a
 //!   runaway statement ends the same way on every machine;
 //! - the clock and random functions are replaced: `'now'`, `CURRENT_TIMESTAMP` and `now()` read
@@ -33,6 +36,16 @@ pub(crate) const ROW_CAP: usize = 100;
 const OPS_PER_TICK: i32 = 1_000;
 /// Progress ticks a call may use: about five million virtual-machine steps.
 const MAX_TICKS: u64 = 5_000;
+/// The most one run's database holds (seeds are a few hundred rows; this is a thousand times
+/// their size).
+pub(crate) const MAX_DB_BYTES: u32 = 8 << 20;
+const PAGE_BYTES: u32 = 4096;
+/// The page cache of one run's database, in KiB.
+const CACHE_KIB: u32 = 2048;
+/// The SQLite heap of this whole process, every run's engine together: past it a call fails
+/// with a tool error (and changes nothing) rather than the worker running out of memory. With
+/// each database at most [`MAX_DB_BYTES`], dozens of full ones fit.
+pub(crate) const HEAP_LIMIT_BYTES: u64 = 256 << 20;
 
 /// Pragmas an agent may run: they only describe the schema.
 const INTROSPECTION_PRAGMAS: &[&str] = &[
@@ -163,6 +176,13 @@ impl Engine {
     pub(crate) fn open(now: &str) -> rusqlite::Result<Self> {
         let conn = Connection::open_in_memory()?;
         conn.execute_batch("PRAGMA foreign_keys = ON")?;
+        // Sizes first, before the authorizer is installed (agents may run no such pragma).
+        conn.execute_batch(&format!(
+            "PRAGMA page_size = {PAGE_BYTES}; PRAGMA max_page_count = {};
+             PRAGMA cache_size = -{CACHE_KIB}; PRAGMA temp_store = MEMORY;
+             PRAGMA hard_heap_limit = {HEAP_LIMIT_BYTES};",
+            MAX_DB_BYTES / PAGE_BYTES
+        ))?;
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
         conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, 1_000_000)?;
         conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, 100_000)?;
@@ -352,6 +372,15 @@ impl Engine {
                 "the statement was cancelled: it went past the work limit of about five million engine steps; nothing was changed. Narrow it down",
             ),
             ErrorCode::ReadOnly => ToolError::denied(text),
+            ErrorCode::DiskFull => ToolError::invalid(format!(
+                "the database is full: a run's database holds at most {} MiB; nothing was \
+                 changed",
+                MAX_DB_BYTES >> 20
+            )),
+            ErrorCode::OutOfMemory => ToolError::invalid(
+                "the statement needed more memory than the database engine may use; nothing was \
+                 changed. Narrow it down",
+            ),
             _ => classify(text),
         }
     }
