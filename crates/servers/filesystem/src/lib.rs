@@ -11,7 +11,7 @@ mod templates;
 mod tools;
 
 pub use predicates::Atom;
-pub use state::{Filesystem, Seed};
+pub use state::{Filesystem, MAX_ENTRIES, MAX_TOTAL_BYTES, Seed};
 
 use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;

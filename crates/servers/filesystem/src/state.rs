@@ -21,6 +21,11 @@ pub struct Seed {
     pub read_only: Vec<String>,
 }
 
+/// The most bytes a run's files hold together (seeds hold a few kilobytes).
+pub const MAX_TOTAL_BYTES: usize = 8 << 20;
+/// The most files and directories a run holds together.
+pub const MAX_ENTRIES: usize = 5_000;
+
 /// The simulated server: every directory and every file with its content.
 #[derive(Clone, Debug)]
 pub struct Filesystem {
@@ -164,8 +169,37 @@ impl Filesystem {
         Ok(path)
     }
 
+    /// Whether `path` may hold `len` bytes: the run's files together stay within
+    /// [`MAX_TOTAL_BYTES`] and its files and directories within [`MAX_ENTRIES`], so that a
+    /// hundred calls of a megabyte each cannot fill a worker's memory.
+    pub(crate) fn has_room(&self, path: &str, len: usize) -> Result<(), ToolError> {
+        let before = self.files.get(path).map_or(0, String::len);
+        let total: usize = self.files.values().map(String::len).sum();
+        if total - before + len > MAX_TOTAL_BYTES {
+            return Err(ToolError::invalid(format!(
+                "the filesystem is full: a run's files hold at most {} MiB in all; nothing was \
+                 changed",
+                MAX_TOTAL_BYTES >> 20
+            )));
+        }
+        let new_entry = usize::from(!self.files.contains_key(path));
+        if self.files.len() + self.dirs.len() + new_entry > MAX_ENTRIES {
+            return Err(ToolError::invalid(format!(
+                "the filesystem is full: a run holds at most {MAX_ENTRIES} files and \
+                 directories; nothing was changed"
+            )));
+        }
+        Ok(())
+    }
+
     pub(crate) fn mkdir_p(&mut self, path: &str) -> Result<(), ToolError> {
         let path = normal(path).map_err(ToolError::invalid)?;
+        if self.files.len() + self.dirs.len() + path.matches('/').count() > MAX_ENTRIES {
+            return Err(ToolError::invalid(format!(
+                "the filesystem is full: a run holds at most {MAX_ENTRIES} files and \
+                 directories; nothing was changed"
+            )));
+        }
         let mut at = path;
         loop {
             if self.files.contains_key(at) {

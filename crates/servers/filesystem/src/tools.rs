@@ -160,6 +160,7 @@ fn read_multiple_files(fs: &mut Filesystem, a: ReadMany) -> Out {
 
 fn write_file(fs: &mut Filesystem, a: Write) -> Out {
     let path = fs.new_file_slot(&a.path)?.to_string();
+    fs.has_room(&path, a.content.len())?;
     fs.files.insert(path.clone(), a.content);
     Ok(Value::String(format!("Successfully wrote to {path}")))
 }
@@ -186,6 +187,7 @@ fn edit_file(fs: &mut Filesystem, a: EditFile) -> Out {
         return Ok(json!({ "path": path, "dryRun": true, "newContent": text }));
     }
     fs.writable(&path)?;
+    fs.has_room(&path, text.len())?;
     fs.files.insert(path.clone(), text);
     Ok(Value::String(format!(
         "Applied {} edit(s) to {path}",

@@ -1,0 +1,95 @@
+//! A run's files cannot take a worker's memory: writing and editing until the filesystem is
+//! full is refused with a tool error that changes nothing, in several runs at once, and this
+//! process's resident memory stays bounded. Its own test binary, so no other test counts.
+
+use mcpbench_server_filesystem::{Filesystem, MAX_ENTRIES, MAX_TOTAL_BYTES, Seed};
+use mcpbench_sim::{Server, Simulated};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+fn rss_mib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap()
+        / 1024
+}
+
+fn call(fs: &mut Filesystem, tool: &str, args: Value) -> Result<Value, mcpbench_sim::ToolError> {
+    Server::call(fs, tool, &args)
+}
+
+#[test]
+fn writing_until_the_filesystem_is_full_is_refused_and_memory_stays_bounded() {
+    let before = rss_mib();
+    let megabyte = "x".repeat(1_000_000);
+    let mut runs = Vec::new();
+    for _ in 0..8 {
+        let files = BTreeMap::from([("/w/seed.txt".to_string(), "seed".to_string())]);
+        let mut fs = Filesystem::from_seed(&Seed {
+            files,
+            ..Seed::default()
+        })
+        .unwrap();
+        // A megabyte a call, the largest content a call takes, until the run is full.
+        let mut written = 0;
+        let refusal = loop {
+            let path = format!("/w/f{written}.txt");
+            match call(
+                &mut fs,
+                "write_file",
+                json!({"path": path, "content": megabyte}),
+            ) {
+                Ok(_) => written += 1,
+                Err(e) => break e,
+            }
+            assert!(written < 100, "the filesystem never filled up");
+        };
+        assert!(
+            refusal.message.contains("the filesystem is full"),
+            "{refusal}"
+        );
+        assert_eq!(written, MAX_TOTAL_BYTES / 1_000_000);
+        // An edit that would grow a file past the room left is refused too, and changes nothing.
+        let e = call(
+            &mut fs,
+            "edit_file",
+            json!({"path": "/w/seed.txt", "edits": [{"oldText": "seed", "newText": megabyte}]}),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("the filesystem is full"), "{e}");
+        let seed = call(&mut fs, "read_text_file", json!({"path": "/w/seed.txt"})).unwrap();
+        assert!(seed.to_string().contains("seed"), "{seed}");
+        // Replacing a file with smaller content is still allowed.
+        call(
+            &mut fs,
+            "write_file",
+            json!({"path": "/w/f0.txt", "content": "small"}),
+        )
+        .unwrap();
+        runs.push(fs);
+    }
+    // Entries are bounded too: directories until the count is reached.
+    let mut fs = Filesystem::from_seed(&Seed::default()).unwrap();
+    let mut made = 0;
+    let refusal = loop {
+        match call(
+            &mut fs,
+            "create_directory",
+            json!({"path": format!("/d/{made}")}),
+        ) {
+            Ok(_) => made += 1,
+            Err(e) => break e,
+        }
+        assert!(made <= MAX_ENTRIES, "the entries never ran out");
+    };
+    assert!(refusal.message.contains("at most"), "{refusal}");
+    let grown = rss_mib().saturating_sub(before);
+    eprintln!("8 full runs: resident memory grew by {grown} MiB");
+    // Eight runs of 8 MiB of files each (the unbounded files took a gigabyte in 16 calls).
+    assert!(grown < 200, "resident memory grew by {grown} MiB");
+    drop(runs);
+}
