@@ -33,7 +33,7 @@ pub use seed::{
     BranchSeed, CommentSeed, CommitSeed, DEFAULT_USER, IssueSeed, Permission, PullSeed, RepoSeed,
     Seed, State,
 };
-pub use state::{Github, MergeMethod};
+pub use state::{Github, MAX_REPO_BYTES, MergeMethod};
 
 use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;

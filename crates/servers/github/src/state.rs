@@ -128,7 +128,30 @@ pub(crate) fn check_repo_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// The most file content a repository's commits hold together: every commit keeps its whole
+/// tree, so without it a hundred pushes of a megabyte would keep gigabytes of snapshots.
+pub const MAX_REPO_BYTES: usize = 16 << 20;
+
+/// The bytes of file content in `tree`.
+pub(crate) fn tree_bytes(tree: &Tree) -> usize {
+    tree.values().map(String::len).sum()
+}
+
 impl Repo {
+    /// Whether the repository's commits may take `adding` more bytes of trees
+    /// ([`MAX_REPO_BYTES`]); a refusal changes nothing.
+    pub(crate) fn room_for(&self, adding: usize) -> Result<(), ToolError> {
+        let held: usize = self.commits.values().map(|c| tree_bytes(&c.tree)).sum();
+        if held + adding > MAX_REPO_BYTES {
+            return Err(ToolError::invalid(format!(
+                "the repository is full: its commits hold at most {} MiB of file content in \
+                 all; nothing was changed",
+                MAX_REPO_BYTES >> 20
+            )));
+        }
+        Ok(())
+    }
+
     pub fn full_name(&self) -> String {
         format!("{}/{}", self.owner, self.name)
     }
@@ -180,6 +203,7 @@ impl Repo {
         author: &str,
         tree: Tree,
     ) -> Result<String, ToolError> {
+        self.room_for(tree_bytes(&tree))?;
         let parent = self.tip(branch)?.clone();
         let sha = self.commit(vec![parent], message, author, tree);
         self.branches.insert(branch.to_string(), sha.clone());

@@ -9,7 +9,7 @@
 use super::{Direction, Out, StateFilter, paginate, repo_args};
 use crate::git::{self, Tree};
 use crate::seed::State;
-use crate::state::{Github, Issue, MergeMethod, Merged, Pull, Repo, issue};
+use crate::state::{Github, Issue, MergeMethod, Merged, Pull, Repo, issue, tree_bytes};
 use mcpbench_sim::ToolError;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -314,6 +314,7 @@ pub(crate) fn update_pull_request_branch(gh: &mut Github, a: UpdateBranch) -> Ou
         .merged
         .map_err(|paths| conflict_error(a.pull_number, &paths))?;
     let message = format!("Merge branch '{}' into {}", p.base, p.head);
+    r.room_for(tree_bytes(&tree))?;
     let sha = r.commit(vec![s.head_sha, s.base_sha], &message, &user, tree);
     r.branches.insert(p.head.clone(), sha.clone());
     Ok(json!({ "message": "Updating pull request branch.", "sha": sha }))
@@ -388,6 +389,12 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
     };
     let method = a.merge_method.unwrap_or(MergeMethod::Merge);
     let detail = a.commit_message.clone();
+    // A rebase writes one commit per pick, each with a tree of about this size.
+    let commits = match method {
+        MergeMethod::Rebase => s.ahead.len().max(1),
+        _ => 1,
+    };
+    r.room_for(tree_bytes(&tree) * commits)?;
     let new_sha = match method {
         MergeMethod::Merge => {
             let head_title = format!("Merge pull request #{number} from {}/{}", r.owner, p.head);
