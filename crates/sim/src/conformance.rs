@@ -196,3 +196,19 @@ pub fn check_draft<S: Simulated>(_template: &Template<S>, draft: &Draft<S>) -> R
     report.problems = problems;
     report
 }
+
+/// This process's resident memory in MiB (Linux `VmRSS`), for the tests that show a server's
+/// state stays bounded whatever a run sends it.
+pub fn resident_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse::<u64>().ok())
+        })
+        .expect("/proc/self/status has VmRSS")
+        / 1024
+}

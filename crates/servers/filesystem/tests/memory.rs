@@ -3,20 +3,10 @@
 //! process's resident memory stays bounded. Its own test binary, so no other test counts.
 
 use mcpbench_server_filesystem::{Filesystem, MAX_ENTRIES, MAX_TOTAL_BYTES, Seed};
+use mcpbench_sim::conformance::resident_mib;
 use mcpbench_sim::{Server, Simulated};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-
-fn rss_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap()
-        / 1024
-}
 
 fn call(fs: &mut Filesystem, tool: &str, args: Value) -> Result<Value, mcpbench_sim::ToolError> {
     Server::call(fs, tool, &args)
@@ -24,7 +14,7 @@ fn call(fs: &mut Filesystem, tool: &str, args: Value) -> Result<Value, mcpbench_
 
 #[test]
 fn writing_until_the_filesystem_is_full_is_refused_and_memory_stays_bounded() {
-    let before = rss_mib();
+    let before = resident_mib();
     let megabyte = "x".repeat(1_000_000);
     let mut runs = Vec::new();
     for _ in 0..8 {
@@ -87,7 +77,7 @@ fn writing_until_the_filesystem_is_full_is_refused_and_memory_stays_bounded() {
         assert!(made <= MAX_ENTRIES, "the entries never ran out");
     };
     assert!(refusal.message.contains("at most"), "{refusal}");
-    let grown = rss_mib().saturating_sub(before);
+    let grown = resident_mib().saturating_sub(before);
     eprintln!("8 full runs: resident memory grew by {grown} MiB");
     // Eight runs of 8 MiB of files each (the unbounded files took a gigabyte in 16 calls).
     assert!(grown < 200, "resident memory grew by {grown} MiB");

@@ -4,19 +4,9 @@
 //! memory stays bounded over several runs. Its own test binary, so no other test counts.
 
 use mcpbench_server_github::{Github, MAX_REPO_BYTES, RepoSeed, Seed};
+use mcpbench_sim::conformance::resident_mib;
 use mcpbench_sim::{Server, Simulated};
 use serde_json::{Value, json};
-
-fn rss_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap()
-        / 1024
-}
 
 fn call(gh: &mut Github, tool: &str, args: Value) -> Result<Value, mcpbench_sim::ToolError> {
     Server::call(gh, tool, &args)
@@ -24,7 +14,7 @@ fn call(gh: &mut Github, tool: &str, args: Value) -> Result<Value, mcpbench_sim:
 
 #[test]
 fn pushing_megabytes_until_the_repository_is_full_is_refused_and_memory_stays_bounded() {
-    let before = rss_mib();
+    let before = resident_mib();
     let megabyte = "x".repeat(1_000_000);
     let mut runs = Vec::new();
     for _ in 0..8 {
@@ -63,7 +53,7 @@ fn pushing_megabytes_until_the_repository_is_full_is_refused_and_memory_stays_bo
         );
         runs.push(gh);
     }
-    let grown = rss_mib().saturating_sub(before);
+    let grown = resident_mib().saturating_sub(before);
     eprintln!(
         "8 full runs (repositories of at most {} MiB): resident memory grew by {grown} MiB",
         MAX_REPO_BYTES >> 20

@@ -4,20 +4,9 @@
 //! error that changes nothing. Its own test binary, so that no other test's memory counts.
 
 use mcpbench_server_postgres::{ColumnSeed, Postgres, Seed, SqlType, TableSeed};
+use mcpbench_sim::conformance::resident_mib;
 use mcpbench_sim::{Server, Simulated};
 use serde_json::{Value, json};
-
-/// Resident memory of this process, in MiB (Linux).
-fn rss_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap();
-    kib / 1024
-}
 
 fn run() -> Postgres {
     let seed = Seed {
@@ -41,7 +30,7 @@ fn sql(pg: &mut Postgres, tool: &str, text: &str) -> Result<Value, mcpbench_sim:
 
 #[test]
 fn the_largest_database_a_run_allows_and_the_audits_statements_keep_memory_bounded() {
-    let before = rss_mib();
+    let before = resident_mib();
     let mut runs: Vec<Postgres> = (0..8).map(|_| run()).collect();
     for pg in &mut runs {
         sql(pg, "execute_sql", "CREATE TABLE blobs (n INTEGER, b BLOB)").unwrap();
@@ -88,7 +77,7 @@ fn the_largest_database_a_run_allows_and_the_audits_statements_keep_memory_bound
         let out = sql(pg, "query", "SELECT label FROM items WHERE id = 1").unwrap();
         assert_eq!(out["rows"][0][0], "a");
     }
-    let grown = rss_mib().saturating_sub(before);
+    let grown = resident_mib().saturating_sub(before);
     eprintln!("8 full runs: resident memory grew by {grown} MiB");
     // Eight full databases of 8 MiB, their caches and the engine's own: well under 300 MiB
     // (the audit's single call took 1,140 MiB).
