@@ -34,6 +34,19 @@ fn the_largest_database_a_run_allows_and_the_audits_statements_keep_memory_bound
     let mut runs: Vec<Postgres> = (0..8).map(|_| run()).collect();
     for pg in &mut runs {
         sql(pg, "execute_sql", "CREATE TABLE blobs (n INTEGER, b BLOB)").unwrap();
+        // The limits are not the agent's to lift, by statement or by pragma function.
+        for lift in [
+            "PRAGMA max_page_count = 1000000",
+            "SELECT * FROM pragma_max_page_count",
+            "PRAGMA hard_heap_limit = 0",
+            "SELECT * FROM pragma_hard_heap_limit(0)",
+            "PRAGMA cache_size = -1000000",
+            "PRAGMA temp_store = FILE",
+        ] {
+            for tool in ["query", "execute_sql"] {
+                assert!(sql(pg, tool, lift).is_err(), "{tool} ran {lift:?}");
+            }
+        }
         // The audit's statement: 1,200 rows of 900 kB in one call. Refused whole.
         let e = sql(
             pg,
