@@ -7,6 +7,7 @@ use crate::rng::Rng;
 use crate::server::Simulated;
 use crate::step::Category;
 use crate::template::{Draft, Template};
+use crate::tool::Effect;
 use crate::verify::{Case, Report, Run, verify};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -127,6 +128,18 @@ fn surface<S: Simulated>() -> Vec<String> {
                 "{}.{}: the input schema is not an object schema",
                 S::NAME,
                 t.name
+            ));
+        }
+    }
+    for c in S::capacities() {
+        let sentence = c.sentence();
+        if !specs
+            .iter()
+            .any(|t| t.effect == Effect::Write && t.description.contains(&sentence))
+        {
+            problems.push(format!(
+                "{}: no tool that changes state says {sentence:?}",
+                S::NAME
             ));
         }
     }

@@ -7,6 +7,7 @@
 //! tasks from. Everything here is deterministic: no clock, no ambient randomness, no I/O. The
 //! same calls on the same seed produce the same bytes, which is what makes scores reproducible.
 
+mod capacity;
 mod error;
 mod pred;
 mod rng;
@@ -15,6 +16,7 @@ mod step;
 mod template;
 mod tool;
 
+pub use capacity::{Capacity, Usage, footprint};
 pub use error::{ErrorKind, SeedError, ToolError};
 pub use pred::{AnswerCheck, Pred, normalize_answer};
 pub use rng::Rng;

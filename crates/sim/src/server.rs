@@ -1,6 +1,7 @@
 //! The two faces of a simulated server: [`Simulated`], the typed one each server implements,
 //! and [`Server`], the object-safe one a run holds in a list.
 
+use crate::capacity::Capacity;
 use crate::error::{SeedError, ToolError};
 use crate::template::Template;
 use crate::tool::{ToolBox, ToolSpec};
@@ -30,6 +31,11 @@ pub trait Simulated: Sized + Send + 'static {
     fn snapshot(&self) -> Value;
     /// The template grammars of tasks that use this server alone.
     fn templates() -> Vec<Template<Self>>;
+    /// The bounds on what one run's state may hold, each stated in the descriptions of the
+    /// tools that fill it. None for a server whose state cannot grow past its seed.
+    fn capacities() -> &'static [Capacity] {
+        &[]
+    }
 }
 
 /// A server behind a pointer: what a run holds for each server of its task.

@@ -13,6 +13,8 @@
 //!   user's own answer, and events the user declined do not count as busy.
 //! - New event ids are `evt-9001`, `evt-9002`, ... (skipping ids in use). Listings are sorted by
 //!   start, then id.
+//! - A run's calendars hold at most [`CALENDAR`]: past it, creating or growing an event is a
+//!   tool error (`failed_precondition`) that changes nothing.
 
 mod predicates;
 mod state;
@@ -21,9 +23,9 @@ pub mod time;
 mod tools;
 
 pub use predicates::Atom;
-pub use state::{Calendar, Response, Seed, SeedAttendee, SeedCalendar, SeedEvent};
+pub use state::{CALENDAR, Calendar, Response, Seed, SeedAttendee, SeedCalendar, SeedEvent};
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Calendar {
@@ -45,6 +47,9 @@ impl Simulated for Calendar {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[CALENDAR]
     }
 }
 

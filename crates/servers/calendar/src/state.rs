@@ -1,7 +1,7 @@
 //! Calendars, events, their seed, and the rules every tool shares (access, double booking).
 
 use crate::time::{format_datetime, parse_datetime};
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -153,7 +153,8 @@ pub(crate) struct Attendee {
     pub response: Response,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// An event as the server keeps it; serialized only to measure it against [`CALENDAR`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct Event {
     pub id: String,
     pub calendar: String,
@@ -186,6 +187,15 @@ impl Event {
         self.start < end && start < self.end
     }
 }
+
+/// What a run's calendars hold at most: a hundred times a seed, and more than a whole run of
+/// the largest events the tools take could add (100 calls of 15 kB).
+pub const CALENDAR: Capacity = Capacity {
+    store: "calendar",
+    records: 2_000,
+    noun: "events",
+    bytes: 2 << 20,
+};
 
 /// The simulated server: every calendar and every event.
 #[derive(Clone, Debug)]
@@ -345,6 +355,11 @@ impl Calendar {
             ))),
             None => Ok(()),
         }
+    }
+
+    /// Whether the calendars may take `adding` more ([`CALENDAR`]); a refusal changes nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        CALENDAR.admit(Usage::of(self.events.len(), &self.events), adding)
     }
 
     pub(crate) fn new_id(&mut self) -> String {

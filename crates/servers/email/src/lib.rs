@@ -12,6 +12,8 @@
 //!   quote the original under an optional note. `delete_email` is permanent; the trash is a
 //!   folder reached with `move_email`.
 //! - Listings are newest first, ties by id, capped by `maxResults`.
+//! - A run's mailbox holds at most [`MAILBOX`]: past it, sending, drafting, replying,
+//!   forwarding or a new label is a tool error that changes nothing.
 
 mod predicates;
 mod query;
@@ -20,10 +22,10 @@ mod templates;
 mod tools;
 
 pub use predicates::Atom;
-pub use state::{Email, Folder, Seed, SeedMessage};
+pub use state::{Email, Folder, MAILBOX, Seed, SeedMessage};
 pub use tools::{forward_body, forward_subject, reply_subject};
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Email {
@@ -45,6 +47,9 @@ impl Simulated for Email {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[MAILBOX]
     }
 }
 

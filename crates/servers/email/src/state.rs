@@ -1,6 +1,6 @@
 //! The mailbox, its seed, and the rules every tool shares (addresses, folders, sending policy).
 
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -177,6 +177,15 @@ impl Message {
         serde_json::to_value(self).expect("a message serialises")
     }
 }
+
+/// What a run's mailbox holds at most: a few hundred times a seed, and twenty times what a
+/// whole run of the largest messages the tools take could add (100 calls of 20 kB bodies).
+pub const MAILBOX: Capacity = Capacity {
+    store: "mailbox",
+    records: 2_000,
+    noun: "messages and labels",
+    bytes: 4 << 20,
+};
 
 /// The simulated server: one mailbox.
 #[derive(Clone, Debug)]
@@ -361,7 +370,18 @@ impl Email {
         Ok(())
     }
 
-    /// A message from the owner, stamped now, in `folder`; returns its id.
+    /// What the mailbox holds, against [`MAILBOX`].
+    fn usage(&self) -> Usage {
+        Usage::of(self.messages.len(), &self.messages) + Usage::of(self.labels.len(), &self.labels)
+    }
+
+    /// Whether the mailbox may take `adding` more ([`MAILBOX`]); a refusal changes nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        MAILBOX.admit(self.usage(), adding)
+    }
+
+    /// A message from the owner, stamped now, in `folder`; returns its id. Refused, changing
+    /// nothing, when the mailbox is full.
     pub(crate) fn compose(
         &mut self,
         folder: Folder,
@@ -370,11 +390,10 @@ impl Email {
         subject: String,
         body: String,
         thread: Option<String>,
-    ) -> String {
-        let id = self.new_id();
-        let message = Message {
-            thread_id: thread.unwrap_or_else(|| id.clone()),
-            id: id.clone(),
+    ) -> Result<String, ToolError> {
+        let mut message = Message {
+            id: String::new(),
+            thread_id: String::new(),
             from: self.address.clone(),
             to,
             cc,
@@ -385,8 +404,14 @@ impl Email {
             labels: BTreeSet::new(),
             read: true,
         };
+        // Its ids are drawn only once it fits, so that a refused message uses none; counted
+        // here as the thread and a fresh id (`msg-9001`) at its longest.
+        self.admit(Usage::of(1, &message) + Usage::bytes(footprint(&thread) + 24))?;
+        let id = self.new_id();
+        message.thread_id = thread.unwrap_or_else(|| id.clone());
+        message.id = id.clone();
         self.messages.insert(id.clone(), message);
-        id
+        Ok(id)
     }
 
     /// The existing label named `name` (case-insensitively), if any.

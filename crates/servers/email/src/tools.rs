@@ -5,7 +5,7 @@
 
 use crate::query::Query;
 use crate::state::{Email, Folder, Message, check_addresses, is_folder_name};
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -53,10 +53,10 @@ struct MessageId {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Compose {
     /// Recipient addresses.
-    #[schemars(length(min = 1, max = 20))]
+    #[schemars(length(min = 1, max = 20), inner(length(max = 254)))]
     to: Vec<String>,
     /// Copy recipients.
-    #[schemars(length(max = 20))]
+    #[schemars(length(max = 20), inner(length(max = 254)))]
     cc: Option<Vec<String>>,
     /// Subject line.
     #[schemars(length(min = 1, max = 300))]
@@ -95,7 +95,7 @@ struct Forward {
     #[schemars(length(min = 1, max = 100))]
     message_id: String,
     /// Recipient addresses.
-    #[schemars(length(min = 1, max = 20))]
+    #[schemars(length(min = 1, max = 20), inner(length(max = 254)))]
     to: Vec<String>,
     /// Optional note placed above the forwarded message.
     #[schemars(length(max = 20000))]
@@ -125,7 +125,7 @@ struct Move {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct MarkRead {
     /// Ids of the messages to mark as read.
-    #[schemars(length(min = 1, max = 100))]
+    #[schemars(length(min = 1, max = 100), inner(length(max = 100)))]
     message_ids: Vec<String>,
 }
 
@@ -197,7 +197,7 @@ fn send_email(mb: &mut Email, a: Compose) -> Out {
     check_compose(&a)?;
     let cc = a.cc.unwrap_or_default();
     mb.may_send_to(a.to.iter().chain(&cc))?;
-    let id = mb.compose(Folder::Sent, a.to, cc, a.subject, a.body, None);
+    let id = mb.compose(Folder::Sent, a.to, cc, a.subject, a.body, None)?;
     Ok(json!({ "status": "sent", "id": id }))
 }
 
@@ -210,7 +210,7 @@ fn draft_email(mb: &mut Email, a: Compose) -> Out {
         a.subject,
         a.body,
         None,
-    );
+    )?;
     Ok(json!({ "status": "draft saved", "draftId": id }))
 }
 
@@ -285,7 +285,7 @@ fn reply_email(mb: &mut Email, a: Reply) -> Out {
         subject.clone(),
         a.body,
         Some(thread),
-    );
+    )?;
     Ok(json!({ "status": "sent", "id": id, "to": to, "cc": cc, "subject": subject }))
 }
 
@@ -331,7 +331,7 @@ fn forward_email(mb: &mut Email, a: Forward) -> Out {
         subject.clone(),
         body,
         Some(thread),
-    );
+    )?;
     Ok(json!({ "status": "sent", "id": id, "subject": subject }))
 }
 
@@ -422,6 +422,12 @@ fn add_label(mb: &mut Email, a: AddLabel) -> Out {
         )));
     }
     mb.get(&a.message_id)?;
+    let created = mb.find_label(name).is_none();
+    // The name is kept once on the message, and once more in the list when it is new.
+    mb.admit(Usage {
+        records: usize::from(created),
+        bytes: footprint(name) * (1 + usize::from(created)),
+    })?;
     let label = match mb.find_label(name) {
         Some(l) => l.clone(),
         None => {
@@ -457,13 +463,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Email>> = LazyLock::new(|| {
         Tool::new(
             "send_email",
             Write,
-            "Send a new email right away. The body is used exactly as given. Recipients outside the allowed domains are refused.",
+            "Send a new email right away. The body is used exactly as given. Recipients outside the allowed domains are refused. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             send_email,
         ),
         Tool::new(
             "draft_email",
             Write,
-            "Save a new email as a draft without sending it. Returns the draft id, which send_draft sends later.",
+            "Save a new email as a draft without sending it. Returns the draft id, which send_draft sends later. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             draft_email,
         ),
         Tool::new(
@@ -475,13 +481,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Email>> = LazyLock::new(|| {
         Tool::new(
             "reply_email",
             Write,
-            "Reply to a message in its thread: goes to the original sender (with replyAll also to the other recipients), subject prefixed with \"Re: \", body exactly as given.",
+            "Reply to a message in its thread: goes to the original sender (with replyAll also to the other recipients), subject prefixed with \"Re: \", body exactly as given. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             reply_email,
         ),
         Tool::new(
             "forward_email",
             Write,
-            "Forward a message to new recipients, in its thread, with subject \"Fwd: ...\", an optional note on top and the original message quoted below.",
+            "Forward a message to new recipients, in its thread, with subject \"Fwd: ...\", an optional note on top and the original message quoted below. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             forward_email,
         ),
         Tool::new(
@@ -517,7 +523,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Email>> = LazyLock::new(|| {
         Tool::new(
             "add_label",
             Write,
-            "Add a custom label to a message, creating the label if it does not exist. Folders (inbox, archive, ...) are not labels.",
+            "Add a custom label to a message, creating the label if it does not exist. Folders (inbox, archive, ...) are not labels. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             add_label,
         ),
     ])

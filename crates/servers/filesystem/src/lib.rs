@@ -3,7 +3,9 @@
 //!
 //! Paths are absolute and normalised; the whole tree is allowed except the prefixes a task
 //! seeds as read-only, which answer `permission_denied` to writes. Directory listings are
-//! sorted by name, so every answer is deterministic.
+//! sorted by name, so every answer is deterministic. A run's files hold at most [`FILES`]: past
+//! it a write, edit or new directory is a tool error that changes nothing, and
+//! `read_multiple_files` shows at most that many bytes in one answer.
 
 mod predicates;
 mod state;
@@ -11,9 +13,9 @@ mod templates;
 mod tools;
 
 pub use predicates::Atom;
-pub use state::{Filesystem, MAX_ENTRIES, MAX_TOTAL_BYTES, Seed};
+pub use state::{FILES, Filesystem, Seed};
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Filesystem {
@@ -35,5 +37,8 @@ impl Simulated for Filesystem {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[FILES]
     }
 }

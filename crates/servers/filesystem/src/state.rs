@@ -1,6 +1,6 @@
 //! The tree, its seed, and the path rules.
 
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -21,10 +21,14 @@ pub struct Seed {
     pub read_only: Vec<String>,
 }
 
-/// The most bytes a run's files hold together (seeds hold a few kilobytes).
-pub const MAX_TOTAL_BYTES: usize = 8 << 20;
-/// The most files and directories a run holds together.
-pub const MAX_ENTRIES: usize = 5_000;
+/// What a run's files hold at most, their content counted in bytes (seeds hold a few
+/// kilobytes), so that a hundred calls of a megabyte each cannot fill a worker's memory.
+pub const FILES: Capacity = Capacity {
+    store: "filesystem",
+    records: 5_000,
+    noun: "files and directories",
+    bytes: 8 << 20,
+};
 
 /// The simulated server: every directory and every file with its content.
 #[derive(Clone, Debug)]
@@ -169,38 +173,27 @@ impl Filesystem {
         Ok(path)
     }
 
-    /// Whether `path` may hold `len` bytes: the run's files together stay within
-    /// [`MAX_TOTAL_BYTES`] and its files and directories within [`MAX_ENTRIES`], so that a
-    /// hundred calls of a megabyte each cannot fill a worker's memory.
+    /// What the files and directories hold, against [`FILES`].
+    fn usage(&self) -> Usage {
+        Usage {
+            records: self.files.len() + self.dirs.len(),
+            bytes: self.files.values().map(String::len).sum(),
+        }
+    }
+
+    /// Whether `path` may hold `len` bytes within [`FILES`]; a refusal changes nothing.
     pub(crate) fn has_room(&self, path: &str, len: usize) -> Result<(), ToolError> {
         let before = self.files.get(path).map_or(0, String::len);
-        let total: usize = self.files.values().map(String::len).sum();
-        if total - before + len > MAX_TOTAL_BYTES {
-            return Err(ToolError::invalid(format!(
-                "the filesystem is full: a run's files hold at most {} MiB in all; nothing was \
-                 changed",
-                MAX_TOTAL_BYTES >> 20
-            )));
-        }
-        let new_entry = usize::from(!self.files.contains_key(path));
-        if self.files.len() + self.dirs.len() + new_entry > MAX_ENTRIES {
-            return Err(ToolError::invalid(format!(
-                "the filesystem is full: a run holds at most {MAX_ENTRIES} files and \
-                 directories; nothing was changed"
-            )));
-        }
-        Ok(())
+        let adding = Usage {
+            records: usize::from(!self.files.contains_key(path)),
+            bytes: len.saturating_sub(before),
+        };
+        FILES.admit(self.usage(), adding)
     }
 
     pub(crate) fn mkdir_p(&mut self, path: &str) -> Result<(), ToolError> {
         let path = normal(path).map_err(ToolError::invalid)?;
-        if self.files.len() + self.dirs.len() + path.matches('/').count() > MAX_ENTRIES {
-            return Err(ToolError::invalid(format!(
-                "the filesystem is full: a run holds at most {MAX_ENTRIES} files and \
-                 directories; nothing was changed"
-            )));
-        }
-        let mut at = path;
+        let (mut at, mut missing) = (path, 0);
         loop {
             if self.files.contains_key(at) {
                 return Err(ToolError::conflict(format!("{at} exists and is a file")));
@@ -209,7 +202,15 @@ impl Filesystem {
                 break;
             }
             at = parent(at);
+            missing += 1;
         }
+        FILES.admit(
+            self.usage(),
+            Usage {
+                records: missing,
+                bytes: 0,
+            },
+        )?;
         if !self.is_dir(path) {
             self.writable(path)?;
         }

@@ -2,7 +2,7 @@
 //! twin of `read_text_file` and `list_directory_with_sizes` the richer twin of
 //! `list_directory`: near-duplicates an agent must choose between, as in the real server.
 
-use crate::state::{Filesystem, file_name, join, normal, parent};
+use crate::state::{FILES, Filesystem, file_name, join, normal, parent};
 use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -37,7 +37,7 @@ struct ReadText {
 #[serde(deny_unknown_fields)]
 struct ReadMany {
     /// Absolute paths of the files to read.
-    #[schemars(length(min = 1, max = 50))]
+    #[schemars(length(min = 1, max = 50), inner(length(min = 1, max = 4096)))]
     paths: Vec<String>,
 }
 
@@ -56,9 +56,10 @@ struct Write {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Edit {
     /// Text to find; must occur exactly once in the file.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = 1000000))]
     old_text: String,
     /// Text to put in its place.
+    #[schemars(length(max = 1000000))]
     new_text: String,
 }
 
@@ -115,7 +116,7 @@ struct Search {
     pattern: String,
     /// Globs of names to leave out.
     #[serde(default)]
-    #[schemars(length(max = 20))]
+    #[schemars(length(max = 20), inner(length(max = 200)))]
     exclude_patterns: Vec<String>,
 }
 
@@ -147,11 +148,21 @@ fn read_file(fs: &mut Filesystem, a: PathArg) -> Out {
 }
 
 fn read_multiple_files(fs: &mut Filesystem, a: ReadMany) -> Out {
+    // One answer shows at most as much as a run's files hold, however often a path repeats.
+    let mut shown = 0;
     let parts: Vec<String> = a
         .paths
         .iter()
         .map(|p| match fs.read(p) {
-            Ok(c) => format!("{p}:\n{c}"),
+            Ok(c) if shown + c.len() > FILES.bytes => format!(
+                "{p}: Error - not shown: one answer shows at most {} MiB of content; read this \
+                 file on its own",
+                FILES.bytes >> 20
+            ),
+            Ok(c) => {
+                shown += c.len();
+                format!("{p}:\n{c}")
+            }
             Err(e) => format!("{p}: Error - {e}"),
         })
         .collect();
@@ -406,19 +417,19 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Filesystem>> = LazyLock::new(|| {
         Tool::new(
             "write_file",
             W,
-            "Create a new file or completely overwrite an existing one. The parent directory must exist.",
+            "Create a new file or completely overwrite an existing one. The parent directory must exist. A run's filesystem holds at most 5,000 files and directories and 8 MiB in all.",
             write_file,
         ),
         Tool::new(
             "edit_file",
             W,
-            "Make exact text replacements in a file. Each oldText must occur exactly once. With dryRun, returns the new content without writing.",
+            "Make exact text replacements in a file. Each oldText must occur exactly once. With dryRun, returns the new content without writing. A run's filesystem holds at most 5,000 files and directories and 8 MiB in all.",
             edit_file,
         ),
         Tool::new(
             "create_directory",
             W,
-            "Create a directory, with any missing parents. Succeeds silently if it already exists.",
+            "Create a directory, with any missing parents. Succeeds silently if it already exists. A run's filesystem holds at most 5,000 files and directories and 8 MiB in all.",
             create_directory,
         ),
         Tool::new(

@@ -1,8 +1,9 @@
 //! A run's files cannot take a worker's memory: writing and editing until the filesystem is
-//! full is refused with a tool error that changes nothing, in several runs at once, and this
-//! process's resident memory stays bounded. Its own test binary, so no other test counts.
+//! full is refused with a tool error that changes nothing, in several runs at once, reading
+//! one large file fifty times in one call shows it only as often as fits, and this process's
+//! resident memory stays bounded. Its own test binary, so no other test counts.
 
-use mcpbench_server_filesystem::{Filesystem, MAX_ENTRIES, MAX_TOTAL_BYTES, Seed};
+use mcpbench_server_filesystem::{FILES, Filesystem, Seed};
 use mcpbench_sim::conformance::resident_mib;
 use mcpbench_sim::{Server, Simulated};
 use serde_json::{Value, json};
@@ -42,7 +43,7 @@ fn writing_until_the_filesystem_is_full_is_refused_and_memory_stays_bounded() {
             refusal.message.contains("the filesystem is full"),
             "{refusal}"
         );
-        assert_eq!(written, MAX_TOTAL_BYTES / 1_000_000);
+        assert_eq!(written, FILES.bytes / 1_000_000);
         // An edit that would grow a file past the room left is refused too, and changes nothing.
         let e = call(
             &mut fs,
@@ -53,6 +54,12 @@ fn writing_until_the_filesystem_is_full_is_refused_and_memory_stays_bounded() {
         assert!(e.message.contains("the filesystem is full"), "{e}");
         let seed = call(&mut fs, "read_text_file", json!({"path": "/w/seed.txt"})).unwrap();
         assert!(seed.to_string().contains("seed"), "{seed}");
+        // One answer repeats a megabyte file only as often as a run's files could hold.
+        let paths = vec!["/w/f1.txt"; 50];
+        let many = call(&mut fs, "read_multiple_files", json!({ "paths": paths })).unwrap();
+        let many = many.as_str().unwrap();
+        assert!(many.len() < FILES.bytes + 50 * 200, "{} bytes", many.len());
+        assert!(many.contains("one answer shows at most 8 MiB"));
         // Replacing a file with smaller content is still allowed.
         call(
             &mut fs,
@@ -74,9 +81,13 @@ fn writing_until_the_filesystem_is_full_is_refused_and_memory_stays_bounded() {
             Ok(_) => made += 1,
             Err(e) => break e,
         }
-        assert!(made <= MAX_ENTRIES, "the entries never ran out");
+        assert!(made <= FILES.records, "the entries never ran out");
     };
-    assert!(refusal.message.contains("at most"), "{refusal}");
+    assert_eq!(
+        refusal.message,
+        "the filesystem is full: a run's filesystem holds at most 5,000 files and directories; \
+         nothing was changed"
+    );
     let grown = resident_mib().saturating_sub(before);
     eprintln!("8 full runs: resident memory grew by {grown} MiB");
     // Eight runs of 8 MiB of files each (the unbounded files took a gigabyte in 16 calls).

@@ -18,6 +18,9 @@
 //!   pull requests and comment, but pushes, merges and issue edits answer
 //!   `permission_denied`; forking gives them a copy they administer.
 //! - Lists are sorted deterministically and paginated (`page`, `per_page`/`perPage`).
+//! - A run's repositories hold at most [`ACCOUNT`] together, every commit counting its whole
+//!   tree: past it a push, fork, merge, issue or comment is a tool error
+//!   (`failed_precondition`) that changes nothing.
 
 mod fixtures;
 mod git;
@@ -33,9 +36,9 @@ pub use seed::{
     BranchSeed, CommentSeed, CommitSeed, DEFAULT_USER, IssueSeed, Permission, PullSeed, RepoSeed,
     Seed, State,
 };
-pub use state::{Github, MAX_REPO_BYTES, MergeMethod};
+pub use state::{ACCOUNT, Github, MergeMethod};
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Github {
@@ -57,5 +60,8 @@ impl Simulated for Github {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[ACCOUNT]
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::git::{self, Commit, Tree};
 use crate::seed::{Permission, RepoSeed, Seed, State};
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -128,28 +128,38 @@ pub(crate) fn check_repo_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// The most file content a repository's commits hold together: every commit keeps its whole
-/// tree, so without it a hundred pushes of a megabyte would keep gigabytes of snapshots.
-pub const MAX_REPO_BYTES: usize = 16 << 20;
+/// What a run's repositories hold at most. Every commit keeps its whole tree, so file content
+/// counts once for each commit holding it (without this, a hundred pushes of a megabyte would
+/// keep gigabytes of snapshots) and again in a fork; issues, pull requests and comments count
+/// their text. Seeds hold a few kilobytes.
+pub const ACCOUNT: Capacity = Capacity {
+    store: "GitHub account",
+    records: 5_000,
+    noun: "commits, issues, pull requests and comments",
+    bytes: 16 << 20,
+};
 
 /// The bytes of file content in `tree`.
 pub(crate) fn tree_bytes(tree: &Tree) -> usize {
     tree.values().map(String::len).sum()
 }
 
+/// `commits` new commits whose trees hold `bytes` together.
+pub(crate) fn commits(commits: usize, bytes: usize) -> Usage {
+    Usage {
+        records: commits,
+        bytes,
+    }
+}
+
 impl Repo {
-    /// Whether the repository's commits may take `adding` more bytes of trees
-    /// ([`MAX_REPO_BYTES`]); a refusal changes nothing.
-    pub(crate) fn room_for(&self, adding: usize) -> Result<(), ToolError> {
-        let held: usize = self.commits.values().map(|c| tree_bytes(&c.tree)).sum();
-        if held + adding > MAX_REPO_BYTES {
-            return Err(ToolError::invalid(format!(
-                "the repository is full: its commits hold at most {} MiB of file content in \
-                 all; nothing was changed",
-                MAX_REPO_BYTES >> 20
-            )));
-        }
-        Ok(())
+    /// What the repository holds, against [`ACCOUNT`]: its commits with their trees, and its
+    /// issues with their comments.
+    pub(crate) fn usage(&self) -> Usage {
+        let trees = self.commits.values().map(|c| tree_bytes(&c.tree)).sum();
+        let issues: Vec<&Issue> = self.issues.values().collect();
+        let comments: usize = issues.iter().map(|i| i.comments.len()).sum();
+        commits(self.commits.len(), trees) + Usage::of(issues.len() + comments, &issues)
     }
 
     pub fn full_name(&self) -> String {
@@ -203,7 +213,6 @@ impl Repo {
         author: &str,
         tree: Tree,
     ) -> Result<String, ToolError> {
-        self.room_for(tree_bytes(&tree))?;
         let parent = self.tip(branch)?.clone();
         let sha = self.commit(vec![parent], message, author, tree);
         self.branches.insert(branch.to_string(), sha.clone());
@@ -310,6 +319,20 @@ impl Github {
         self.repos
             .get(&format!("{owner}/{repo}"))
             .ok_or_else(|| ToolError::not_found(format!("repository {owner}/{repo} not found")))
+    }
+
+    /// What the run's repositories hold together, against [`ACCOUNT`].
+    pub(crate) fn usage(&self) -> Usage {
+        self.repos
+            .values()
+            .map(Repo::usage)
+            .fold(Usage::default(), |a, b| a + b)
+    }
+
+    /// Whether the run's repositories may take `adding` more ([`ACCOUNT`]); a refusal changes
+    /// nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        ACCOUNT.admit(self.usage(), adding)
     }
 
     pub(crate) fn repo_mut(&mut self, owner: &str, repo: &str) -> Result<&mut Repo, ToolError> {

@@ -1,9 +1,10 @@
 //! A run's repositories cannot take a worker's memory: every commit keeps its whole tree, so
-//! pushing megabyte files over and over is refused once a repository's commits hold
-//! [`MAX_REPO_BYTES`], with a tool error that changes nothing, and this process's resident
-//! memory stays bounded over several runs. Its own test binary, so no other test counts.
+//! pushing megabyte files over and over is refused once the run's commits hold [`ACCOUNT`],
+//! with a tool error that changes nothing; forking the full repository (which would copy every
+//! commit) is refused too; and this process's resident memory stays bounded over several runs.
+//! Its own test binary, so no other test counts.
 
-use mcpbench_server_github::{Github, MAX_REPO_BYTES, RepoSeed, Seed};
+use mcpbench_server_github::{ACCOUNT, Github, RepoSeed, Seed};
 use mcpbench_sim::conformance::resident_mib;
 use mcpbench_sim::{Server, Simulated};
 use serde_json::{Value, json};
@@ -37,7 +38,7 @@ fn pushing_megabytes_until_the_repository_is_full_is_refused_and_memory_stays_bo
             assert!(pushed < 100, "the repository never filled up");
         };
         assert!(
-            refusal.message.contains("the repository is full"),
+            refusal.message.contains("the GitHub account is full"),
             "{refusal}"
         );
         assert!(pushed >= 3, "{pushed} pushes");
@@ -51,12 +52,27 @@ fn pushing_megabytes_until_the_repository_is_full_is_refused_and_memory_stays_bo
             tip.to_string().matches("more").count() == pushed,
             "the refused push left a commit"
         );
+        // A fork copies every commit, trees and all: refused once it would not fit.
+        let e = call(
+            &mut gh,
+            "fork_repository",
+            json!({"owner": "acme", "repo": "api"}),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("the GitHub account is full"), "{e}");
+        // The run goes on: a small issue still fits.
+        call(
+            &mut gh,
+            "create_issue",
+            json!({"owner": "acme", "repo": "api", "title": "still here"}),
+        )
+        .unwrap();
         runs.push(gh);
     }
     let grown = resident_mib().saturating_sub(before);
     eprintln!(
         "8 full runs (repositories of at most {} MiB): resident memory grew by {grown} MiB",
-        MAX_REPO_BYTES >> 20
+        ACCOUNT.bytes >> 20
     );
     assert!(grown < 300, "resident memory grew by {grown} MiB");
     drop(runs);

@@ -10,7 +10,9 @@
 //!   does nothing and the result says what was not found;
 //! - deleting an entity deletes every relation touching it;
 //! - `search_nodes` and `open_nodes` return only relations whose two ends are both returned,
-//!   as the reference server does; `read_graph` returns everything, sorted by name.
+//!   as the reference server does; `read_graph` returns everything, sorted by name;
+//! - a run's graph holds at most [`GRAPH`]: past it, a call that would add entities,
+//!   observations or relations is a tool error (`failed_precondition`) that changes nothing.
 
 mod predicates;
 mod state;
@@ -19,9 +21,9 @@ mod tools;
 pub mod world;
 
 pub use predicates::Atom;
-pub use state::{Entity, Memory, Relation, Seed};
+pub use state::{Entity, GRAPH, Memory, Relation, Seed};
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Memory {
@@ -43,5 +45,8 @@ impl Simulated for Memory {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[GRAPH]
     }
 }

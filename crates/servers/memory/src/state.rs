@@ -1,6 +1,6 @@
 //! The knowledge graph, its seed, and the rules the tools share.
 
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -36,6 +36,15 @@ pub struct Relation {
     pub to: String,
     pub relation_type: String,
 }
+
+/// What a run's graph holds at most: a hundred times a seed; a handful of the largest calls
+/// the tools take (50 entities of 100 observations each) fill it.
+pub const GRAPH: Capacity = Capacity {
+    store: "knowledge graph",
+    records: 20_000,
+    noun: "entities, observations and relations",
+    bytes: 4 << 20,
+};
 
 /// The simulated server: entities by name, relations in sorted order.
 #[derive(Clone, Debug)]
@@ -84,6 +93,14 @@ impl Memory {
             entities,
             relations,
         })
+    }
+
+    /// Whether the graph may take `adding` more ([`GRAPH`]); a refusal changes nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        let facts: usize = self.entities.values().map(|e| e.observations.len()).sum();
+        let held = Usage::of(self.entities.len() + facts, &self.entities)
+            + Usage::of(self.relations.len(), &self.relations);
+        GRAPH.admit(held, adding)
     }
 
     pub(crate) fn entity(&self, name: &str) -> Result<&Entity, ToolError> {

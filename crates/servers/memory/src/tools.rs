@@ -7,11 +7,11 @@
 //! Relations must join existing entities: a missing end is `not_found` and nothing is created.
 
 use crate::state::{Entity, Memory, Relation};
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 type Out = Result<Value, ToolError>;
@@ -104,7 +104,7 @@ struct Deletion {
     #[schemars(length(min = 1, max = 200))]
     entity_name: String,
     /// The exact observations to delete.
-    #[schemars(length(min = 1, max = 50))]
+    #[schemars(length(min = 1, max = 50), inner(length(max = 1000)))]
     observations: Vec<String>,
 }
 
@@ -156,9 +156,9 @@ struct GetEntity {
 }
 
 fn create_entities(m: &mut Memory, a: CreateEntities) -> Out {
-    let (mut created, mut existing) = (Vec::new(), Vec::new());
+    let (mut created, mut existing): (Vec<Entity>, Vec<String>) = (Vec::new(), Vec::new());
     for e in a.entities {
-        if m.entities.contains_key(&e.name) {
+        if m.entities.contains_key(&e.name) || created.iter().any(|c| c.name == e.name) {
             existing.push(e.name);
             continue;
         }
@@ -168,13 +168,16 @@ fn create_entities(m: &mut Memory, a: CreateEntities) -> Out {
                 observations.push(o);
             }
         }
-        let entity = Entity {
-            name: e.name.clone(),
+        created.push(Entity {
+            name: e.name,
             entity_type: e.entity_type,
             observations,
-        };
-        created.push(entity.clone());
-        m.entities.insert(e.name, entity);
+        });
+    }
+    let facts: usize = created.iter().map(|e| e.observations.len()).sum();
+    m.admit(Usage::of(created.len() + facts, &created))?;
+    for e in &created {
+        m.entities.insert(e.name.clone(), e.clone());
     }
     let mut out = json!({ "created": created });
     if !existing.is_empty() {
@@ -197,6 +200,13 @@ fn create_relations(m: &mut Memory, a: Relations) -> Out {
             })?;
         }
     }
+    let fresh: BTreeSet<Relation> = a
+        .relations
+        .iter()
+        .map(RelationArg::relation)
+        .filter(|r| !m.relations.contains(r))
+        .collect();
+    m.admit(Usage::of(fresh.len(), &fresh))?;
     let (mut created, mut existing) = (Vec::new(), Vec::new());
     for r in a.relations.iter().map(RelationArg::relation) {
         if m.relations.insert(r.clone()) {
@@ -216,9 +226,13 @@ fn add_observations(m: &mut Memory, a: AddObservations) -> Out {
     for o in &a.observations {
         m.entity(&o.entity_name)?;
     }
+    // Applied to copies first, so that a graph too full for them changes nothing.
+    let mut changed: BTreeMap<String, Entity> = BTreeMap::new();
     let mut results = Vec::new();
     for o in a.observations {
-        let e = m.entities.get_mut(&o.entity_name).expect("checked");
+        let e = changed
+            .entry(o.entity_name.clone())
+            .or_insert_with(|| m.entities[&o.entity_name].clone());
         let mut added = Vec::new();
         for c in o.contents {
             if !e.observations.contains(&c) {
@@ -228,6 +242,17 @@ fn add_observations(m: &mut Memory, a: AddObservations) -> Out {
         }
         results.push(json!({ "entityName": o.entity_name, "addedObservations": added }));
     }
+    let mut adding = Usage::default();
+    for (name, e) in &changed {
+        let before = &m.entities[name];
+        adding = adding
+            + Usage {
+                records: e.observations.len() - before.observations.len(),
+                bytes: footprint(e).saturating_sub(footprint(before)),
+            };
+    }
+    m.admit(adding)?;
+    m.entities.extend(changed);
     Ok(Value::Array(results))
 }
 
@@ -315,7 +340,11 @@ fn open_nodes(m: &mut Memory, a: OpenNodes) -> Out {
 }
 
 fn update_entity_type(m: &mut Memory, a: UpdateType) -> Out {
-    m.entity(&a.name)?;
+    let grows = a
+        .entity_type
+        .len()
+        .saturating_sub(m.entity(&a.name)?.entity_type.len());
+    m.admit(Usage::bytes(grows))?;
     let e = m.entities.get_mut(&a.name).expect("checked");
     e.entity_type = a.entity_type;
     Ok(json!(e))
@@ -331,19 +360,19 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Memory>> = LazyLock::new(|| {
         Tool::new(
             "create_entities",
             Write,
-            "Create multiple new entities in the knowledge graph. Entities whose name already exists are skipped, not changed.",
+            "Create multiple new entities in the knowledge graph. Entities whose name already exists are skipped, not changed. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             create_entities,
         ),
         Tool::new(
             "create_relations",
             Write,
-            "Create multiple new relations between existing entities. Relations should be in active voice (works_at, knows). Duplicates are skipped.",
+            "Create multiple new relations between existing entities. Relations should be in active voice (works_at, knows). Duplicates are skipped. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             create_relations,
         ),
         Tool::new(
             "add_observations",
             Write,
-            "Add new observations to existing entities in the knowledge graph. Observations already present are not repeated.",
+            "Add new observations to existing entities in the knowledge graph. Observations already present are not repeated. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             add_observations,
         ),
         Tool::new(
@@ -385,7 +414,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Memory>> = LazyLock::new(|| {
         Tool::new(
             "update_entity_type",
             Write,
-            "Change the entityType of one existing entity; its name, observations and relations stay.",
+            "Change the entityType of one existing entity; its name, observations and relations stay. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             update_entity_type,
         ),
         Tool::new(

@@ -8,9 +8,10 @@
 //!   `load_extension`;
 //! - limits: no attached databases at all (which also stops `VACUUM INTO` a file), values of at
 //!   most 1 MB, statements of at most 100 kB, a database of at most [`MAX_DB_BYTES`] (the
-//!   page count), its page cache and temporary tables in memory, and a hard limit on the heap
-//!   every run's engine shares in this process ([`HEAP_LIMIT_BYTES`]): one call cannot take a
-//!   worker's memory, whatever it inserts, sorts or recurses over;
+//!   page count), its page cache and temporary tables in memory, results of at most
+//!   [`RESULT_BYTES`] of values, and a hard limit on the heap every run's engine shares in
+//!   this process ([`HEAP_LIMIT_BYTES`]): one call cannot take a worker's memory, whatever it
+//!   inserts, sorts, recurses over or selects;
 //! - a progress handler cancels a statement after a fixed number of virtual-machine steps, so a
 //!   runaway statement ends the same way on every machine;
 //! - the clock and random functions are replaced: `'now'`, `CURRENT_TIMESTAMP` and `now()` read
@@ -33,6 +34,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Rows a result shows at most.
 pub(crate) const ROW_CAP: usize = 100;
+/// Bytes of values a result shows at most: every value may be a megabyte and a row may have
+/// two thousand columns, so without it one answer could hold gigabytes.
+pub(crate) const RESULT_BYTES: usize = 4 << 20;
+
+/// Why a result shows fewer rows than the statement returned.
+enum Cut {
+    Rows,
+    Bytes,
+}
 const OPS_PER_TICK: i32 = 1_000;
 /// Progress ticks a call may use: about five million virtual-machine steps.
 const MAX_TICKS: u64 = 5_000;
@@ -43,8 +53,16 @@ const PAGE_BYTES: u32 = 4096;
 /// The page cache of one run's database, in KiB.
 const CACHE_KIB: u32 = 2048;
 /// The SQLite heap of this whole process, every run's engine together: past it a call fails
-/// with a tool error (and changes nothing) rather than the worker running out of memory. With
-/// each database at most [`MAX_DB_BYTES`], dozens of full ones fit.
+/// with a tool error (and changes nothing) rather than the worker running out of memory.
+///
+/// SQLite bounds a connection's pages (above) but not what one statement holds while it runs
+/// (a sort, a recursive query's queue, a materialised subquery), and its only heap limit is
+/// process-wide. So: a full run's database and cache take about 10 MiB, the default four
+/// concurrent runs 40 MiB, and two dozen full runs would still fit; the rest is room for
+/// statements in flight, and the whole engine stays within a quarter of a 1 GiB worker.
+/// A statement that needs more fails. The limit being shared, a concurrent run's statement
+/// that allocates in that instant can fail the same way; such a failure is transient, over as
+/// soon as the greedy statement has failed and freed its memory.
 pub(crate) const HEAP_LIMIT_BYTES: u64 = 256 << 20;
 
 /// Pragmas an agent may run: they only describe the schema.
@@ -260,20 +278,30 @@ impl Engine {
         let readonly = stmt.readonly();
         let mut rows = stmt.raw_query();
         let mut out: Vec<Vec<Value>> = Vec::new();
-        let mut truncated = false;
+        let (mut shown, mut cut) = (0, None);
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
-            if out.len() == ROW_CAP {
-                truncated = true;
-                if readonly {
-                    break;
+            if cut.is_none() {
+                let size: usize = (0..columns.len())
+                    .map(|i| row.get_ref(i).map_or(0, shown_len))
+                    .sum();
+                if out.len() == ROW_CAP {
+                    cut = Some(Cut::Rows);
+                } else if shown + size > RESULT_BYTES {
+                    cut = Some(Cut::Bytes);
+                } else {
+                    shown += size;
+                    out.push(
+                        (0..columns.len())
+                            .map(|i| row.get_ref(i).map_or(Value::Null, json_of))
+                            .collect(),
+                    );
+                    continue;
                 }
-                continue;
             }
-            out.push(
-                (0..columns.len())
-                    .map(|i| row.get_ref(i).map_or(Value::Null, json_of))
-                    .collect(),
-            );
+            // A write runs to its end; only the rows it shows stop.
+            if readonly {
+                break;
+            }
         }
         drop(rows);
         let affected = if self.conn.total_changes() == before {
@@ -288,11 +316,18 @@ impl Engine {
         if !readonly {
             result["rows_affected"] = json!(affected);
         }
-        if truncated {
+        if let Some(cut) = cut {
             result["truncated"] = json!(true);
-            result["note"] = json!(format!(
-                "only the first {ROW_CAP} rows are shown; narrow the query with WHERE, LIMIT/OFFSET or an aggregate"
-            ));
+            result["note"] = json!(match cut {
+                Cut::Rows => format!(
+                    "only the first {ROW_CAP} rows are shown; narrow the query with WHERE, LIMIT/OFFSET or an aggregate"
+                ),
+                Cut::Bytes => format!(
+                    "the result is cut after {} rows: a result shows at most {} MiB of values; select fewer or shorter columns, or narrow the query",
+                    out.len(),
+                    RESULT_BYTES >> 20
+                ),
+            });
         }
         Ok(result)
     }
@@ -372,9 +407,9 @@ impl Engine {
                 "the statement was cancelled: it went past the work limit of about five million engine steps; nothing was changed. Narrow it down",
             ),
             ErrorCode::ReadOnly => ToolError::denied(text),
-            ErrorCode::DiskFull => ToolError::invalid(format!(
-                "the database is full: a run's database holds at most {} MiB; nothing was \
-                 changed",
+            ErrorCode::DiskFull => ToolError::precondition(format!(
+                "the database is full: a run's database holds at most {} MiB in all; nothing \
+                 was changed",
                 MAX_DB_BYTES >> 20
             )),
             ErrorCode::OutOfMemory => ToolError::invalid(
@@ -430,6 +465,15 @@ fn render_plan(steps: &[(i64, i64, String)], parent: i64, indent: &str, lines: &
 }
 
 /// A value as JSON: numbers stay numbers, blobs become `\x`-prefixed hex as Postgres prints bytea.
+/// The bytes [`json_of`] takes to show `v`, without building it.
+fn shown_len(v: ValueRef<'_>) -> usize {
+    match v {
+        ValueRef::Text(t) => t.len(),
+        ValueRef::Blob(b) => 2 + 2 * b.len(),
+        ValueRef::Null | ValueRef::Integer(_) | ValueRef::Real(_) => 24,
+    }
+}
+
 pub(crate) fn json_of(v: ValueRef<'_>) -> Value {
     match v {
         ValueRef::Null => Value::Null,

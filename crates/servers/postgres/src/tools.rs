@@ -444,7 +444,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Postgres>> = LazyLock::new(|| {
             "query",
             Read,
             concat!(
-                "Run a read-only SQL query and get the rows back: column names, rows as arrays of values, at most 100 rows per result. \
+                "Run a read-only SQL query and get the rows back: column names, rows as arrays of values, at most 100 rows and 4 MiB of values per result. \
              It runs in a read-only transaction, so statements that would change data or schema are refused.",
                 dialect!()
             ),
@@ -454,8 +454,9 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Postgres>> = LazyLock::new(|| {
             "execute_sql",
             Write,
             concat!(
-                "Execute any SQL: INSERT, UPDATE, DELETE, CREATE/ALTER/DROP, or SELECT. Returns rows (at most 100 per result) or \
-             the number of rows affected. Several statements separated by semicolons run as one transaction: all or nothing.",
+                "Execute any SQL: INSERT, UPDATE, DELETE, CREATE/ALTER/DROP, or SELECT. Returns rows (at most 100 and 4 MiB of values per result) or \
+             the number of rows affected. Several statements separated by semicolons run as one transaction: all or nothing. \
+             A run's database holds at most 8 MiB in all.",
                 dialect!()
             ),
             execute_sql,

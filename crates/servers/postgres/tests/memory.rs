@@ -55,7 +55,11 @@ fn the_largest_database_a_run_allows_and_the_audits_statements_keep_memory_bound
              INSERT INTO blobs SELECT n, zeroblob(900000) FROM r",
         )
         .unwrap_err();
-        assert!(e.message.contains("the database is full"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "failed_precondition: the database is full: a run's database holds at most 8 MiB in \
+             all; nothing was changed"
+        );
         let count = sql(pg, "query", "SELECT count(*) AS n FROM blobs").unwrap();
         assert_eq!(
             count["rows"][0][0], 0,
@@ -86,6 +90,29 @@ fn the_largest_database_a_run_allows_and_the_audits_statements_keep_memory_bound
             e.message.contains("more memory") || e.message.contains("work limit"),
             "{e}"
         );
+        // Selecting more than one answer may show (a hundred rows of twenty one-megabyte
+        // values, four gigabytes as hex): the answer stops at its bound and says so.
+        let wide: Vec<String> = (0..20)
+            .map(|i| format!("zeroblob(1000000) AS c{i}"))
+            .collect();
+        let out = sql(
+            pg,
+            "query",
+            &format!(
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) \
+                 SELECT {} FROM r",
+                wide.join(", ")
+            ),
+        )
+        .unwrap();
+        assert_eq!(out["truncated"], true, "{}", out["note"]);
+        assert!(
+            out["note"]
+                .as_str()
+                .unwrap()
+                .contains("at most 4 MiB of values")
+        );
+        assert!(out.to_string().len() < 5 << 20);
         // The run goes on: an ordinary call answers.
         let out = sql(pg, "query", "SELECT label FROM items WHERE id = 1").unwrap();
         assert_eq!(out["rows"][0][0], "a");

@@ -14,6 +14,8 @@
 //!   (and for cancelled orders) refunds fail with `failed_precondition`.
 //! - SKUs and discount codes are unique (`conflict`); codes are stored upper case.
 //! - Lists are sorted (products by id, orders newest first), so answers are deterministic.
+//! - A run's shop holds at most [`SHOP`]: past it, a new product, refund or discount code, or a
+//!   longer product, is a tool error (`failed_precondition`) that changes nothing.
 
 mod predicates;
 mod state;
@@ -22,11 +24,12 @@ mod tools;
 
 pub use predicates::Atom;
 pub use state::{
-    DiscountCode, Line, Location, Order, OrderStatus, Product, ProductStatus, Refund, Seed, Shop,
+    DiscountCode, Line, Location, Order, OrderStatus, Product, ProductStatus, Refund, SHOP, Seed,
+    Shop,
 };
 pub use templates::sample_seed;
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Shop {
@@ -48,5 +51,8 @@ impl Simulated for Shop {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[SHOP]
     }
 }

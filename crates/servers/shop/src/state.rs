@@ -1,6 +1,6 @@
 //! The shop's seed, its state, and the money and inventory rules.
 
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -188,6 +188,15 @@ impl Default for Seed {
     }
 }
 
+/// What a run's shop holds at most: a hundred times a seed, and more than a whole run of the
+/// largest products the tools take could add (100 calls of a few kB).
+pub const SHOP: Capacity = Capacity {
+    store: "shop",
+    records: 2_000,
+    noun: "products, orders, refunds and discount codes",
+    bytes: 2 << 20,
+};
+
 /// The simulated server.
 #[derive(Clone, Debug)]
 pub struct Shop {
@@ -211,6 +220,15 @@ pub(crate) fn valid_code(code: &str) -> bool {
 }
 
 impl Shop {
+    /// Whether the shop may take `adding` more ([`SHOP`]); a refusal changes nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        let refunds: usize = self.orders.values().map(|o| o.refunds.len()).sum();
+        let held = Usage::of(self.products.len(), &self.products)
+            + Usage::of(self.orders.len() + refunds, &self.orders)
+            + Usage::of(self.discounts.len(), &self.discounts);
+        SHOP.admit(held, adding)
+    }
+
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("shop", m);
         let mut s = Shop {

@@ -11,7 +11,9 @@
 //!   channel (`failed_precondition: is_archived`);
 //! - message timestamps come from a counter: the n-th message posted gets
 //!   `<now + n>.<n * 100 as 6 digits>`, so runs are reproducible byte for byte;
-//! - lists are sorted (channels and users by name, messages by timestamp) and paginated.
+//! - lists are sorted (channels and users by name, messages by timestamp) and paginated;
+//! - a run's workspace holds at most [`WORKSPACE`]: past it, a post, reply, reaction, topic or
+//!   new channel is a tool error (`failed_precondition`) that changes nothing.
 
 mod predicates;
 mod reads;
@@ -22,12 +24,12 @@ pub mod world;
 
 pub use predicates::Atom;
 pub use state::{
-    Channel, DEFAULT_BOT, DEFAULT_NOW, Message, Reaction, Seed, Slack, User, new_channel_id,
-    slack_id, ts,
+    Channel, DEFAULT_BOT, DEFAULT_NOW, Message, Reaction, Seed, Slack, User, WORKSPACE,
+    new_channel_id, slack_id, ts,
 };
 pub use tools::EMOJI;
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Slack {
@@ -49,5 +51,8 @@ impl Simulated for Slack {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[WORKSPACE]
     }
 }

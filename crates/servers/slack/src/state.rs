@@ -1,7 +1,7 @@
 //! The workspace, its seed, and the rules every tool shares: who the bot is, which channels it
 //! can see and write to, and how message timestamps are made.
 
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -131,6 +131,15 @@ pub(crate) struct Ephemeral {
     pub text: String,
     pub ts: String,
 }
+
+/// What a run's workspace holds at most: a hundred times a seed, and ten times what a whole
+/// run of the longest messages the tools take could add (100 calls of 4,000 characters).
+pub const WORKSPACE: Capacity = Capacity {
+    store: "workspace",
+    records: 5_000,
+    noun: "messages and channels",
+    bytes: 4 << 20,
+};
 
 /// The simulated server: users, channels, messages, and the message clock.
 #[derive(Clone, Debug)]
@@ -314,6 +323,15 @@ impl Slack {
             clock,
             posted: 0,
         })
+    }
+
+    /// Whether the workspace may take `adding` more ([`WORKSPACE`]); a refusal changes
+    /// nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        let held = Usage::of(self.messages.len(), &self.messages)
+            + Usage::of(self.ephemeral.len(), &self.ephemeral)
+            + Usage::of(self.channels.len(), &self.channels);
+        WORKSPACE.admit(held, adding)
     }
 
     /// The next message timestamp: one second later, micros counting posts.

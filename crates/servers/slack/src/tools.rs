@@ -8,7 +8,7 @@ use crate::reads;
 use crate::state::{
     Ephemeral, Message, Reaction, Slack, new_channel_id, slack_id, valid_channel_name,
 };
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -118,7 +118,7 @@ struct Invite {
     #[schemars(length(min = 1, max = 40))]
     channel_id: String,
     /// User ids (like U0123ABCD) to add.
-    #[schemars(length(min = 1, max = 30))]
+    #[schemars(length(min = 1, max = 30), inner(length(min = 1, max = 40)))]
     user_ids: Vec<String>,
 }
 
@@ -144,16 +144,21 @@ struct PostEphemeral {
     text: String,
 }
 
+/// A timestamp's bytes at most, counted before it is drawn so that a refused post uses none.
+const TS_BYTES: usize = 24;
+
 fn post(s: &mut Slack, channel: &str, text: String, thread_ts: Option<String>) -> Out {
-    let ts = s.next_ts();
-    let m = Message {
+    let mut m = Message {
         channel: channel.into(),
-        ts: ts.clone(),
+        ts: String::new(),
         user: s.bot.clone(),
         text,
         thread_ts,
         reactions: vec![],
     };
+    s.admit(Usage::of(1, &m) + Usage::bytes(TS_BYTES))?;
+    let ts = s.next_ts();
+    m.ts = ts.clone();
     let shown = reads::message_json(s, &m);
     s.messages.push(m);
     Ok(json!({ "ok": true, "channel": channel, "ts": ts, "message": shown }))
@@ -193,6 +198,7 @@ fn add_reaction(s: &mut Slack, a: AddReaction) -> Out {
     let id = c.id.clone();
     let i = s.message_index(&id, &a.timestamp)?;
     let bot = s.bot.clone();
+    s.admit(Usage::of(0, &(&name, &bot)))?;
     let reactions = &mut s.messages[i].reactions;
     match reactions.iter_mut().find(|r| r.name == name) {
         Some(r) if r.users.contains(&bot) => {
@@ -212,6 +218,8 @@ fn add_reaction(s: &mut Slack, a: AddReaction) -> Out {
 
 fn set_channel_topic(s: &mut Slack, a: SetTopic) -> Out {
     let id = s.writable(&a.channel_id)?.id.clone();
+    let grows = a.topic.len().saturating_sub(s.channels[&id].topic.len());
+    s.admit(Usage::bytes(grows))?;
     let c = s.channels.get_mut(&id).expect("checked");
     c.topic = a.topic.clone();
     Ok(json!({ "ok": true, "channel": id, "topic": a.topic }))
@@ -245,6 +253,7 @@ fn create_channel(s: &mut Slack, a: CreateChannel) -> Out {
         is_private: a.is_private,
         archived: false,
     };
+    s.admit(Usage::of(1, &c))?;
     s.channels.insert(id.clone(), c);
     let shown = reads::channel_json(s, &s.channels[&id]);
     Ok(json!({ "ok": true, "channel": shown }))
@@ -309,13 +318,16 @@ fn post_ephemeral(s: &mut Slack, a: PostEphemeral) -> Out {
             a.user_id, c.name
         )));
     }
-    let ts = s.next_ts();
-    s.ephemeral.push(Ephemeral {
+    let mut note = Ephemeral {
         channel: id,
         user: a.user_id,
         text: a.text,
-        ts: ts.clone(),
-    });
+        ts: String::new(),
+    };
+    s.admit(Usage::of(1, &note) + Usage::bytes(TS_BYTES))?;
+    let ts = s.next_ts();
+    note.ts = ts.clone();
+    s.ephemeral.push(note);
     Ok(json!({ "ok": true, "message_ts": ts }))
 }
 
@@ -331,13 +343,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_post_message",
             Write,
-            "Post a new message to a channel, by channel id. The bot must be a member of the channel, and archived channels cannot be posted to.",
+            "Post a new message to a channel, by channel id. The bot must be a member of the channel, and archived channels cannot be posted to. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             post_message,
         ),
         Tool::new(
             "slack_reply_to_thread",
             Write,
-            "Reply in the thread of a message, given the channel id and the parent message's ts.",
+            "Reply in the thread of a message, given the channel id and the parent message's ts. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             reply_to_thread,
         ),
         Tool::new(
@@ -385,7 +397,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_create_channel",
             Write,
-            "Create a channel (public unless is_private). The bot becomes its first member. Names must be unique.",
+            "Create a channel (public unless is_private). The bot becomes its first member. Names must be unique. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             create_channel,
         ),
         Tool::new(
@@ -403,7 +415,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_post_ephemeral",
             Write,
-            "Show a message to one member of a channel only. It is not saved in the channel history and nobody else ever sees it.",
+            "Show a message to one member of a channel only. It is not saved in the channel history and nobody else ever sees it. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             post_ephemeral,
         ),
     ])

@@ -16,6 +16,8 @@
 //! - Labels must exist (`not_found` lists them; `create_label` adds one); deactivated users
 //!   cannot be assigned (`failed_precondition`).
 //! - Every list is sorted (issues by project key, then number), so answers are deterministic.
+//! - A run's tracker holds at most [`TRACKER`]: past it, a new issue, comment, label or link,
+//!   or a longer issue, is a tool error (`failed_precondition`) that changes nothing.
 
 mod predicates;
 mod state;
@@ -25,11 +27,11 @@ mod tools;
 pub use predicates::Atom;
 pub use state::{
     Comment, Issue, Label, Link, LinkType, PRIORITY_NAMES, Project, Relation, Seed, Status,
-    Tracker, User,
+    TRACKER, Tracker, User,
 };
 pub use templates::sample_seed;
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Tracker {
@@ -51,5 +53,8 @@ impl Simulated for Tracker {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    fn capacities() -> &'static [Capacity] {
+        &[TRACKER]
     }
 }

@@ -1,6 +1,6 @@
 //! The tracker's seed, its state, and the workflow and reference rules.
 
-use mcpbench_sim::{SeedError, ToolError};
+use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -247,6 +247,15 @@ pub struct Seed {
 
 /// Issues are keyed by (project key, number), so `ENG-9` sorts before `ENG-10`.
 pub(crate) type IssueKey = (String, u32);
+
+/// What a run's tracker holds at most: a hundred times a seed, and more than a whole run of
+/// the largest issues and comments the tools take could add (100 calls of 10 kB).
+pub const TRACKER: Capacity = Capacity {
+    store: "tracker",
+    records: 5_000,
+    noun: "issues, comments, labels and links",
+    bytes: 4 << 20,
+};
 
 /// The simulated server.
 #[derive(Clone, Debug)]
@@ -496,6 +505,16 @@ impl Tracker {
         }
         out.sort();
         Ok(out)
+    }
+
+    /// Whether the tracker may take `adding` more ([`TRACKER`]); a refusal changes nothing.
+    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        let issues: Vec<&Issue> = self.issues.values().collect();
+        let comments: usize = issues.iter().map(|i| i.comments.len()).sum();
+        let held = Usage::of(issues.len() + comments, &issues)
+            + Usage::of(self.labels.len(), &self.labels)
+            + Usage::of(self.links.len(), &self.links);
+        TRACKER.admit(held, adding)
     }
 
     /// The next free number in a project.

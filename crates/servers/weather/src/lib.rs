@@ -18,6 +18,9 @@
 //! - Saved-location labels are unique (case-insensitively) and a place is saved at most once;
 //!   there is at most one alert subscription per place and channel. Lists are sorted (saved
 //!   locations by label, subscriptions by creation, geocoding results exact-name first).
+//! - So a run's state cannot outgrow its seed: at most one saved location per place and one
+//!   subscription per place and channel, whatever an agent sends (no bound of its own needed,
+//!   unlike the servers that store what they are given).
 
 mod dates;
 mod measure;

@@ -137,7 +137,7 @@ pub(crate) struct Respond {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct FreeSlots {
     /// Calendars whose events count as busy (default `["primary"]`).
-    #[schemars(length(min = 1, max = 10))]
+    #[schemars(length(min = 1, max = 10), inner(length(max = 100)))]
     pub(crate) calendar_ids: Option<Vec<String>>,
     /// The day, `2026-03-04`.
     #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}$"))]
@@ -157,7 +157,7 @@ pub(crate) struct FreeSlots {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct FreeBusy {
     /// Calendars to report (default `["primary"]`).
-    #[schemars(length(min = 1, max = 10))]
+    #[schemars(length(min = 1, max = 10), inner(length(max = 100)))]
     pub(crate) calendar_ids: Option<Vec<String>>,
     /// Local start of the range, `2026-03-04T00:00`.
     #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]

@@ -7,7 +7,7 @@ use crate::state::{Calendar, Event, Response, checked_attendees, primary};
 use crate::time::{
     format_clock, format_date, format_datetime, parse_clock, parse_date, parse_datetime, weekday,
 };
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -120,6 +120,9 @@ struct NewEvent {
     attendees: Vec<AttendeeArg>,
 }
 
+/// A fresh event id's bytes at most (`evt-9001` as JSON, and its key in the map).
+const ID_BYTES: usize = 16;
+
 fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
     cal.writable(&n.calendar)?;
     if n.end <= n.start {
@@ -135,9 +138,8 @@ fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
     )
     .map_err(|e| ToolError::invalid(format!("attendees: {e}")))?;
     cal.check_free(&n.calendar, n.start, n.end, None)?;
-    let id = cal.new_id();
-    let event = Event {
-        id: id.clone(),
+    let mut event = Event {
+        id: String::new(),
         calendar: n.calendar,
         title: n.title,
         start: n.start,
@@ -146,6 +148,10 @@ fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
         description: n.description,
         attendees,
     };
+    // The id is drawn only once the event fits, so that a refused event uses none.
+    cal.admit(Usage::of(1, &event) + Usage::bytes(2 * ID_BYTES))?;
+    let id = cal.new_id();
+    event.id = id.clone();
     let out = event.json();
     cal.events.insert(id, event);
     Ok(out)
@@ -254,6 +260,7 @@ fn update_event(cal: &mut Calendar, a: UpdateEvent) -> Out {
     e.location = a.location.or(e.location);
     e.description = a.description.or(e.description);
     cal.check_free(&calendar, e.start, e.end, Some(&e.id))?;
+    cal.admit(Usage::bytes(footprint(&e).saturating_sub(footprint(&old))))?;
     let out = e.json();
     cal.events.insert(e.id.clone(), e);
     Ok(out)
@@ -401,19 +408,19 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Calendar>> = LazyLock::new(|| {
         Tool::new(
             "create_event",
             Write,
-            "Create an event with a title, local start and end, and optional location, description and guests. Calendars that forbid double booking refuse overlapping events.",
+            "Create an event with a title, local start and end, and optional location, description and guests. Calendars that forbid double booking refuse overlapping events. A run's calendar holds at most 2,000 events and 2 MiB in all.",
             create_event,
         ),
         Tool::new(
             "quick_add_event",
             Write,
-            "Create a simple event from one line of text: \"<title> on 2026-03-04 at 13:30 for 45 minutes\" (one hour if no length). No guests or location.",
+            "Create a simple event from one line of text: \"<title> on 2026-03-04 at 13:30 for 45 minutes\" (one hour if no length). No guests or location. A run's calendar holds at most 2,000 events and 2 MiB in all.",
             quick_add_event,
         ),
         Tool::new(
             "update_event",
             Write,
-            "Change fields of an existing event; omitted fields stay as they are. attendees replaces the whole guest list (guests already invited keep their answers).",
+            "Change fields of an existing event; omitted fields stay as they are. attendees replaces the whole guest list (guests already invited keep their answers). A run's calendar holds at most 2,000 events and 2 MiB in all.",
             update_event,
         ),
         Tool::new(

@@ -2,8 +2,8 @@
 
 use super::{Direction, Out, StateFilter, issue_json, paginate, repo_args};
 use crate::seed::State;
-use crate::state::{Comment, Github, Issue, Repo, issue};
-use mcpbench_sim::ToolError;
+use crate::state::{ACCOUNT, Comment, Github, Issue, Repo, issue};
+use mcpbench_sim::{ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -163,6 +163,7 @@ fn check_people(
 
 pub(crate) fn create_issue(gh: &mut Github, a: CreateIssue) -> Out {
     let user = gh.user.clone();
+    let held = gh.usage();
     let r = gh.repo_mut(&a.owner, &a.repo)?;
     check_people(r, &a.assignees, &a.labels)?;
     let number = r.next_number();
@@ -180,6 +181,7 @@ pub(crate) fn create_issue(gh: &mut Github, a: CreateIssue) -> Out {
         vec![],
         None,
     );
+    ACCOUNT.admit(held, Usage::of(1, &rec))?;
     rec.updated = r.tick();
     let out = issue_json(r, &rec);
     r.issues.insert(number, rec);
@@ -222,6 +224,7 @@ pub(crate) fn list_issues(gh: &mut Github, a: ListIssues) -> Out {
 }
 
 pub(crate) fn update_issue(gh: &mut Github, a: UpdateIssue) -> Out {
+    let held = gh.usage();
     let r = gh.repo_mut(&a.owner, &a.repo)?;
     r.writable()?;
     check_people(r, &a.assignees, &None)?;
@@ -263,6 +266,15 @@ pub(crate) fn update_issue(gh: &mut Github, a: UpdateIssue) -> Out {
         (State::Open, _) if cur.state == State::Closed => Some("reopened".to_string()),
         (State::Open, _) => cur.state_reason.clone(),
     };
+    let longer = |new: &Option<String>, old: &str| {
+        new.as_ref()
+            .map_or(0, |n| n.len())
+            .saturating_sub(old.len())
+    };
+    ACCOUNT.admit(
+        held,
+        Usage::bytes(longer(&a.title, &cur.title) + longer(&a.body, &cur.body)),
+    )?;
     let clock = r.tick();
     let rec = r.issue_mut(a.issue_number)?;
     if let Some(title) = a.title {
@@ -286,16 +298,19 @@ pub(crate) fn update_issue(gh: &mut Github, a: UpdateIssue) -> Out {
 
 pub(crate) fn add_issue_comment(gh: &mut Github, a: AddComment) -> Out {
     let user = gh.user.clone();
+    gh.repo(&a.owner, &a.repo)?.issue(a.issue_number)?;
+    let mut comment = Comment {
+        id: u64::MAX,
+        user: user.clone(),
+        body: a.body.clone(),
+    };
+    gh.admit(Usage::of(1, &comment))?;
     let r = gh.repo_mut(&a.owner, &a.repo)?;
-    r.issue(a.issue_number)?;
     let id = r.tick();
     let url = format!("{}#issuecomment-{id}", r.html_url("issues", a.issue_number));
     let rec = r.issue_mut(a.issue_number)?;
-    rec.comments.push(Comment {
-        id,
-        user: user.clone(),
-        body: a.body.clone(),
-    });
+    comment.id = id;
+    rec.comments.push(comment);
     rec.updated = id;
     Ok(json!({ "id": id, "user": user, "body": a.body, "html_url": url }))
 }

@@ -117,7 +117,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
         Tool::new(
             "fork_repository",
             Write,
-            "Fork a repository into your own account, or into an organization if given. The fork gets all branches and commits; you have admin access to it.",
+            "Fork a repository into your own account, or into an organization if given. The fork gets all branches and commits; you have admin access to it. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             repos::fork_repository,
         ),
         Tool::new(
@@ -129,13 +129,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
         Tool::new(
             "create_or_update_file",
             Write,
-            "Create or update one file on a branch, as one commit with the given message. To update an existing file you may pass its current blob sha; a stale sha is refused.",
+            "Create or update one file on a branch, as one commit with the given message. To update an existing file you may pass its current blob sha; a stale sha is refused. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             repos::create_or_update_file,
         ),
         Tool::new(
             "push_files",
             Write,
-            "Commit several files to a branch in a single commit with one message. Each file is created or overwritten.",
+            "Commit several files to a branch in a single commit with one message. Each file is created or overwritten. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             repos::push_files,
         ),
         Tool::new(
@@ -165,7 +165,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
         Tool::new(
             "create_issue",
             Write,
-            "Open a new issue in a repository, optionally with labels and assignees (assignees must be the owner or collaborators).",
+            "Open a new issue in a repository, optionally with labels and assignees (assignees must be the owner or collaborators). A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             issues::create_issue,
         ),
         Tool::new(
@@ -189,7 +189,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
         Tool::new(
             "add_issue_comment",
             Write,
-            "Add a comment to an issue or a pull request.",
+            "Add a comment to an issue or a pull request. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             issues::add_issue_comment,
         ),
         Tool::new(
@@ -207,7 +207,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
         Tool::new(
             "create_pull_request",
             Write,
-            "Open a pull request asking to merge head into base (both branches of the repository).",
+            "Open a pull request asking to merge head into base (both branches of the repository). A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             pulls::create_pull_request,
         ),
         Tool::new(
@@ -237,7 +237,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
         Tool::new(
             "merge_pull_request",
             Write,
-            "Merge an open pull request with merge_method merge (default), squash or rebase. Fails when it has conflicts, is a draft, or must first be updated with its base.",
+            "Merge an open pull request with merge_method merge (default), squash or rebase. Fails when it has conflicts, is a draft, or must first be updated with its base. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             pulls::merge_pull_request,
         ),
     ])

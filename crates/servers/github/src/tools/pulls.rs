@@ -9,8 +9,10 @@
 use super::{Direction, Out, StateFilter, paginate, repo_args};
 use crate::git::{self, Tree};
 use crate::seed::State;
-use crate::state::{Github, Issue, MergeMethod, Merged, Pull, Repo, issue, tree_bytes};
-use mcpbench_sim::ToolError;
+use crate::state::{
+    self, ACCOUNT, Github, Issue, MergeMethod, Merged, Pull, Repo, commits, issue, tree_bytes,
+};
+use mcpbench_sim::{ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -147,6 +149,7 @@ fn head_branch<'a>(r: &Repo, head: &'a str) -> Result<&'a str, ToolError> {
 
 pub(crate) fn create_pull_request(gh: &mut Github, a: CreatePull) -> Out {
     let user = gh.user.clone();
+    let held = gh.usage();
     let r = gh.repo_mut(&a.owner, &a.repo)?;
     let head = head_branch(r, &a.head)?.to_string();
     r.tip(&head)?;
@@ -192,6 +195,7 @@ pub(crate) fn create_pull_request(gh: &mut Github, a: CreatePull) -> Out {
         vec![],
         Some(pull),
     );
+    ACCOUNT.admit(held, Usage::of(1, &rec))?;
     rec.updated = r.tick();
     let out = pr_json(r, &rec);
     r.issues.insert(number, rec);
@@ -295,6 +299,7 @@ fn conflict_error(number: u64, paths: &[String]) -> ToolError {
 
 pub(crate) fn update_pull_request_branch(gh: &mut Github, a: UpdateBranch) -> Out {
     let user = gh.user.clone();
+    let held = gh.usage();
     let r = gh.repo_mut(&a.owner, &a.repo)?;
     r.writable()?;
     let p = open_pull(r, a.pull_number)?.clone();
@@ -314,7 +319,7 @@ pub(crate) fn update_pull_request_branch(gh: &mut Github, a: UpdateBranch) -> Ou
         .merged
         .map_err(|paths| conflict_error(a.pull_number, &paths))?;
     let message = format!("Merge branch '{}' into {}", p.base, p.head);
-    r.room_for(tree_bytes(&tree))?;
+    ACCOUNT.admit(held, commits(1, tree_bytes(&tree)))?;
     let sha = r.commit(vec![s.head_sha, s.base_sha], &message, &user, tree);
     r.branches.insert(p.head.clone(), sha.clone());
     Ok(json!({ "message": "Updating pull request branch.", "sha": sha }))
@@ -350,6 +355,7 @@ pub(crate) fn closing_refs(text: &str) -> Vec<u64> {
 
 pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
     let user = gh.user.clone();
+    let held = gh.usage();
     let r = gh.repo_mut(&a.owner, &a.repo)?;
     r.writable()?;
     let number = a.pull_number;
@@ -390,11 +396,11 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
     let method = a.merge_method.unwrap_or(MergeMethod::Merge);
     let detail = a.commit_message.clone();
     // A rebase writes one commit per pick, each with a tree of about this size.
-    let commits = match method {
+    let picks = match method {
         MergeMethod::Rebase => s.ahead.len().max(1),
         _ => 1,
     };
-    r.room_for(tree_bytes(&tree) * commits)?;
+    ACCOUNT.admit(held, state::commits(picks, tree_bytes(&tree) * picks))?;
     let new_sha = match method {
         MergeMethod::Merge => {
             let head_title = format!("Merge pull request #{number} from {}/{}", r.owner, p.head);

@@ -3,7 +3,7 @@
 use super::{Out, paginate, repo_args, repo_json};
 use crate::git::{self, Tree};
 use crate::seed::Permission;
-use crate::state::{Github, Repo};
+use crate::state::{Github, Repo, commits, tree_bytes};
 use mcpbench_sim::ToolError;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -188,6 +188,9 @@ pub(crate) fn fork_repository(gh: &mut Github, a: Fork) -> Out {
             "a repository named {full} already exists"
         )));
     }
+    // The fork keeps every commit of its source, trees and all.
+    let trees = source.commits.values().map(|c| tree_bytes(&c.tree)).sum();
+    gh.admit(commits(source.commits.len(), trees))?;
     let fork = Repo {
         owner: target_owner,
         permission: Permission::Admin,
@@ -265,6 +268,7 @@ fn commit_tree(
     message: &str,
     tree: Tree,
 ) -> Result<(String, Value), ToolError> {
+    gh.admit(commits(1, tree_bytes(&tree)))?;
     let user = gh.user.clone();
     let r = gh.repo_mut(owner, repo)?;
     let sha = r.commit_on(branch, message, &user, tree)?;

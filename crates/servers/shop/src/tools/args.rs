@@ -63,7 +63,7 @@ pub(crate) struct CreateProduct {
     /// Price in cents: 2450 is 24.50.
     #[schemars(range(max = 100000000))]
     pub(crate) price: u64,
-    #[schemars(length(max = 20))]
+    #[schemars(length(max = 20), inner(length(max = 100)))]
     pub(crate) tags: Option<Vec<String>>,
     /// Default active.
     pub(crate) status: Option<ProductStatus>,
@@ -84,7 +84,7 @@ pub(crate) struct UpdateProduct {
     #[schemars(range(max = 100000000))]
     pub(crate) price: Option<u64>,
     /// The complete new set of tags; tags not listed are removed.
-    #[schemars(length(max = 20))]
+    #[schemars(length(max = 20), inner(length(max = 100)))]
     pub(crate) tags: Option<Vec<String>>,
 }
 

@@ -9,7 +9,7 @@ use crate::state::{
     DiscountCode, Order, OrderStatus, Product, ProductStatus, Refund, Shop, valid_code,
 };
 use args::*;
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
@@ -176,6 +176,7 @@ fn create_product(s: &mut Shop, a: CreateProduct) -> Out {
         tags: clean_tags(a.tags.unwrap_or_default()),
         inventory,
     };
+    s.admit(Usage::of(1, &(id, &product)))?;
     let out = detail(s, &product);
     s.products.insert(id, product);
     Ok(out)
@@ -191,7 +192,8 @@ fn update_product(s: &mut Shop, a: UpdateProduct) -> Out {
     if a.title.as_ref().is_some_and(|t| t.trim().is_empty()) {
         return Err(ToolError::invalid("the title cannot be blank"));
     }
-    let p = s.products.get_mut(&a.product_id).expect("checked");
+    let before = &s.products[&a.product_id];
+    let mut p = before.clone();
     if let Some(t) = a.title {
         p.title = t.trim().to_string();
     }
@@ -201,7 +203,10 @@ fn update_product(s: &mut Shop, a: UpdateProduct) -> Out {
     if let Some(tags) = a.tags {
         p.tags = clean_tags(tags);
     }
-    let p = p.clone();
+    s.admit(Usage::bytes(
+        footprint(&p).saturating_sub(footprint(before)),
+    ))?;
+    s.products.insert(p.id, p.clone());
     Ok(detail(s, &p))
 }
 
@@ -306,11 +311,13 @@ fn refund_order(s: &mut Shop, a: RefundOrder) -> Out {
         )));
     }
     let currency = s.currency.clone();
-    let o = s.orders.get_mut(&a.order_id).expect("checked");
-    o.refunds.push(Refund {
+    let refund = Refund {
         amount,
         reason: a.reason.unwrap_or_default(),
-    });
+    };
+    s.admit(Usage::of(1, &refund))?;
+    let o = s.orders.get_mut(&a.order_id).expect("checked");
+    o.refunds.push(refund);
     if o.refunded() == o.total() {
         o.status = OrderStatus::Refunded;
     }
@@ -348,6 +355,7 @@ fn create_discount_code(s: &mut Shop, a: CreateDiscount) -> Out {
         usage_limit: a.usage_limit,
         used: 0,
     };
+    s.admit(Usage::of(1, &(&code, &d)))?;
     s.discounts.insert(code, d.clone());
     Ok(
         json!({ "code": d.code, "percentOff": d.percent_off, "amountOff": d.amount_off, "usageLimit": d.usage_limit }),
@@ -393,13 +401,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Shop>> = LazyLock::new(|| {
         Tool::new(
             "create_product",
             Write,
-            "Create a product with title, unique SKU, price in cents (2450 = 24.50), optional tags, status and starting stock per location.",
+            "Create a product with title, unique SKU, price in cents (2450 = 24.50), optional tags, status and starting stock per location. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             create_product,
         ),
         Tool::new(
             "update_product",
             Write,
-            "Change a product's title, price in cents, or tags (the list replaces all tags). Does not change stock or status.",
+            "Change a product's title, price in cents, or tags (the list replaces all tags). Does not change stock or status. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             update_product,
         ),
         Tool::new(
@@ -435,13 +443,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Shop>> = LazyLock::new(|| {
         Tool::new(
             "refund_order",
             Write,
-            "Refund an order in full, or partly with amount in cents. Fails if the order is cancelled, already fully refunded, or the amount exceeds what is left.",
+            "Refund an order in full, or partly with amount in cents. Fails if the order is cancelled, already fully refunded, or the amount exceeds what is left. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             refund_order,
         ),
         Tool::new(
             "create_discount_code",
             Write,
-            "Create a discount code giving percentOff percent or amountOff cents off, optionally limited to usageLimit uses.",
+            "Create a discount code giving percentOff percent or amountOff cents off, optionally limited to usageLimit uses. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             create_discount_code,
         ),
         Tool::new(

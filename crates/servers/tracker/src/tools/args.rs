@@ -68,7 +68,7 @@ pub(crate) struct Create {
     #[schemars(length(min = 1, max = 100))]
     pub(crate) assignee: Option<String>,
     /// Names of existing labels.
-    #[schemars(length(max = 10))]
+    #[schemars(length(max = 10), inner(length(max = 100)))]
     pub(crate) labels: Option<Vec<String>>,
     /// Story points.
     #[schemars(range(max = 100))]
@@ -97,7 +97,7 @@ pub(crate) struct Update {
     #[schemars(length(min = 1, max = 100))]
     pub(crate) assignee: Option<String>,
     /// The complete new set of label names; labels not listed are removed.
-    #[schemars(length(max = 10))]
+    #[schemars(length(max = 10), inner(length(max = 100)))]
     pub(crate) labels: Option<Vec<String>>,
     /// Story points.
     #[schemars(range(max = 100))]

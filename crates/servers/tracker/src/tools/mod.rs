@@ -7,7 +7,7 @@ mod args;
 
 use crate::state::{Comment, Issue, Link, PRIORITY_NAMES, Relation, Tracker, format_id, parse_id};
 use args::*;
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
@@ -114,6 +114,7 @@ fn create_label(t: &mut Tracker, a: CreateLabel) -> Out {
         name: name.clone(),
         description: a.description.unwrap_or_default(),
     };
+    t.admit(Usage::of(1, &(&name, &label)))?;
     t.labels.insert(name.clone(), label);
     Ok(json!({ "created": name }))
 }
@@ -220,6 +221,7 @@ fn create_issue(t: &mut Tracker, a: Create) -> Out {
         parent,
         comments: vec![],
     };
+    t.admit(Usage::of(1, &issue))?;
     let out = detail(t, &issue);
     t.issues.insert(key, issue);
     Ok(out)
@@ -258,7 +260,8 @@ fn update_issue(t: &mut Tracker, a: Update) -> Out {
     {
         return Err(ToolError::invalid("the title cannot be blank"));
     }
-    let issue = t.issues.get_mut(&key).expect("checked");
+    let before = &t.issues[&key];
+    let mut issue = before.clone();
     if let Some(title) = a.title {
         issue.title = title.trim().to_string();
     }
@@ -280,7 +283,10 @@ fn update_issue(t: &mut Tracker, a: Update) -> Out {
     if parent.is_some() {
         issue.parent = parent;
     }
-    let issue = issue.clone();
+    t.admit(Usage::bytes(
+        footprint(&issue).saturating_sub(footprint(before)),
+    ))?;
+    t.issues.insert(key, issue.clone());
     Ok(detail(t, &issue))
 }
 
@@ -320,11 +326,13 @@ fn add_comment(t: &mut Tracker, a: AddComment) -> Out {
         return Err(ToolError::invalid("a comment cannot be blank"));
     }
     let author = t.viewer.clone();
-    let issue = t.issues.get_mut(&key).expect("checked");
-    issue.comments.push(Comment {
+    let comment = Comment {
         author: author.clone(),
         body: a.body,
-    });
+    };
+    t.admit(Usage::of(1, &comment))?;
+    let issue = t.issues.get_mut(&key).expect("checked");
+    issue.comments.push(comment);
     Ok(json!({ "id": issue.id, "comment": issue.comments.len(), "author": author }))
 }
 
@@ -363,6 +371,7 @@ fn link_issues(t: &mut Tracker, a: LinkArgs) -> Out {
             "{from} and {to} are already linked that way"
         )));
     }
+    t.admit(Usage::of(1, &link))?;
     t.links.insert(link);
     Ok(json!({ "linked": true, "id": from, "type": a.link_type.as_str(), "target": to }))
 }
@@ -391,7 +400,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Tracker>> = LazyLock::new(|| {
         Tool::new(
             "create_label",
             Write,
-            "Create a new workspace label so issues can carry it. Fails with conflict if it exists.",
+            "Create a new workspace label so issues can carry it. Fails with conflict if it exists. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             create_label,
         ),
         Tool::new(
@@ -415,13 +424,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Tracker>> = LazyLock::new(|| {
         Tool::new(
             "create_issue",
             Write,
-            "Create an issue in a project. Priority: 0 none, 1 urgent, 2 high, 3 medium, 4 low. Assignee by username or email; labels must exist; parent makes it a sub-issue. New issues start in backlog unless status is given. Returns the new issue with its identifier.",
+            "Create an issue in a project. Priority: 0 none, 1 urgent, 2 high, 3 medium, 4 low. Assignee by username or email; labels must exist; parent makes it a sub-issue. New issues start in backlog unless status is given. Returns the new issue with its identifier. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             create_issue,
         ),
         Tool::new(
             "update_issue",
             Write,
-            "Change fields of an issue: title, description, priority (0 none, 1 urgent, 2 high, 3 medium, 4 low), assignee, labels (replaces the whole set), estimate, parent. The status is not changed here: use transition_issue.",
+            "Change fields of an issue: title, description, priority (0 none, 1 urgent, 2 high, 3 medium, 4 low), assignee, labels (replaces the whole set), estimate, parent. The status is not changed here: use transition_issue. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             update_issue,
         ),
         Tool::new(
@@ -439,7 +448,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Tracker>> = LazyLock::new(|| {
         Tool::new(
             "add_comment",
             Write,
-            "Add a comment to an issue, as you.",
+            "Add a comment to an issue, as you. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             add_comment,
         ),
         Tool::new(
@@ -451,7 +460,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Tracker>> = LazyLock::new(|| {
         Tool::new(
             "link_issues",
             Write,
-            "Record a relation between two issues: id blocks, blocked_by, relates_to, duplicates or duplicated_by target.",
+            "Record a relation between two issues: id blocks, blocked_by, relates_to, duplicates or duplicated_by target. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             link_issues,
         ),
     ])
