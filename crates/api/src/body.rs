@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::response::{IntoResponse, Response};
 use http::header;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 /// A JSON body; responds as `axum::Json` does.
@@ -74,5 +75,70 @@ pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
 impl<T: serde::Serialize> IntoResponse for AppJson<T> {
     fn into_response(self) -> Response {
         axum::Json(self.0).into_response()
+    }
+}
+
+/// A count given as a JSON number. JSON Schema counts `9.0` as an integer and serde's integers
+/// do not, so fields the document calls integers take both (a fraction is still refused).
+pub(crate) fn whole<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::de::Error;
+    let n = serde_json::Number::deserialize(d)?;
+    let whole = n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(f))
+            .map(|f| f as u64)
+    });
+    let whole = whole.ok_or_else(|| D::Error::custom(format!("{n} is not a whole number")))?;
+    T::try_from(whole).map_err(|_| D::Error::custom(format!("{n} is out of range")))
+}
+
+/// [`whole`] for an optional field (`#[serde(default, deserialize_with = ...)]`).
+pub(crate) fn whole_opt<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    #[derive(Deserialize)]
+    struct Whole<T: TryFrom<u64>>(#[serde(deserialize_with = "whole")] T);
+    Ok(Option::<Whole<T>>::deserialize(d)?.map(|w| w.0))
+}
+
+#[cfg(test)]
+mod tests {
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Counts {
+        #[serde(deserialize_with = "super::whole")]
+        generate: usize,
+        #[serde(default, deserialize_with = "super::whole_opt")]
+        trials: Option<u32>,
+    }
+
+    fn parse(json: &str) -> Result<Counts, String> {
+        super::parse_json(json.as_bytes()).map_err(|e| format!("{e:?}"))
+    }
+
+    #[test]
+    fn counts_are_whole_numbers_however_written() {
+        let c = |generate, trials| Counts { generate, trials };
+        assert_eq!(parse(r#"{"generate": 5}"#), Ok(c(5, None)));
+        assert_eq!(
+            parse(r#"{"generate": 5.0, "trials": 9.0}"#),
+            Ok(c(5, Some(9)))
+        );
+        assert_eq!(parse(r#"{"generate": 5, "trials": null}"#), Ok(c(5, None)));
+        for bad in [
+            r#"{"generate": 5.5}"#,
+            r#"{"generate": -1}"#,
+            r#"{"generate": 1e300}"#,
+            r#"{"generate": "5"}"#,
+            r#"{"generate": 1, "trials": 5000000000}"#,
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains("malformed JSON at"), "{bad}: {e}");
+        }
     }
 }

@@ -82,12 +82,12 @@ impl Modify for Bearer {
 
 /// The refusals every route of a kind can answer, written once here rather than on every
 /// handler: 400 for a malformed path or query parameter or body, 401 where a token is needed,
-/// 413 and 415 for JSON bodies. A handler's own entry for a status (with its own wording) is
-/// kept.
+/// 403 on the administrators' routes, 413 and 415 for JSON bodies. A handler's own entry for a
+/// status (with its own wording) is kept.
 struct Refusals;
 
 impl Refusals {
-    fn add(op: &mut Operation) {
+    fn add(path: &str, op: &mut Operation) {
         let params = op.parameters.as_deref().unwrap_or_default();
         let has = |place: ParameterIn| {
             params
@@ -107,6 +107,9 @@ impl Refusals {
                 "401",
                 "No bearer token, or one that is malformed, expired or revoked",
             ));
+        }
+        if secured && path.starts_with("/admin/") {
+            answers.push(("403", "The token is a vendor's, not an administrator's"));
         }
         if json_body {
             answers.push(("413", "The body is larger than the limit"));
@@ -135,7 +138,7 @@ impl Refusals {
 
 impl Modify for Refusals {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        for item in openapi.paths.paths.values_mut() {
+        for (path, item) in openapi.paths.paths.iter_mut() {
             for op in [
                 &mut item.get,
                 &mut item.post,
@@ -145,7 +148,7 @@ impl Modify for Refusals {
             .into_iter()
             .flatten()
             {
-                Self::add(op);
+                Self::add(path, op);
             }
         }
     }

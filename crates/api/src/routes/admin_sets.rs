@@ -19,6 +19,7 @@ pub struct NewSet {
     /// A private set is named by its month, `YYYY-MM`.
     pub id: String,
     /// How many tasks to generate from a new secret seed (1 to 5000).
+    #[serde(deserialize_with = "crate::body::whole")]
     pub generate: usize,
 }
 

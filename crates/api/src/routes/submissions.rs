@@ -60,6 +60,7 @@ pub struct NewSubmission {
     pub set: Option<String>,
     /// Runs per task, 1 to 10 (default 1).
     #[schema(minimum = 1, maximum = 10)]
+    #[serde(default, deserialize_with = "crate::body::whole_opt")]
     pub trials: Option<u32>,
 }
 
@@ -237,14 +238,16 @@ pub async fn create(
         }
         (Kind::Docker, received) => {
             if req.endpoint_url.is_some() {
-                return Err(ApiError::bad_request(
+                return Err(ApiError::unprocessable(
+                    "invalid-submission",
                     "endpoint_url belongs to kind \"endpoint\"; a docker submission has image",
                 ));
             }
             require_docker(&state).await?;
             match (received, req.image.as_deref()) {
                 (Some(_), Some(_)) => {
-                    return Err(ApiError::bad_request(
+                    return Err(ApiError::unprocessable(
+                        "invalid-submission",
                         "give the image either as a reference or as an upload, not both",
                     ));
                 }
@@ -342,7 +345,7 @@ pub async fn create(
 #[allow(dead_code)]
 pub struct ImageUpload {
     /// The submission's JSON (kind `docker`, no `image`).
-    #[schema(value_type = Object)]
+    #[schema(value_type = NewSubmission)]
     submission: String,
     /// A `docker save` archive of one linux/amd64 image.
     #[schema(value_type = String, format = Binary)]
@@ -352,7 +355,8 @@ pub struct ImageUpload {
 /// The endpoint of an endpoint submission, checked against SSRF (text and resolution).
 async fn checked_endpoint(state: &AppState, req: &NewSubmission) -> Result<String, ApiError> {
     if req.image.is_some() {
-        return Err(ApiError::bad_request(
+        return Err(ApiError::unprocessable(
+            "invalid-submission",
             "image belongs to kind \"docker\"; an endpoint submission has endpoint_url only",
         ));
     }
