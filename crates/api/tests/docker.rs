@@ -247,7 +247,11 @@ async fn bad_docker_submissions_get_their_reasons() {
     let mut both = with_image(&format!("acme/agent@sha256:{digest}"));
     both["endpoint_url"] = json!("http://127.0.0.1:9/");
     let (status, body) = svc.post("/submissions", Some(&token), &both).await;
-    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        (status, problem_type(&body)),
+        (422, "/problems/invalid-submission"),
+        "{body}"
+    );
 
     // Uploads: not an archive, an archive of two images, one too large, parts missing or extra.
     let (status, body) = svc
@@ -290,7 +294,11 @@ async fn bad_docker_submissions_get_their_reasons() {
             tiny_archive(),
         )
         .await;
-    assert_eq!(status, 400, "an image both referenced and uploaded: {body}");
+    assert_eq!(
+        (status, problem_type(&body)),
+        (422, "/problems/invalid-submission"),
+        "an image both referenced and uploaded: {body}"
+    );
     let mut endpoint = docker.clone();
     endpoint["kind"] = json!("endpoint");
     let (status, body) = svc.upload(&token, &endpoint, tiny_archive()).await;
