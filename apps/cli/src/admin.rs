@@ -93,7 +93,7 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                     bail!("{} holds no task files", dir.display());
                 }
                 let pool = connect(database_url).await?;
-                let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+                let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
                 sets::put_public_set(&pool, &id, &set).await?;
                 eprintln!("set {id:?} holds {} tasks", set.len());
             }

@@ -140,7 +140,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         .await
         .context("connecting to the database")?;
     mcpbench_db::migrate(&pool).await.context("migrating")?;
-    let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+    let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
     sets::put_public_set(&pool, "dev", &set).await?;
     let store = StoreArgs {
         traces: args.data_dir.join("traces").display().to_string(),

@@ -54,7 +54,7 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
     let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
     tasks.truncate(24);
-    let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+    let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
     sets::put_public_set(&pool, "dev", &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
 

@@ -103,20 +103,6 @@ pub enum StoredTask {
     },
 }
 
-impl SetTask {
-    /// A loaded task as a set stores it: the JSON, plus the columns scoring and filters read.
-    pub fn from_task(task: &mcpbench_tasks::Task) -> Self {
-        Self {
-            id: task.id.clone(),
-            server: task.server.clone(),
-            category: task.category.as_str().into(),
-            difficulty: task.difficulty.as_str().into(),
-            max_steps: task.max_steps as i32,
-            task: serde_json::to_value(task).expect("tasks serialize"),
-        }
-    }
-}
-
 /// Stores a public set as active with its tasks in clear (idempotent by id; tasks are replaced
 /// by id): the dev set. Private sets go through [`create_draft`], sealed.
 pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Result<(), DbError> {

@@ -114,8 +114,20 @@ fn as_value(task: &Task) -> Value {
     serde_json::to_value(task).expect("tasks serialize")
 }
 
+/// A loaded task as a set stores it: the JSON, plus the columns scoring and filters read.
+pub fn set_task(task: &Task) -> sets::SetTask {
+    sets::SetTask {
+        id: task.id.clone(),
+        server: task.server.clone(),
+        category: task.category.as_str().into(),
+        difficulty: task.difficulty.as_str().into(),
+        max_steps: task.max_steps as i32,
+        task: as_value(task),
+    }
+}
+
 fn draft_task(task: &Task, content: Content, first_set: &str) -> DraftTask {
-    let row = sets::SetTask::from_task(task);
+    let row = set_task(task);
     DraftTask {
         id: row.id,
         server: row.server,

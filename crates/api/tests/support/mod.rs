@@ -119,7 +119,7 @@ impl Service {
         let pool = mcpbench_db::connect(&url, 16).await.expect("connect");
         mcpbench_db::migrate(&pool).await.expect("migrate");
         let tasks = dev_tasks(options.tasks);
-        let set: Vec<sets::SetTask> = tasks.iter().map(sets::SetTask::from_task).collect();
+        let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
         sets::put_public_set(&pool, "dev", &set).await.unwrap();
         let traces = tempfile::tempdir().unwrap();
         let store = TraceStore::local(traces.path()).unwrap();

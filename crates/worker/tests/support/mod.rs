@@ -26,7 +26,7 @@ pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
     let mut all = mcpbench_tasks::load_dir(&dir).unwrap();
     all.truncate(tasks);
-    let set: Vec<sets::SetTask> = all.iter().map(sets::SetTask::from_task).collect();
+    let set: Vec<sets::SetTask> = all.iter().map(mcpbench_sets::set_task).collect();
     sets::put_public_set(&pool, "dev", &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
