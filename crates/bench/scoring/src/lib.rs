@@ -1,0 +1,37 @@
+//! MCPBench's scores (defined in docs/metrics.md), as pure functions:
+//! no I/O, no async, no randomness. The same outcomes always give the same numbers.
+//!
+//! Input is one [`Outcome`] per run of one task. [`metrics`] turns a slice of outcomes into one
+//! [`Metrics`]; [`score`] gives the overall [`Metrics`] plus the same metrics grouped by server,
+//! category and difficulty. Formulas, with `T` the outcomes considered:
+//!
+//! - `tasks = |T|`, `passed = |{t in T : t.passed}|`.
+//! - **success rate** `= passed / tasks`; `None` when `tasks == 0`.
+//! - **success_ci95** = the 95% Wilson score interval of `passed` out of `tasks`
+//!   (see [`wilson`]); `None` when `tasks == 0`.
+//! - **efficiency** `= mean over t in T with t.passed and t.max_steps > 0 of
+//!   t.tool_calls / t.max_steps` (lower is better); `None` when no such task exists (in
+//!   particular when nothing passed). A valid task always has `max_steps >= 1`; a passed outcome
+//!   with `max_steps == 0` has no defined ratio and is left out of this mean only.
+//! - **hallucinated_tool_rate** `= sum(t.hallucinated_calls) / sum(t.tool_calls)` over all of
+//!   `T`, passed or failed; `None` when `sum(t.tool_calls) == 0`.
+//! - **recovery_rate** `= |R ∩ passed| / |R|` where
+//!   `R = {t in T : t.category == "recovery" and t.errors_observed >= 1}`; `None` when `R` is
+//!   empty. A recovery task whose agent never observed an error is not in `R`.
+//! - `tool_calls = sum(t.tool_calls)`, `hallucinated_calls = sum(t.hallucinated_calls)` (as `u64`).
+//!
+//! Breakdowns ([`Scores::by_server`], [`Scores::by_category`], [`Scores::by_difficulty`]) apply
+//! [`metrics`] to the outcomes sharing one value of `server`, `category` or `difficulty`; a key
+//! appears exactly when at least one outcome carries it, so no group is empty. Keys are sorted
+//! (`BTreeMap`), so the serialized form is deterministic.
+//!
+//! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
+//! [`stats`] alongside [`wilson`].
+
+mod metrics;
+pub mod significance;
+pub mod stats;
+
+pub use metrics::{Metrics, Outcome, Scores, metrics, score};
+pub use significance::{fisher_greater, mcnemar_exact};
+pub use stats::{Z95, pass_at_k, pass_hat_k, wilson};

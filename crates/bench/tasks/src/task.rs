@@ -1,0 +1,182 @@
+//! The task format (schemas/task.schema.json): the spec's fields verbatim, then our extensions.
+
+use mcpbench_sim::{Category, Difficulty, Fault, Pred, Step};
+use mcpbench_world::{Atom, InitialState, SERVERS, TaskBody, World, tool_spec};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One benchmark task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// Unique id, lower-case words and digits joined by `-`; the file is `<id>.json`.
+    #[schemars(
+        regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        length(min = 3, max = 80)
+    )]
+    pub id: String,
+    /// The server the task is filed under in breakdowns; one of `servers`.
+    pub server: String,
+    /// Every server the task uses (extension).
+    #[schemars(length(min = 1, max = 3))]
+    pub servers: Vec<String>,
+    pub category: Category,
+    pub difficulty: Difficulty,
+    /// Tool calls allowed; one more fails the task's budget.
+    #[schemars(range(min = 1, max = 100))]
+    pub max_steps: u32,
+    /// What the agent is asked to do, as a person would ask it.
+    #[schemars(length(min = 1, max = 4000))]
+    pub goal: String,
+    pub initial_state: InitialState,
+    /// Qualified names (`server.tool`) of the tools the agent is offered.
+    #[schemars(length(min = 1, max = 64))]
+    pub available_tools: Vec<String>,
+    pub success_predicate: Pred<Atom>,
+    /// Errors injected into the run (extension).
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    /// Solutions that pass; never shown to agents (extension).
+    #[serde(default)]
+    pub reference_solutions: Vec<Vec<Step>>,
+    /// The template and parameters the task was sampled from (extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<TemplateRef>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateRef {
+    pub id: String,
+    pub params: BTreeMap<String, Value>,
+}
+
+fn valid_id(id: &str) -> bool {
+    (3..=80).contains(&id.len())
+        && id.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+impl Task {
+    /// A task from a template's body, filed under `server` (one of the body's servers).
+    pub fn from_body(id: String, server: &str, template: &str, body: TaskBody) -> Task {
+        Task {
+            id,
+            server: server.to_string(),
+            servers: body.servers,
+            category: body.category,
+            difficulty: body.difficulty,
+            max_steps: body.max_steps,
+            goal: body.goal,
+            initial_state: body.initial_state,
+            available_tools: body.available_tools,
+            success_predicate: body.success_predicate,
+            faults: body.faults,
+            reference_solutions: body.reference_solutions,
+            template: Some(TemplateRef {
+                id: template.to_string(),
+                params: body.params,
+            }),
+        }
+    }
+
+    /// Checks what types cannot: names that must exist, lists that must agree, a seed each
+    /// server accepts. Each problem is `(field, message)`.
+    pub fn validate(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut bad = |field: &str, msg: String| out.push((field.to_string(), msg));
+        if !valid_id(&self.id) {
+            bad(
+                "id",
+                format!(
+                    "{:?} is not lower-case words and digits joined by '-' (3 to 80 characters)",
+                    self.id
+                ),
+            );
+        }
+        if self.goal.trim().is_empty() {
+            bad("goal", "is empty".into());
+        }
+        if !(1..=100).contains(&self.max_steps) {
+            bad(
+                "max_steps",
+                format!("{} is outside 1..=100", self.max_steps),
+            );
+        }
+        for (i, s) in self.servers.iter().enumerate() {
+            if !SERVERS.contains(&s.as_str()) {
+                bad(
+                    &format!("servers[{i}]"),
+                    format!("unknown server {s:?}; the servers are {SERVERS:?}"),
+                );
+            }
+            if self.servers[..i].contains(s) {
+                bad(&format!("servers[{i}]"), format!("{s:?} is listed twice"));
+            }
+        }
+        if self.servers.is_empty() {
+            bad("servers", "lists no server".into());
+        }
+        if !self.servers.contains(&self.server) {
+            bad(
+                "server",
+                format!("{:?} is not one of servers {:?}", self.server, self.servers),
+            );
+        }
+        for s in self.initial_state.servers() {
+            if !self.servers.iter().any(|x| x == s) {
+                bad(
+                    &format!("initial_state.{s}"),
+                    format!("seeds {s}, which is not in servers"),
+                );
+            }
+        }
+        if self.available_tools.is_empty() {
+            bad("available_tools", "lists no tool".into());
+        }
+        for (i, t) in self.available_tools.iter().enumerate() {
+            let field = format!("available_tools[{i}]");
+            match t.split_once('.') {
+                Some((server, _)) if !self.servers.iter().any(|s| s == server) => bad(
+                    &field,
+                    format!("{t} belongs to {server}, which is not in servers"),
+                ),
+                _ if tool_spec(t).is_none() => bad(&field, format!("no such tool {t:?}")),
+                _ if self.available_tools[..i].contains(t) => {
+                    bad(&field, format!("{t} is listed twice"))
+                }
+                _ => {}
+            }
+        }
+        for atom in self.success_predicate.atoms() {
+            if !self.servers.iter().any(|s| s == atom.server()) {
+                bad(
+                    "success_predicate",
+                    format!("reads {}, which is not in servers", atom.server()),
+                );
+            }
+        }
+        for (i, f) in self.faults.iter().enumerate() {
+            if !self.available_tools.contains(&f.tool) {
+                bad(
+                    &format!("faults[{i}].tool"),
+                    format!("{} is not in available_tools", f.tool),
+                );
+            }
+        }
+        if let Err(e) = World::new(&self.initial_state, &self.servers) {
+            bad("initial_state", e.to_string());
+        }
+        out
+    }
+
+    /// Whether the task asks for information (its predicate reads the final answer).
+    pub fn is_answer_task(&self) -> bool {
+        self.success_predicate.uses_answer()
+    }
+}

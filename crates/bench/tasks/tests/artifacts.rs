@@ -1,0 +1,79 @@
+//! The committed artifacts are exactly what the code produces: the task JSON Schema, and the
+//! public dev set regenerated from the seed in its manifest.
+
+use mcpbench_tasks::{Manifest, generate, task_schema};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+#[test]
+fn task_schema_file_is_current() {
+    let path = root().join("schemas/task.schema.json");
+    let mut want = serde_json::to_string_pretty(&task_schema()).unwrap();
+    want.push('\n');
+    if std::env::var_os("UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "schemas/task.schema.json is stale; run with UPDATE_SCHEMA=1 to rewrite it"
+    );
+}
+
+#[test]
+fn servers_page_is_current() {
+    let path = root().join("docs/servers.md");
+    let want = mcpbench_tasks::servers_markdown();
+    if std::env::var_os("UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/servers.md is stale; run with UPDATE_SCHEMA=1 to rewrite it"
+    );
+}
+
+#[test]
+fn dev_set_regenerates_byte_for_byte_from_its_seed() {
+    let dir = root().join("tasks/dev");
+    let manifest: Manifest = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("manifest.json")).expect("tasks/dev/manifest.json"),
+    )
+    .unwrap();
+    assert_eq!(
+        manifest.generator_version,
+        mcpbench_tasks::GENERATOR_VERSION,
+        "the dev set was made by another generator version"
+    );
+    let fresh = tempfile::tempdir().unwrap();
+    let written = mcpbench_tasks::write_set(fresh.path(), manifest.seed, manifest.count).unwrap();
+    assert_eq!(written, manifest, "the manifest differs");
+    let mut committed: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    committed.sort();
+    let mut produced: Vec<String> = std::fs::read_dir(fresh.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    produced.sort();
+    assert_eq!(
+        committed, produced,
+        "the set has other files than the generator writes"
+    );
+    for name in &produced {
+        let a = std::fs::read(dir.join(name)).unwrap();
+        let b = std::fs::read(fresh.path().join(name)).unwrap();
+        assert!(
+            a == b,
+            "{name} differs from what seed {} generates",
+            manifest.seed
+        );
+    }
+    assert_eq!(generate(manifest.seed, 5).len(), 5);
+}

@@ -1,0 +1,369 @@
+//! A private set's life against a real PostgreSQL: sealed at rest (a `pg_dump` holds no goal),
+//! committed at go-live, revealed at retirement in a bundle both verifiers accept, rotated
+//! into next month's draft.
+
+use mcpbench_attest::NoteSigner;
+use mcpbench_db::{PgPool, sets};
+use mcpbench_pgcluster::Cluster;
+use mcpbench_sets::{Custody, SetError};
+use mcpbench_tasks::{Task, load_dir};
+use mcpbench_vault::Keyring;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+async fn fresh() -> (PgPool, String) {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let name = format!(
+        "sets_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let url = cluster().create_database(&name).expect("database");
+    let pool = mcpbench_db::connect(&url, 4).await.expect("connect");
+    mcpbench_db::migrate(&pool).await.expect("migrate");
+    (pool, url)
+}
+
+fn custody() -> Custody {
+    Custody {
+        keyring: Some(Keyring::generate("k1").0),
+        signer: Some(NoteSigner::from_seed("sets.test", &[5u8; 32]).unwrap()),
+        service: "sets.test".into(),
+    }
+}
+
+/// Dev tasks with goals no public file holds, so that finding one anywhere is a leak.
+fn secret_tasks(n: usize) -> Vec<Task> {
+    let mut tasks = load_dir(&workspace().join("tasks/dev")).unwrap();
+    tasks.truncate(n);
+    for (i, t) in tasks.iter_mut().enumerate() {
+        t.goal = format!("{} (private marker zq{i:04}xv)", t.goal);
+    }
+    tasks
+}
+
+fn pg_dump(url: &str) -> String {
+    let out = Command::new(cluster().client_tool("pg_dump"))
+        .arg(url)
+        .output()
+        .expect("pg_dump runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_set_is_sealed_committed_revealed_and_verified() {
+    let (pool, url) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(13);
+    mcpbench_sets::create(&pool, &custody, "2026-11", &tasks, false)
+        .await
+        .unwrap();
+    let checkpoint = mcpbench_sets::activate(&pool, &custody, "2026-11")
+        .await
+        .unwrap()
+        .expect("a private set is committed");
+    assert!(
+        checkpoint.starts_with("sets.test/sets/2026-11\n13\n"),
+        "{checkpoint}"
+    );
+
+    // At rest: no goal, no marker, no initial state in the dump; the rows are there (control).
+    let dump = pg_dump(&url);
+    assert!(dump.contains(&tasks[0].id), "the dump holds the set's rows");
+    assert!(
+        !dump.contains("private marker"),
+        "a private goal is in clear in the database"
+    );
+    for t in &tasks {
+        assert!(!dump.contains(&t.goal));
+        let state = serde_json::to_string(&t.initial_state).unwrap();
+        assert!(state.len() < 40 || !dump.contains(&state[..40]));
+    }
+    // Nothing of it is public, and it cannot be revealed before it retires.
+    assert!(
+        sets::public_tasks(&pool, "2026-11", sets::TaskFilter::default(), None, 50)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(matches!(
+        mcpbench_sets::reveal_bundle(&pool, "2026-11").await,
+        Err(SetError::Conflict(_))
+    ));
+    // The worker opens what it runs.
+    let opened =
+        mcpbench_sets::task_for_run(&pool, custody.keyring.as_ref(), "2026-11", &tasks[3].id)
+            .await
+            .unwrap();
+    assert_eq!(opened, serde_json::to_value(&tasks[3]).unwrap());
+    assert!(matches!(
+        mcpbench_sets::task_for_run(&pool, None, "2026-11", &tasks[3].id).await,
+        Err(SetError::Unconfigured(_))
+    ));
+
+    mcpbench_sets::retire(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-11").await.unwrap().unwrap();
+    assert_eq!(
+        (info.state.as_str(), info.tag.as_deref(), info.public),
+        ("retired", Some("Historical-2026-11"), true)
+    );
+    // Browsable now, in set order.
+    let page = sets::public_tasks(&pool, "2026-11", sets::TaskFilter::default(), None, 50)
+        .await
+        .unwrap();
+    assert_eq!(page.len(), 13);
+    assert_eq!(page[0]["goal"], tasks[0].goal.as_str());
+
+    let bundle = mcpbench_sets::reveal_bundle(&pool, "2026-11")
+        .await
+        .unwrap();
+    let key = custody.verifier_key().unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.tag.as_str()), (13, "Historical-2026-11"));
+
+    // The independent verifier agrees, through its command line.
+    let dir = tempfile::tempdir().unwrap();
+    let (b, c, k) = (
+        dir.path().join("b.json"),
+        dir.path().join("cp"),
+        dir.path().join("key"),
+    );
+    std::fs::write(&b, &bundle).unwrap();
+    std::fs::write(&c, &checkpoint).unwrap();
+    std::fs::write(&k, &key).unwrap();
+    let out = Command::new("python3")
+        .arg(workspace().join("examples/verify/mcpbench_verify.py"))
+        .arg(&b)
+        .arg("--checkpoint")
+        .arg(&c)
+        .arg("--key")
+        .arg(&k)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: set 2026-11"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lifecycle_refuses_what_its_states_do_not_allow() {
+    let (pool, _) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(4);
+    let err = mcpbench_sets::create(&pool, &custody, "november", &tasks, false).await;
+    assert!(matches!(err, Err(SetError::Invalid(m)) if m.contains("YYYY-MM")));
+    let err = mcpbench_sets::create(&pool, &custody, "2026-10", &[], false).await;
+    assert!(matches!(err, Err(SetError::Invalid(m)) if m.contains("1 to")));
+    let keyless = Custody {
+        keyring: None,
+        signer: None,
+        service: "x".into(),
+    };
+    let err = mcpbench_sets::create(&pool, &keyless, "2026-10", &tasks, false).await;
+    assert!(matches!(err, Err(SetError::Unconfigured(m)) if m.contains("MCPBENCH_TASK_KEYS")));
+
+    mcpbench_sets::create(&pool, &custody, "2026-10", &tasks, false)
+        .await
+        .unwrap();
+    let again = mcpbench_sets::create(&pool, &custody, "2026-10", &tasks, false).await;
+    assert!(matches!(again, Err(SetError::Conflict(m)) if m.contains("exists")));
+    let early = mcpbench_sets::retire(&pool, &custody, "2026-10").await;
+    assert!(matches!(early, Err(SetError::Conflict(m)) if m.contains("only an active set")));
+    assert!(matches!(
+        mcpbench_sets::activate(&pool, &keyless, "2026-10").await,
+        Err(SetError::Unconfigured(_))
+    ));
+    mcpbench_sets::activate(&pool, &custody, "2026-10")
+        .await
+        .unwrap();
+    let twice = mcpbench_sets::activate(&pool, &custody, "2026-10").await;
+    assert!(matches!(twice, Err(SetError::Conflict(m)) if m.contains("only a draft")));
+    assert!(matches!(
+        mcpbench_sets::delete(&pool, &custody, "2026-10").await,
+        Err(SetError::Conflict(_))
+    ));
+    assert!(matches!(
+        mcpbench_sets::delete(&pool, &custody, "2027-01").await,
+        Err(SetError::NotFound(_))
+    ));
+    // A sealed row altered in the database does not open, and the reveal is refused whole.
+    sqlx::query("UPDATE set_tasks SET sealed = set_byte(sealed, 20, get_byte(sealed, 20) # 1) WHERE set_id = '2026-10' AND position = 2")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert!(matches!(
+        mcpbench_sets::retire(&pool, &custody, "2026-10").await,
+        Err(SetError::Vault(_))
+    ));
+    assert_eq!(
+        sets::get(&pool, "2026-10").await.unwrap().unwrap().state,
+        "active"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_revealed() {
+    let (pool, url) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(24);
+    mcpbench_sets::create(&pool, &custody, "2026-11", &tasks, false)
+        .await
+        .unwrap();
+    mcpbench_sets::activate(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
+        .await
+        .unwrap();
+    assert_eq!((r.kept, r.replaced), (18, 6));
+    // Kept tasks carry the month they first appeared in; fresh ones their own.
+    let shapes = mcpbench_db::anomalies::shapes(&pool, "2026-12")
+        .await
+        .unwrap();
+    assert_eq!(shapes.iter().filter(|s| s.kept).count(), 18);
+    // While the new month is private its seed is sealed: not in the dump, not in its view.
+    let info = sets::get(&pool, "2026-12").await.unwrap().unwrap();
+    assert_eq!(
+        (info.rotated_from.as_deref(), info.rotation_replace),
+        (Some("2026-11"), Some(0.25))
+    );
+    assert!(info.rotation_seed_revealed.is_none());
+    assert!(!pg_dump(&url).contains("private marker"));
+
+    mcpbench_sets::activate(&pool, &custody, "2026-12")
+        .await
+        .unwrap();
+    mcpbench_sets::retire(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    mcpbench_sets::retire(&pool, &custody, "2026-12")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-12").await.unwrap().unwrap();
+    let seed = u64::from_le_bytes(info.rotation_seed_revealed.unwrap().try_into().unwrap());
+
+    // From the two reveals alone: the previous month's tasks and the seed give this month.
+    let revealed = |set: &'static str| {
+        let pool = pool.clone();
+        async move {
+            sets::public_tasks(&pool, set, sets::TaskFilter::default(), None, 100)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|v| serde_json::from_value::<Task>(v).unwrap())
+                .collect::<Vec<Task>>()
+        }
+    };
+    let (before, after) = (revealed("2026-11").await, revealed("2026-12").await);
+    let redone = mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12").unwrap();
+    assert_eq!(
+        redone.tasks, after,
+        "the rotation is redone exactly from what was revealed"
+    );
+    assert_eq!(redone.kept.iter().filter(|k| **k).count(), 18);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kept_task_stays_withheld_until_no_live_set_holds_it_and_no_rotation_outruns_a_retirement()
+ {
+    let (pool, _) = fresh().await;
+    let custody = custody();
+    let tasks = secret_tasks(8);
+    mcpbench_sets::create(&pool, &custody, "2026-11", &tasks, false)
+        .await
+        .unwrap();
+    let checkpoint = mcpbench_sets::activate(&pool, &custody, "2026-11")
+        .await
+        .unwrap()
+        .unwrap();
+    let key = custody.verifier_key().unwrap();
+    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
+        .await
+        .unwrap();
+    assert_eq!(r.kept, 6);
+
+    // Retired while December is still a draft: a draft holds the kept tasks too.
+    mcpbench_sets::retire(&pool, &custody, "2026-11")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-11").await.unwrap().unwrap();
+    assert_eq!((info.state.as_str(), info.sealed), ("retired", 6));
+    let bundle = mcpbench_sets::reveal_bundle(&pool, "2026-11")
+        .await
+        .unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.withheld.len()), (8, 6));
+    let text = String::from_utf8(bundle).unwrap();
+    let in_json = |goal: &str| {
+        let quoted = serde_json::to_string(goal).unwrap();
+        text.contains(&quoted[1..quoted.len() - 1])
+    };
+    let in_bundle = tasks.iter().filter(|t| in_json(&t.goal)).count();
+    assert_eq!(in_bundle, 2, "only the two tasks that left are in clear");
+    let public = sets::public_tasks(&pool, "2026-11", sets::TaskFilter::default(), None, 100)
+        .await
+        .unwrap();
+    assert_eq!(public.len(), 2);
+
+    // A rotation from the retired month is refused, even one that read it while it was live
+    // and stores its draft only now (the database checks the source under its lock).
+    assert!(matches!(
+        mcpbench_sets::rotate(&pool, &custody, "2026-11", "2027-01", 0.25).await,
+        Err(SetError::Conflict(_))
+    ));
+    let late = sets::create_draft(
+        &pool,
+        "2027-01",
+        false,
+        Some(sets::RotationRecord {
+            from: "2026-11",
+            replace: 0.25,
+            key_id: "k1",
+            sealed_seed: &[0u8; 40],
+        }),
+        &[],
+    )
+    .await;
+    assert!(
+        matches!(&late, Err(mcpbench_db::DbError::Conflict(m)) if m.contains("no longer active")),
+        "{late:?}"
+    );
+
+    // The draft is dropped: nothing holds the kept tasks now, and they are revealed.
+    mcpbench_sets::delete(&pool, &custody, "2026-12")
+        .await
+        .unwrap();
+    let info = sets::get(&pool, "2026-11").await.unwrap().unwrap();
+    assert_eq!(info.sealed, 0);
+    let bundle = mcpbench_sets::reveal_bundle(&pool, "2026-11")
+        .await
+        .unwrap();
+    let v = mcpbench_attest::verify(&bundle, Some(&checkpoint), Some(&key)).unwrap();
+    assert_eq!((v.tasks, v.withheld.len()), (8, 0));
+    let text = String::from_utf8(bundle).unwrap();
+    assert!(tasks.iter().all(|t| {
+        let quoted = serde_json::to_string(&t.goal).unwrap();
+        text.contains(&quoted[1..quoted.len() - 1])
+    }));
+}

@@ -1,0 +1,73 @@
+//! Rotation keeps 75% +- 5% of a set, replaces the rest with fresh tasks of the same shape, and
+//! the result passes the validity proof of `mcpbench tasks check`, read back from files.
+
+use mcpbench_sets::plan_rotation;
+use mcpbench_tasks::{Task, check_dir, load_dir};
+use std::collections::HashSet;
+use std::path::Path;
+
+fn dev_set() -> Vec<Task> {
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev")).unwrap()
+}
+
+#[test]
+fn a_rotation_keeps_three_quarters_and_passes_tasks_check() {
+    let previous: Vec<Task> = dev_set().into_iter().step_by(2).take(60).collect();
+    for seed in [1u64, 2, 0xDEAD_BEEF] {
+        let plan = plan_rotation(&previous, seed, 0.25, "2026-12").unwrap();
+        let n = plan.tasks.len();
+        let kept = plan.kept.iter().filter(|k| **k).count();
+        let share = kept as f64 / n as f64;
+        assert!(
+            (0.70..=0.80).contains(&share),
+            "seed {seed}: kept {kept} of {n}"
+        );
+        // Kept tasks are the same tasks in the same places; fresh ones are new and marked.
+        let old_ids: HashSet<&str> = previous.iter().map(|t| t.id.as_str()).collect();
+        for (i, (task, kept)) in plan.tasks.iter().zip(&plan.kept).enumerate() {
+            if *kept {
+                assert_eq!(task, &previous[i]);
+            } else {
+                assert!(task.id.ends_with("-202612") && !old_ids.contains(task.id.as_str()));
+                assert_eq!(
+                    task.server, previous[i].server,
+                    "a fresh task keeps its place's server"
+                );
+            }
+        }
+        let ids: HashSet<&str> = plan.tasks.iter().map(|t| t.id.as_str()).collect();
+        let goals: HashSet<&str> = plan.tasks.iter().map(|t| t.goal.as_str()).collect();
+        assert_eq!(
+            (ids.len(), goals.len()),
+            (n, n),
+            "ids and goals stay unique"
+        );
+
+        // The whole rotated set, written as task files, passes `mcpbench tasks check`.
+        let dir = tempfile::tempdir().unwrap();
+        for t in &plan.tasks {
+            let text = serde_json::to_string_pretty(t).unwrap();
+            std::fs::write(dir.path().join(format!("{}.json", t.id)), text).unwrap();
+        }
+        let report = check_dir(dir.path());
+        assert!(report.ok(), "seed {seed}: {:?}", report.load_errors);
+        assert_eq!(report.tasks, n);
+    }
+    // Another seed replaces other tasks.
+    let a = plan_rotation(&previous, 1, 0.25, "2026-12").unwrap().kept;
+    let b = plan_rotation(&previous, 2, 0.25, "2026-12").unwrap().kept;
+    assert_ne!(a, b);
+    // The same seed, the same rotation (it is recorded, sealed, to be redone).
+    assert_eq!(
+        a,
+        plan_rotation(&previous, 1, 0.25, "2026-12").unwrap().kept
+    );
+}
+
+#[test]
+fn rotations_outside_their_bounds_are_refused() {
+    let previous = dev_set();
+    assert!(plan_rotation(&previous[..3], 1, 0.25, "2026-12").is_err());
+    assert!(plan_rotation(&previous[..20], 1, 0.9, "2026-12").is_err());
+    assert!(plan_rotation(&previous[..20], 1, 0.0, "2026-12").is_err());
+}
