@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::Parser;
 use mcpbench_config::{ApiArgs, CustodyArgs, LogArgs, StoreArgs, shutdown_signal};
+use mcpbench_storage::TraceStore;
 use std::net::SocketAddr;
 
 /// The MCPBench HTTP API. Every flag can also be given as the environment variable shown.
@@ -28,14 +29,16 @@ struct Cli {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    cli.log.init();
+    mcpbench_telemetry::init_logging(cli.log.log_json, &cli.log.log);
     let config =
         mcpbench_api::Config::from_args(&cli.api, &cli.custody).map_err(anyhow::Error::msg)?;
     let pool = mcpbench_db::connect(&cli.database_url, 16)
         .await
         .context("connecting to the database")?;
     mcpbench_db::migrate(&pool).await.context("migrating")?;
-    let store = cli.store.open().await.context("opening the trace store")?;
+    let store = TraceStore::from_args(&cli.store)
+        .await
+        .context("opening the trace store")?;
     if let Err(e) = store.check().await {
         tracing::warn!(error = %e, "the trace store does not answer yet");
     }

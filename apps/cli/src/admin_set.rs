@@ -101,7 +101,7 @@ pub enum SetCommand {
 }
 
 fn custody(args: &CustodyArgs) -> anyhow::Result<mcpbench_sets::Custody> {
-    args.custody().map_err(anyhow::Error::msg)
+    mcpbench_sets::Custody::from_args(args).map_err(anyhow::Error::msg)
 }
 
 pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {

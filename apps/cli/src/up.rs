@@ -10,7 +10,7 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use mcpbench_agents::AgentKind;
-use mcpbench_config::{ApiArgs, CustodyArgs, StoreArgs, WorkerArgs, shutdown_signal};
+use mcpbench_config::{ApiArgs, CustodyArgs, WorkerArgs, shutdown_signal};
 use mcpbench_db::{DbError, PgPool, leaderboard, sets, submissions, vendors};
 use mcpbench_egress::Policy;
 use mcpbench_pgcluster::{Cluster, Options};
@@ -142,16 +142,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     mcpbench_db::migrate(&pool).await.context("migrating")?;
     let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
     sets::put_public_set(&pool, "dev", &set).await?;
-    let store = StoreArgs {
-        traces: args.data_dir.join("traces").display().to_string(),
-        s3_endpoint: None,
-        s3_region: String::new(),
-        s3_access_key: String::new(),
-        s3_secret_key: String::new(),
-        s3_path_style: true,
-    }
-    .open()
-    .await?;
+    let store = mcpbench_storage::TraceStore::local(args.data_dir.join("traces"))?;
     let metrics = mcpbench_telemetry::Metrics::new();
     let mut secret = [0u8; 32];
     getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
@@ -173,9 +164,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     let fingerprint = api_config.custody.signer.as_ref().map(|s| s.fingerprint());
     let mut worker_config = mcpbench_worker::Config::from_args(&args.worker, Policy::local())
         .map_err(anyhow::Error::msg)?;
-    worker_config.keyring = custody
-        .keys
-        .keyring()
+    worker_config.keyring = mcpbench_sets::keyring_from_args(&custody.keys)
         .map_err(anyhow::Error::msg)?
         .map(Arc::new);
     let demo_key = demo_key(&pool).await?;

@@ -5,6 +5,7 @@ use axum::routing::get;
 use clap::Parser;
 use mcpbench_config::{LogArgs, StoreArgs, TaskKeyArgs, WorkerArgs, shutdown_signal};
 use mcpbench_egress::Policy;
+use mcpbench_storage::TraceStore;
 use mcpbench_telemetry::Metrics;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -41,7 +42,7 @@ struct Cli {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    cli.log.init();
+    mcpbench_telemetry::init_logging(cli.log.log_json, &cli.log.log);
     let egress = if cli.allow_private_agents {
         Policy::local()
     } else {
@@ -49,9 +50,7 @@ async fn main() -> anyhow::Result<()> {
     };
     let mut config =
         mcpbench_worker::Config::from_args(&cli.worker, egress).map_err(anyhow::Error::msg)?;
-    config.keyring = cli
-        .keys
-        .keyring()
+    config.keyring = mcpbench_sets::keyring_from_args(&cli.keys)
         .map_err(anyhow::Error::msg)?
         .map(Arc::new);
     if config.keyring.is_none() {
@@ -67,7 +66,9 @@ async fn main() -> anyhow::Result<()> {
     .await
     .context("connecting to the database")?;
     mcpbench_db::migrate(&pool).await.context("migrating")?;
-    let store = cli.store.open().await.context("opening the trace store")?;
+    let store = TraceStore::from_args(&cli.store)
+        .await
+        .context("opening the trace store")?;
     if let Err(e) = store.check().await {
         tracing::warn!(error = %e, "the trace store does not answer yet");
     }

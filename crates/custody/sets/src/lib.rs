@@ -18,11 +18,13 @@
 
 pub mod anomaly;
 mod rotate;
+mod settings;
 
 pub use anomaly::analyze;
 pub use rotate::{
     Rotation, RotationPlan, fresh_tasks, generate_draft, plan_rotation, rotate, secret_seed,
 };
+pub use settings::keyring_from_args;
 
 use mcpbench_attest::bundle::{self, Entry, tree_root};
 use mcpbench_attest::jcs::canonical;

@@ -256,7 +256,7 @@ impl Config {
         args: &mcpbench_config::ApiArgs,
         custody: &mcpbench_config::CustodyArgs,
     ) -> Result<Self, String> {
-        let custody = custody.custody()?;
+        let custody = mcpbench_sets::Custody::from_args(custody)?;
         if custody.keyring.is_none() || custody.signer.is_none() {
             tracing::warn!(
                 "MCPBENCH_TASK_KEYS or MCPBENCH_SIGNING_KEY is not set: private sets cannot be \

@@ -2,12 +2,12 @@
 //! and an environment variable of the same name (`--traces` / `MCPBENCH_TRACES`), parsed by
 //! clap and validated once at start. Secrets are read from the environment only and never
 //! printed (clap is told to hide their values).
+//!
+//! This crate parses and validates settings only. The crates that own the objects build them
+//! from these: `TraceStore::from_args`, `Custody::from_args`, `mcpbench_sets::keyring_from_args`,
+//! the API's and the worker's `Config::from_args`; the binaries call them.
 
 use clap::Args;
-use mcpbench_attest::NoteSigner;
-use mcpbench_sets::Custody;
-use mcpbench_storage::{S3Config, Secret, StorageError, TraceStore};
-use mcpbench_vault::Keyring;
 
 /// Where traces go.
 #[derive(Args, Clone, Debug)]
@@ -34,26 +34,6 @@ pub struct StoreArgs {
     pub s3_path_style: bool,
 }
 
-impl StoreArgs {
-    /// Opens the store (builds the client only; call `check` to probe it).
-    pub async fn open(&self) -> Result<TraceStore, StorageError> {
-        match self.traces.strip_prefix("s3://") {
-            Some(bucket) => {
-                TraceStore::s3(S3Config {
-                    endpoint: self.s3_endpoint.clone(),
-                    bucket: bucket.trim_end_matches('/').to_owned(),
-                    region: self.s3_region.clone(),
-                    access_key: self.s3_access_key.clone(),
-                    secret_key: Secret::new(self.s3_secret_key.clone()),
-                    path_style: self.s3_path_style,
-                })
-                .await
-            }
-            None => TraceStore::local(&self.traces),
-        }
-    }
-}
-
 /// How the process logs.
 #[derive(Args, Clone, Debug)]
 pub struct LogArgs {
@@ -64,12 +44,6 @@ pub struct LogArgs {
     /// session at info, hence its default of warn).
     #[arg(long, env = "MCPBENCH_LOG", default_value = "info,rmcp=warn")]
     pub log: String,
-}
-
-impl LogArgs {
-    pub fn init(&self) {
-        mcpbench_telemetry::init_logging(self.log_json, &self.log);
-    }
 }
 
 /// What a worker does (the worker binary and `mcpbench up`).
@@ -213,17 +187,6 @@ pub struct TaskKeyArgs {
     pub task_keys: Option<String>,
 }
 
-impl TaskKeyArgs {
-    /// The keyring, when keys are given. Errors never repeat a key.
-    pub fn keyring(&self) -> Result<Option<Keyring>, String> {
-        self.task_keys
-            .as_deref()
-            .map(Keyring::parse)
-            .transpose()
-            .map_err(|e| e.to_string())
-    }
-}
-
 /// The secrets of private sets (the API, `mcpbench admin set` and `up`). Not `Debug`.
 #[derive(Args, Clone, Default)]
 pub struct CustodyArgs {
@@ -235,28 +198,6 @@ pub struct CustodyArgs {
     /// The service's name: checkpoints' origin (`<name>/sets/<id>`) and the signing key's name.
     #[arg(long, env = "MCPBENCH_SERVICE_NAME", default_value = "mcpbench.local")]
     pub service_name: String,
-}
-
-impl CustodyArgs {
-    /// Everything private sets need, validated once at start.
-    pub fn custody(&self) -> Result<Custody, String> {
-        let signer = match self.signing_key.as_deref() {
-            None => None,
-            Some(seed) => {
-                let seed = mcpbench_vault::decode_key(seed)
-                    .ok_or("MCPBENCH_SIGNING_KEY: not 32 bytes (64 hex digits or base64)")?;
-                Some(
-                    NoteSigner::from_seed(&self.service_name, &seed)
-                        .map_err(|e| format!("MCPBENCH_SERVICE_NAME: {e}"))?,
-                )
-            }
-        };
-        Ok(Custody {
-            keyring: self.keys.keyring()?,
-            signer,
-            service: self.service_name.clone(),
-        })
-    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM (what Docker and Kubernetes send to stop a container).

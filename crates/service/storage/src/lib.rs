@@ -62,6 +62,25 @@ enum Backend {
 }
 
 impl TraceStore {
+    /// The store `MCPBENCH_TRACES` names: a directory, or `s3://BUCKET` with the S3 settings
+    /// beside it (builds the client only; call `check` to probe it).
+    pub async fn from_args(args: &mcpbench_config::StoreArgs) -> Result<Self, StorageError> {
+        match args.traces.strip_prefix("s3://") {
+            Some(bucket) => {
+                Self::s3(S3Config {
+                    endpoint: args.s3_endpoint.clone(),
+                    bucket: bucket.trim_end_matches('/').to_owned(),
+                    region: args.s3_region.clone(),
+                    access_key: args.s3_access_key.clone(),
+                    secret_key: Secret::new(args.s3_secret_key.clone()),
+                    path_style: args.s3_path_style,
+                })
+                .await
+            }
+            None => Self::local(&args.traces),
+        }
+    }
+
     /// A store in the directory `root`, which is created if missing.
     pub fn local(root: impl Into<PathBuf>) -> Result<Self, StorageError> {
         Ok(Self::with(Backend::Local(LocalStore::new(root.into())?)))
