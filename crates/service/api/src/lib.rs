@@ -10,6 +10,7 @@
 //! submission finishes, and entries also expire after a few seconds in case a notification
 //! is lost.
 
+mod access;
 mod auth;
 mod board;
 mod body;
@@ -17,6 +18,7 @@ mod error;
 mod extract;
 mod limits;
 mod openapi;
+mod params;
 mod routes;
 mod server;
 mod web;
@@ -155,9 +157,12 @@ impl AppState {
     }
 }
 
-/// The whole API.
+/// The whole service: the JSON API and, beside it, the website; anything else is a 404
+/// problem.
 pub fn router(state: AppState) -> Router {
     routes::router()
+        .merge(web::router())
+        .fallback(routes::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(bounded_in_time))

@@ -6,7 +6,7 @@ use crate::auth::Admin;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
 use crate::extract::{Path, Query};
-use crate::routes::public::name;
+use crate::params::name;
 use crate::routes::sets::{SetDetail, SetView};
 use axum::extract::State;
 use http::StatusCode;

@@ -13,10 +13,9 @@ use crate::AppState;
 use axum::Router;
 use axum::routing::{delete, get, post};
 
-/// Every route; the OpenAPI document ([`crate::openapi`]) lists the same ones.
+/// The JSON API's routes; the OpenAPI document ([`crate::openapi`]) lists the same ones.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .merge(crate::web::router())
         .route("/auth/token", post(auth::token))
         .route(
             "/submissions",
@@ -54,7 +53,6 @@ pub fn router() -> Router<AppState> {
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
         .route("/openapi.json", get(ops::openapi))
-        .fallback(ops::not_found)
 }
 
 /// A refused submission may leave part of its body unread (an upload stopped at its first

@@ -5,7 +5,7 @@ use crate::AppState;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
 use crate::extract::Path;
-use crate::routes::public::set_name;
+use crate::params::set_name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;

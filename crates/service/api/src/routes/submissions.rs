@@ -1,12 +1,13 @@
 //! Vendors' submissions: create, list, read, cancel, publish, and their runs.
 
 use crate::AppState;
+use crate::access::{ShownDuration, shown_duration};
 use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
 use crate::extract::{Path, Query};
 use crate::limits::ClientAddr;
-use crate::routes::public::{ShownDuration, name, shown_duration};
+use crate::params::name;
 use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
@@ -215,6 +216,10 @@ pub async fn create(
         let AppJson(req) = AppJson::<NewSubmission>::from_request(request, &state).await?;
         (req, None)
     };
+    let set = req
+        .set
+        .clone()
+        .unwrap_or_else(|| state.config().default_set.clone());
     check_text("name", &req.name)?;
     check_text("model", &req.model)?;
     let trials = req.trials.unwrap_or(1);
@@ -252,10 +257,11 @@ pub async fn create(
                     ));
                 }
                 (Some(received), None) => {
-                    // Checked, stripped of tags and stored only now that the rest is valid
-                    // (the set too; the quota is checked when the submission is made).
-                    let set = req.set.as_deref().unwrap_or(&state.config().default_set);
-                    match mcpbench_db::sets::get(state.pool(), set).await? {
+                    // Checked, stripped of tags and stored only now that the rest is valid.
+                    // The set is looked at first so that an archive is never kept for a set
+                    // that takes nothing; `submissions::create` decides for good, under lock,
+                    // with the quotas.
+                    match mcpbench_db::sets::get(state.pool(), &set).await? {
                         Some(info) if info.state == "active" => {}
                         Some(info) => {
                             return Err(ApiError::unprocessable(
@@ -307,12 +313,11 @@ pub async fn create(
     // The key is the text itself (its bytes), as `mcpbench eval --signing-secret` and the
     // agent templates take it.
     let secret = hex::encode(random);
-    let set = req.set.as_deref().unwrap_or(&state.config().default_set);
     let id = submissions::create(
         state.pool(),
         &submissions::NewSubmission {
             vendor_id: caller.vendor_id,
-            set_id: set,
+            set_id: &set,
             name: &req.name,
             model: &req.model,
             agent,
@@ -324,7 +329,7 @@ pub async fn create(
         },
     )
     .await?;
-    tracing::info!(submission = %id, vendor = %caller.name, set, kind = ?req.kind, "submission queued");
+    tracing::info!(submission = %id, vendor = %caller.name, set = %set, kind = ?req.kind, "submission queued");
     let url = format!("/submissions/{id}");
     let body = Created {
         id,
@@ -340,8 +345,9 @@ pub async fn create(
         .into_response())
 }
 
-/// The multipart form of `POST /submissions`.
-#[derive(ToSchema)]
+/// The multipart form of `POST /submissions`: these two parts and no other.
+#[derive(ToSchema, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct ImageUpload {
     /// The submission's JSON (kind `docker`, no `image`).

@@ -7,7 +7,7 @@ use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::board::{self, Query as BoardQuery};
 use crate::error::ApiError;
-use crate::routes::public::{one_of, set_name};
+use crate::params::{one_of, set_name};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};

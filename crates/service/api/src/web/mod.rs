@@ -191,9 +191,9 @@ pub(crate) fn whole_ms(ms: i64) -> String {
 }
 
 /// A run's duration as it may be shown: exact, or the bucket it falls in while its task is
-/// sealed (`routes::public::shown_duration`).
+/// sealed (`access::shown_duration`).
 pub(crate) fn run_duration(run: &mcpbench_db::runs::Run) -> String {
-    use crate::routes::public::{ShownDuration, shown_duration};
+    use crate::access::{ShownDuration, shown_duration};
     match shown_duration(run) {
         ShownDuration::Exact(ms) => whole_ms(ms),
         ShownDuration::Within(lo, Some(hi)) => {

@@ -5,7 +5,7 @@ use super::PagePath as Path;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page};
 use crate::AppState;
 use crate::error::ApiError;
-use crate::routes::public::{TaskFilters, name, set_name};
+use crate::params::{TaskFilters, name, set_name};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};

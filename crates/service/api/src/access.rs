@@ -1,0 +1,151 @@
+//! Who may read what of a run, written once for the JSON routes and the pages: its record
+//! (verdict and counts), its trace and container output, and how precisely its duration is
+//! shown while its task is sealed.
+
+use crate::AppState;
+use crate::error::ApiError;
+use mcpbench_db::runs;
+use serde_json::Value;
+use uuid::Uuid;
+
+/// The lines of a run's stored trace (opened when sealed); none when it has no trace.
+pub(crate) async fn read_trace(state: &AppState, run: &runs::Run) -> Result<Vec<Value>, ApiError> {
+    let Some(key) = &run.trace_key else {
+        return Ok(Vec::new());
+    };
+    let keyring = state.config().custody.keyring.as_ref();
+    let Some(stored) = state.store().get(key).await.map_err(ApiError::internal)? else {
+        return Ok(Vec::new());
+    };
+    let bytes = mcpbench_vault::open_file(keyring, key, stored).map_err(ApiError::internal)?;
+    Ok(bytes
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect())
+}
+
+/// The output of a Docker-image run's container, when it has one (opened when sealed).
+pub(crate) async fn read_logs(
+    state: &AppState,
+    run: &runs::Run,
+) -> Result<Option<Vec<u8>>, ApiError> {
+    let Some(trace) = run.trace_key.as_deref() else {
+        return Ok(None);
+    };
+    let key = mcpbench_storage::logs_key(trace);
+    let Some(stored) = state.store().get(&key).await.map_err(ApiError::internal)? else {
+        return Ok(None);
+    };
+    let keyring = state.config().custody.keyring.as_ref();
+    let logs = mcpbench_vault::open_file(keyring, &key, stored).map_err(ApiError::internal)?;
+    Ok(Some(logs))
+}
+
+/// Whether a run's record (its verdict, not its trace) is public: its owner published it and
+/// its set is open (public, or retired and revealed).
+pub(crate) fn run_public(run: &runs::Run) -> bool {
+    run.published && (run.set_public || run.set_state == "retired")
+}
+
+/// Whether a run's trace may be read: the run is public, or the reader is its owner and the
+/// set is public. Either way its task must be in clear: a trace holds the goal and what the
+/// tools answered, so a task a retired set withholds (a live set still holds it) keeps its
+/// traces closed too.
+pub(crate) fn trace_readable(run: &runs::Run, owner: bool) -> bool {
+    run.task_open && (run_public(run) || (owner && run.set_public))
+}
+
+/// Where a coarse duration may fall: bucket bounds in milliseconds.
+const DURATION_BUCKETS_MS: [i64; 11] = [
+    0, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000,
+];
+
+/// A run's duration as it may be shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShownDuration {
+    Exact(i64),
+    /// At least the first bound, below the second (none past the last bucket).
+    Within(i64, Option<i64>),
+}
+
+/// While a run's task is sealed (its set is live and private, or a retired set withholds it
+/// because a live set holds it), its exact duration is a channel out of the sandbox: an image
+/// that saw the task could spell bits of it in how long it takes (milliseconds over a
+/// time budget carry about 16 bits a run). Only one of eleven buckets is shown then (under
+/// 3.5 bits); the exact figure once the task is in clear.
+pub(crate) fn shown_duration(run: &runs::Run) -> ShownDuration {
+    if run.task_open {
+        return ShownDuration::Exact(run.duration_ms);
+    }
+    let at = DURATION_BUCKETS_MS.partition_point(|b| *b <= run.duration_ms.max(0));
+    ShownDuration::Within(
+        DURATION_BUCKETS_MS[at.saturating_sub(1)],
+        DURATION_BUCKETS_MS.get(at).copied(),
+    )
+}
+
+/// The run `id` when the caller may read it (see [`run`]); 404 otherwise, the same answer as
+/// for a run that does not exist.
+pub(crate) async fn visible_run(
+    state: &AppState,
+    caller: Option<&crate::auth::Caller>,
+    id: Uuid,
+) -> Result<runs::Run, ApiError> {
+    let hidden = || ApiError::not_found(format!("there is no published run {id}"));
+    let run = runs::get(state.pool(), id).await?.ok_or_else(hidden)?;
+    let owner = caller.is_some_and(|c| c.vendor_id == run.vendor_id);
+    if !trace_readable(&run, owner) {
+        return Err(hidden());
+    }
+    Ok(run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(duration_ms: i64, task_open: bool) -> runs::Run {
+        runs::Run {
+            id: Uuid::nil(),
+            submission_id: Uuid::nil(),
+            vendor_id: 1,
+            set_id: "2026-11".into(),
+            set_public: false,
+            set_state: "active".into(),
+            task_open,
+            published: false,
+            task_id: "t".into(),
+            trial: 0,
+            passed: true,
+            reason: "passed".into(),
+            detail: None,
+            tool_calls: 3,
+            hallucinated_calls: 0,
+            invalid_calls: 0,
+            errors_observed: 0,
+            duration_ms,
+            trace_key: None,
+            created_at: time::OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn a_sealed_tasks_run_shows_only_the_bucket_of_its_duration() {
+        use ShownDuration::{Exact, Within};
+        assert_eq!(shown_duration(&run(4_321, true)), Exact(4_321));
+        let sealed = |ms| shown_duration(&run(ms, false));
+        assert_eq!(sealed(0), Within(0, Some(1_000)));
+        assert_eq!(sealed(999), Within(0, Some(1_000)));
+        assert_eq!(sealed(1_000), Within(1_000, Some(2_000)));
+        assert_eq!(sealed(4_321), Within(2_000, Some(5_000)));
+        assert_eq!(
+            sealed(4_999),
+            sealed(2_001),
+            "times within a bucket look alike"
+        );
+        assert_eq!(sealed(599_999), Within(300_000, Some(600_000)));
+        assert_eq!(sealed(3_600_000), Within(600_000, None));
+        assert_eq!(sealed(-5), Within(0, Some(1_000)));
+    }
+}
