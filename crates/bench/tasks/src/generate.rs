@@ -43,22 +43,6 @@ pub fn templates() -> Vec<AnyTemplate> {
     all
 }
 
-fn prefix(server: &str) -> &'static str {
-    match server {
-        "filesystem" => "fs",
-        "github" => "gh",
-        "postgres" => "pg",
-        "slack" => "chat",
-        "calendar" => "cal",
-        "email" => "mail",
-        "tracker" => "trk",
-        "shop" => "shop",
-        "memory" => "mem",
-        "weather" => "wx",
-        _ => "task",
-    }
-}
-
 /// Generates `count` tasks from `seed`.
 pub fn generate(seed: u64, count: usize) -> Vec<Task> {
     let all = templates();
@@ -88,7 +72,10 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
                 .split_once('.')
                 .map_or(template.id, |(_, s)| s)
                 .replace('_', "-");
-            let id = format!("{}-{short}-{i:0width$}", prefix(server));
+            let id = format!(
+                "{}-{short}-{i:0width$}",
+                mcpbench_world::short_name(server).unwrap_or("task")
+            );
             Task::from_body(id, server, template.id, body)
         })
         .collect()

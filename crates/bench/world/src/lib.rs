@@ -14,16 +14,16 @@ use mcpbench_sim::{SeedError, Server, ToolError, ToolSpec};
 use serde_json::Value;
 
 servers! {
-    filesystem: mcpbench_server_filesystem::Filesystem,
-    github: mcpbench_server_github::Github,
-    postgres: mcpbench_server_postgres::Postgres,
-    slack: mcpbench_server_slack::Slack,
-    calendar: mcpbench_server_calendar::Calendar,
-    email: mcpbench_server_email::Email,
-    tracker: mcpbench_server_tracker::Tracker,
-    shop: mcpbench_server_shop::Shop,
-    memory: mcpbench_server_memory::Memory,
-    weather: mcpbench_server_weather::Weather,
+    filesystem("fs"): mcpbench_server_filesystem::Filesystem,
+    github("gh"): mcpbench_server_github::Github,
+    postgres("pg"): mcpbench_server_postgres::Postgres,
+    slack("chat"): mcpbench_server_slack::Slack,
+    calendar("cal"): mcpbench_server_calendar::Calendar,
+    email("mail"): mcpbench_server_email::Email,
+    tracker("trk"): mcpbench_server_tracker::Tracker,
+    shop("shop"): mcpbench_server_shop::Shop,
+    memory("mem"): mcpbench_server_memory::Memory,
+    weather("wx"): mcpbench_server_weather::Weather,
 }
 
 /// Splits `server.tool` into its two parts.

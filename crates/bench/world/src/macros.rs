@@ -1,11 +1,20 @@
 //! The `servers!` macro: everything that must list every server, generated from one list.
 
-/// `servers! { name: Type, ... }` where `Type: Simulated` and `name == Type::NAME`.
+/// `servers! { name (short): Type, ... }` where `Type: Simulated`, `name == Type::NAME` and
+/// `short` is the server's short name in task ids (`fs-...`).
 #[macro_export]
 macro_rules! servers {
-    ($($name:ident : $ty:ty),* $(,)?) => {
+    ($($name:ident ($short:literal) : $ty:ty),* $(,)?) => {
         /// Every server's name, in catalogue order.
         pub const SERVERS: &[&str] = &[$(stringify!($name)),*];
+
+        /// A server's short name, as task ids begin with it: `fs` for `filesystem`.
+        pub fn short_name(server: &str) -> Option<&'static str> {
+            match server {
+                $( stringify!($name) => Some($short), )*
+                _ => None,
+            }
+        }
 
         /// `initial_state`: each server's seed, for the servers a task uses.
         #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
