@@ -30,7 +30,7 @@ use mcpbench_attest::bundle::{self, Entry, tree_root};
 use mcpbench_attest::jcs::canonical;
 use mcpbench_attest::{Checkpoint, NoteSigner, Salt, commitment, new_salt};
 use mcpbench_db::sets::{self, Content, DraftTask, RevealedTask, SetInfo, StoredTask};
-use mcpbench_db::{DbError, PgPool};
+use mcpbench_db::{DbError, PgPool, SetState};
 use mcpbench_tasks::Task;
 use mcpbench_vault::{Keyring, Sealed, VaultError};
 use serde::{Deserialize, Serialize};
@@ -294,7 +294,7 @@ pub async fn activate(
     id: &str,
 ) -> Result<Option<String>, SetError> {
     let set = info(pool, id).await?;
-    if set.state != "draft" {
+    if set.state != SetState::Draft {
         return Err(SetError::Conflict(format!(
             "set {id:?} is {}; only a draft can be activated",
             set.state
@@ -328,7 +328,7 @@ pub async fn activate(
 /// commitment, its bundle built and verified, and only then written in clear.
 pub async fn retire(pool: &PgPool, custody: &Custody, id: &str) -> Result<(), SetError> {
     let set = info(pool, id).await?;
-    if set.state != "active" {
+    if set.state != SetState::Active {
         return Err(SetError::Conflict(format!(
             "set {id:?} is {}; only an active set can be retired",
             set.state
@@ -437,8 +437,8 @@ pub async fn release_withheld(pool: &PgPool, custody: &Custody) -> Result<usize,
 /// others withheld (their commitment alone).
 pub async fn reveal_bundle(pool: &PgPool, id: &str) -> Result<Vec<u8>, SetError> {
     let set = info(pool, id).await?;
-    let (Some(checkpoint), Some(key), Some(tag), "retired") =
-        (set.checkpoint, set.signing_key, set.tag, set.state.as_str())
+    let (Some(checkpoint), Some(key), Some(tag), SetState::Retired) =
+        (set.checkpoint, set.signing_key, set.tag, set.state)
     else {
         return Err(SetError::Conflict(format!(
             "set {id:?} has no reveal: only a committed set that retired has one"

@@ -7,7 +7,7 @@
 //! fresh task passes the validity proof of `mcpbench tasks check` before the draft is stored.
 
 use crate::{Custody, SetError, create_with, info, open_all};
-use mcpbench_db::PgPool;
+use mcpbench_db::{PgPool, SetState};
 use mcpbench_sim::Rng;
 use mcpbench_tasks::{Task, check_tasks, generate};
 use std::collections::HashSet;
@@ -177,7 +177,7 @@ pub async fn rotate(
     replace: f64,
 ) -> Result<Rotation, SetError> {
     let source = info(pool, from).await?;
-    if source.public || source.state != "active" {
+    if source.public || source.state != SetState::Active {
         return Err(SetError::Conflict(format!(
             "set {from:?} is not a live private set; rotation starts from the active month"
         )));

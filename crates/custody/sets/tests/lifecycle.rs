@@ -218,7 +218,7 @@ async fn the_lifecycle_refuses_what_its_states_do_not_allow() {
     ));
     assert_eq!(
         sets::get(&pool, "2026-10").await.unwrap().unwrap().state,
-        "active"
+        mcpbench_db::SetState::Active
     );
 }
 

@@ -4,7 +4,7 @@
 
 use crate::AppState;
 use crate::error::ApiError;
-use mcpbench_db::runs;
+use mcpbench_db::{SetState, runs};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -45,7 +45,7 @@ pub(crate) async fn read_logs(
 /// Whether a run's record (its verdict, not its trace) is public: its owner published it and
 /// its set is open (public, or retired and revealed).
 pub(crate) fn run_public(run: &runs::Run) -> bool {
-    run.published && (run.set_public || run.set_state == "retired")
+    run.published && (run.set_public || run.set_state == SetState::Retired)
 }
 
 /// Whether a run's trace may be read: the run is public, or the reader is its owner and the
@@ -112,7 +112,7 @@ mod tests {
             vendor_id: 1,
             set_id: "2026-11".into(),
             set_public: false,
-            set_state: "active".into(),
+            set_state: SetState::Active,
             task_open,
             published: false,
             task_id: "t".into(),

@@ -14,12 +14,14 @@ pub mod leaderboard;
 pub mod queue;
 pub mod runs;
 pub mod sets;
+mod states;
 pub mod submissions;
 pub mod vendors;
 pub mod workers;
 
 pub use error::DbError;
 pub use sqlx::PgPool;
+pub use states::SetState;
 
 /// The `LISTEN` channel told when a submission reaches the leaderboard, so cached boards
 /// are dropped at once rather than when they expire.

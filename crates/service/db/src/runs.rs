@@ -1,6 +1,6 @@
 //! Recorded runs: what scoring reads, what the owner and the public may see.
 
-use crate::DbError;
+use crate::{DbError, SetState};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -28,7 +28,7 @@ pub struct Run {
     pub vendor_id: i64,
     pub set_id: String,
     pub set_public: bool,
-    pub set_state: String,
+    pub set_state: SetState,
     /// Whether the run's task is in clear in its set: not while a private set is live, nor
     /// while a retired set withholds it because a live set still holds it.
     pub task_open: bool,
@@ -78,7 +78,7 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
     let row = sqlx::query_as!(
         Run,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
-                  t.state AS set_state, st.task IS NOT NULL AS "task_open!", s.published,
+                  t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
                   r.task_id, r.trial, r.passed, r.reason,
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.duration_ms, r.trace_key, r.created_at
@@ -104,7 +104,7 @@ pub async fn list(
     let rows = sqlx::query_as!(
         Run,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
-                  t.state AS set_state, st.task IS NOT NULL AS "task_open!", s.published,
+                  t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
                   r.task_id, r.trial, r.passed, r.reason,
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.duration_ms, r.trace_key, r.created_at

@@ -3,7 +3,7 @@
 //! and opens them, `mcpbench-vault`; this module never sees a key) until the set retires and
 //! its tasks and salts are written in clear.
 
-use crate::DbError;
+use crate::{DbError, SetState};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
@@ -22,7 +22,7 @@ pub struct SetTask {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetInfo {
     pub id: String,
-    pub state: String,
+    pub state: SetState,
     pub public: bool,
     pub tasks: i64,
     pub created_at: OffsetDateTime,
@@ -159,12 +159,12 @@ pub async fn create_draft(
         // locks the row for update) and then sees the draft's tasks as held, or this finds it
         // retired and stops, so a kept task is never revealed while the draft holds it.
         let state = sqlx::query_scalar!(
-            "SELECT state FROM task_sets WHERE id = $1 FOR SHARE",
+            r#"SELECT state AS "state: SetState" FROM task_sets WHERE id = $1 FOR SHARE"#,
             r.from
         )
         .fetch_optional(&mut *tx)
         .await?;
-        if state.as_deref() != Some("active") {
+        if state != Some(SetState::Active) {
             return Err(DbError::Conflict(format!(
                 "set {:?} is no longer active; rotation starts from the active month",
                 r.from
@@ -491,7 +491,7 @@ pub async fn rotation_seed(pool: &PgPool, id: &str) -> Result<Option<(String, Ve
 pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
     let rows = sqlx::query_as!(
         SetInfo,
-        r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
+        r#"SELECT s.id, s.state AS "state: SetState", s.public, s.created_at, s.activated_at, s.retired_at,
                   s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
                   s.rotation_seed_revealed,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!",
@@ -508,7 +508,7 @@ pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
 pub async fn get(pool: &PgPool, id: &str) -> Result<Option<SetInfo>, DbError> {
     let row = sqlx::query_as!(
         SetInfo,
-        r#"SELECT s.id, s.state, s.public, s.created_at, s.activated_at, s.retired_at,
+        r#"SELECT s.id, s.state AS "state: SetState", s.public, s.created_at, s.activated_at, s.retired_at,
                   s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
                   s.rotation_seed_revealed,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!",

@@ -1,7 +1,7 @@
 //! Submissions: creation (with the quota), the owner's view, cancellation, publication, and
 //! finishing (scores and the leaderboard row, exactly once).
 
-use crate::{DbError, LEADERBOARD_CHANNEL, queue};
+use crate::{DbError, LEADERBOARD_CHANNEL, SetState, queue};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -82,13 +82,13 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     let set = sqlx::query!(
         // FOR SHARE: a set cannot retire (which locks it FOR UPDATE) while a submission to it
         // is being made, and a retirement that won the lock is seen here as `retired`.
-        "SELECT state, public FROM task_sets WHERE id = $1 FOR SHARE",
+        r#"SELECT state AS "state: SetState", public FROM task_sets WHERE id = $1 FOR SHARE"#,
         s.set_id
     )
     .fetch_optional(&mut *tx)
     .await?
     .ok_or_else(|| DbError::Invalid(format!("there is no set {:?}", s.set_id)))?;
-    if set.state != "active" {
+    if set.state != SetState::Active {
         return Err(DbError::Invalid(format!(
             "set {:?} is {} and takes no submissions",
             s.set_id, set.state

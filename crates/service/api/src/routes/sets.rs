@@ -64,7 +64,7 @@ impl From<sets::SetInfo> for SetView {
             bundle_url: revealed.then(|| format!("/sets/{}/bundle", s.id)),
             withheld: revealed.then_some(s.sealed),
             id: s.id,
-            state: s.state,
+            state: s.state.to_string(),
             public: s.public,
             tasks: s.tasks,
             created_at: s.created_at,

@@ -12,7 +12,7 @@ use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
-use mcpbench_db::{runs, submissions, workers};
+use mcpbench_db::{SetState, runs, submissions, workers};
 use mcpbench_egress::{check_resolved, check_url};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -262,7 +262,7 @@ pub async fn create(
                     // that takes nothing; `submissions::create` decides for good, under lock,
                     // with the quotas.
                     match mcpbench_db::sets::get(state.pool(), &set).await? {
-                        Some(info) if info.state == "active" => {}
+                        Some(info) if info.state == SetState::Active => {}
                         Some(info) => {
                             return Err(ApiError::unprocessable(
                                 "invalid-submission",

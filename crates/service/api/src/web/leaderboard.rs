@@ -11,6 +11,7 @@ use crate::params::{one_of, set_name};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
+use mcpbench_db::SetState;
 use mcpbench_tasks::{Category, SERVERS};
 use serde::Deserialize;
 use serde_json::Value;
@@ -120,7 +121,7 @@ async fn content(
     let sets: Vec<_> = mcpbench_db::sets::list(state.pool(), 100)
         .await?
         .into_iter()
-        .filter(|s| s.state != "draft")
+        .filter(|s| s.state != SetState::Draft)
         .collect();
     let board = ranked(state, f.set, f.server, f.category).await?;
     let mut entries: Vec<&Value> = board["entries"]

@@ -291,7 +291,7 @@ mod tests {
             vendor_id: 1,
             set_id: "dev".into(),
             set_public: true,
-            set_state: "active".into(),
+            set_state: mcpbench_db::SetState::Active,
             task_open: true,
             published: true,
             task_id: "t".into(),

@@ -10,6 +10,7 @@ use axum::response::Response;
 use http::HeaderMap;
 use maud::{Markup, html};
 use mcpbench_attest::note::NoteVerifier;
+use mcpbench_db::SetState;
 use mcpbench_db::sets::{self, SetInfo};
 
 pub(crate) async fn list(
@@ -18,9 +19,9 @@ pub(crate) async fn list(
 ) -> Result<Response, PageError> {
     let all = sets::list(state.pool(), 500).await?;
     let of = |f: &dyn Fn(&SetInfo) -> bool| all.iter().filter(|s| f(s)).collect::<Vec<_>>();
-    let live = of(&|s| s.state == "active" && !s.public);
-    let retired = of(&|s| s.state == "retired");
-    let public = of(&|s| s.public && s.state != "retired");
+    let live = of(&|s| s.state == SetState::Active && !s.public);
+    let retired = of(&|s| s.state == SetState::Retired);
+    let public = of(&|s| s.public && s.state != SetState::Retired);
     let body = html! {
         h1 { "Task sets" }
         p { "A private set is named by its month. When it goes live we publish a signed commitment to every task; "
@@ -61,7 +62,7 @@ fn table(rows: &[&SetInfo], caption: &str) -> Markup {
                 td { (s.retired_at.map(when).unwrap_or_else(|| "–".into())) }
                 td {
                     a href=(format!("/?set={}", s.id)) { "leaderboard" }
-                    @if s.public || s.state == "retired" { " · " a href=(format!("/web/tasks?set={}", s.id)) { "tasks" } }
+                    @if s.public || s.state == SetState::Retired { " · " a href=(format!("/web/tasks?set={}", s.id)) { "tasks" } }
                 }
             } } }
         } }
@@ -104,7 +105,7 @@ pub(crate) async fn page(
             }
             dt { "See" } dd {
                 a href=(format!("/?set={}", set.id)) { "its leaderboard" }
-                @if set.public || set.state == "retired" { " · " a href=(format!("/web/tasks?set={}", set.id)) { "its tasks" } }
+                @if set.public || set.state == SetState::Retired { " · " a href=(format!("/web/tasks?set={}", set.id)) { "its tasks" } }
             }
         }
         @if let Some(checkpoint) = &set.checkpoint {

@@ -15,7 +15,7 @@ use crate::params::name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
-use mcpbench_db::{runs, sets, submissions};
+use mcpbench_db::{SetState, runs, sets, submissions};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -133,7 +133,7 @@ pub(crate) async fn page(
     let set = sets::get(state.pool(), &s.set_id).await?;
     let set_open = set
         .as_ref()
-        .is_some_and(|t| t.public || t.state == "retired");
+        .is_some_and(|t| t.public || t.state == SetState::Retired);
     let running = matches!(s.status.as_str(), "queued" | "running");
     let reloads = running && q.refresh.as_deref() != Some("off");
     let body = html! {

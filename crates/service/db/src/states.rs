@@ -1,0 +1,35 @@
+//! The states the database keeps as text, as types: the service compares these, never the
+//! strings. Each maps to its column's text (`#[sqlx(type_name = "text")]`, lower case, as the
+//! columns' CHECK constraints list them) and serializes the same way.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Where a task set is in its life: `draft` -> `active` -> `retired`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum SetState {
+    /// Generated (and for a private set sealed), not yet committed or open to submissions.
+    Draft,
+    /// Open to submissions; a private one is committed and its tasks stay sealed.
+    Active,
+    /// Closed; a private one is revealed, save the tasks a live set still holds.
+    Retired,
+}
+
+impl SetState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SetState::Draft => "draft",
+            SetState::Active => "active",
+            SetState::Retired => "retired",
+        }
+    }
+}
+
+impl fmt::Display for SetState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
