@@ -278,7 +278,7 @@ async fn reference_runs(
     // Runs queued by an earlier start that was stopped before they ended point at agents
     // that died with it: cancel them rather than rank them at zero.
     for old in submissions::list(pool, vendor, None, 100).await? {
-        if matches!(old.status.as_str(), "queued" | "running") {
+        if old.status.is_open() {
             submissions::cancel(pool, old.id, vendor).await?;
         }
     }

@@ -1,6 +1,6 @@
 //! The job queue: enqueue, claim, heartbeat, complete, fail, reap.
 
-use crate::DbError;
+use crate::{DbError, SubmissionStatus};
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
 use uuid::Uuid;
@@ -180,10 +180,10 @@ pub async fn claim_as(
 /// Extends the lease of a claim that is still current.
 pub async fn heartbeat(pool: &PgPool, claim: &Claim, lease: Duration) -> Result<Beat, DbError> {
     let row = sqlx::query!(
-        "UPDATE jobs j SET lease_until = now() + make_interval(secs => $3)
+        r#"UPDATE jobs j SET lease_until = now() + make_interval(secs => $3)
          FROM submissions s
          WHERE j.id = $1 AND j.epoch = $2 AND j.state = 'running' AND s.id = j.submission_id
-         RETURNING s.status",
+         RETURNING s.status AS "status: SubmissionStatus""#,
         claim.job_id,
         claim.epoch,
         secs(lease)
@@ -192,7 +192,7 @@ pub async fn heartbeat(pool: &PgPool, claim: &Claim, lease: Duration) -> Result<
     .await?;
     Ok(match row {
         None => Beat::Lost,
-        Some(r) if r.status == "cancelled" => Beat::Cancelled,
+        Some(r) if r.status == SubmissionStatus::Cancelled => Beat::Cancelled,
         Some(_) => Beat::Alive,
     })
 }

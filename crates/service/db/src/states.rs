@@ -33,3 +33,41 @@ impl fmt::Display for SetState {
         f.write_str(self.as_str())
     }
 }
+
+/// Where a submission is: `queued` -> `running` -> `completed`, or `failed` / `cancelled`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum SubmissionStatus {
+    Queued,
+    Running,
+    /// Every run recorded and the scores computed.
+    Completed,
+    /// Stopped by an error of the harness (the reason is kept with it).
+    Failed,
+    /// Stopped by its owner.
+    Cancelled,
+}
+
+impl SubmissionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubmissionStatus::Queued => "queued",
+            SubmissionStatus::Running => "running",
+            SubmissionStatus::Completed => "completed",
+            SubmissionStatus::Failed => "failed",
+            SubmissionStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// Queued or running: it may still change.
+    pub fn is_open(self) -> bool {
+        matches!(self, SubmissionStatus::Queued | SubmissionStatus::Running)
+    }
+}
+
+impl fmt::Display for SubmissionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

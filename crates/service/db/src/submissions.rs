@@ -1,7 +1,7 @@
 //! Submissions: creation (with the quota), the owner's view, cancellation, publication, and
 //! finishing (scores and the leaderboard row, exactly once).
 
-use crate::{DbError, LEADERBOARD_CHANNEL, SetState, queue};
+use crate::{DbError, LEADERBOARD_CHANNEL, SetState, SubmissionStatus, queue};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -50,7 +50,7 @@ pub struct Submission {
     pub kind: String,
     pub endpoint_url: Option<String>,
     pub image: Option<String>,
-    pub status: String,
+    pub status: SubmissionStatus,
     pub trials: i32,
     pub tasks_total: i32,
     pub tasks_done: i32,
@@ -193,7 +193,7 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
     let row = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
-                  s.model, s.kind, s.endpoint_url, s.image, s.status, s.trials, s.tasks_total,
+                  s.model, s.kind, s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
@@ -212,7 +212,7 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
     let row = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
-                  s.model, s.kind, s.endpoint_url, s.image, s.status, s.trials, s.tasks_total,
+                  s.model, s.kind, s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
@@ -234,7 +234,7 @@ pub async fn list(
     let rows = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
-                  s.model, s.kind, s.endpoint_url, s.image, s.status, s.trials, s.tasks_total,
+                  s.model, s.kind, s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
@@ -306,9 +306,10 @@ pub async fn publish(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, Db
 }
 
 /// Progress of a submission: (status, tasks_done, tasks_total).
-pub async fn progress(pool: &PgPool, id: Uuid) -> Result<(String, i32, i32), DbError> {
+pub async fn progress(pool: &PgPool, id: Uuid) -> Result<(SubmissionStatus, i32, i32), DbError> {
     let r = sqlx::query!(
-        "SELECT status, tasks_done, tasks_total FROM submissions WHERE id = $1",
+        r#"SELECT status AS "status: SubmissionStatus", tasks_done, tasks_total
+           FROM submissions WHERE id = $1"#,
         id
     )
     .fetch_optional(pool)

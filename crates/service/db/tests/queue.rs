@@ -80,7 +80,7 @@ async fn every_job_is_claimed_once_and_recorded_once() {
     let sub = submit(&pool, vendor, 3).await;
     assert_eq!(
         submissions::progress(&pool, sub).await.unwrap(),
-        ("queued".into(), 0, 20)
+        (mcpbench_db::SubmissionStatus::Queued, 0, 20)
     );
     // Four workers drain the queue concurrently.
     let mut handles = Vec::new();
@@ -107,7 +107,7 @@ async fn every_job_is_claimed_once_and_recorded_once() {
     assert_eq!(seen.len(), 20);
     assert_eq!(
         submissions::progress(&pool, sub).await.unwrap(),
-        ("running".into(), 20, 20)
+        (mcpbench_db::SubmissionStatus::Running, 20, 20)
     );
     assert_eq!(queue::depth(&pool).await.unwrap(), (0, 0));
 }
@@ -350,7 +350,7 @@ async fn a_submission_with_failed_jobs_fails_with_the_reason_and_never_ranks() {
         other => panic!("expected a failure, got {other:?}"),
     }
     let s = submissions::get(&pool, id, vendor).await.unwrap().unwrap();
-    assert_eq!(s.status, "failed");
+    assert_eq!(s.status, mcpbench_db::SubmissionStatus::Failed);
     assert!(s.error.unwrap().contains("the gateway broke"));
     assert!(
         mcpbench_db::leaderboard::entries(&pool, "dev")
@@ -431,7 +431,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
     let id = submissions::create(&pool, &new("secret")).await.unwrap();
     assert_eq!(
         submissions::progress(&pool, id).await.unwrap(),
-        ("queued".into(), 0, 4)
+        (mcpbench_db::SubmissionStatus::Queued, 0, 4)
     );
     assert!(matches!(
         submissions::create(&pool, &new("secret")).await,

@@ -20,10 +20,13 @@ async fn an_error_body_with_nul_bytes_is_recorded_as_the_agents_error() {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let (status, _, _) = submissions::progress(&s.pool, s.submission).await.unwrap();
-        if status == "completed" {
+        if status == mcpbench_db::SubmissionStatus::Completed {
             break;
         }
-        assert!(status != "failed", "the submission failed on our side");
+        assert!(
+            status != mcpbench_db::SubmissionStatus::Failed,
+            "the submission failed on our side"
+        );
         assert!(Instant::now() < deadline, "the submission did not complete");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -135,7 +135,7 @@ impl From<submissions::Submission> for SubmissionView {
             kind: s.kind,
             endpoint_url: s.endpoint_url,
             image: s.image,
-            status: s.status,
+            status: s.status.to_string(),
             progress: Progress {
                 done: s.tasks_done,
                 total: s.tasks_total,

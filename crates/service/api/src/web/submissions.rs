@@ -15,7 +15,7 @@ use crate::params::name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
-use mcpbench_db::{SetState, runs, sets, submissions};
+use mcpbench_db::{SetState, SubmissionStatus, runs, sets, submissions};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -105,7 +105,7 @@ pub(crate) async fn page(
         .await?
         .ok_or_else(hidden)?;
     let owner = viewer.is(s.vendor_id);
-    if !owner && s.status != "completed" {
+    if !owner && s.status != SubmissionStatus::Completed {
         return Err(hidden().into());
     }
     let after = match q.after.as_deref() {
@@ -134,7 +134,7 @@ pub(crate) async fn page(
     let set_open = set
         .as_ref()
         .is_some_and(|t| t.public || t.state == SetState::Retired);
-    let running = matches!(s.status.as_str(), "queued" | "running");
+    let running = s.status.is_open();
     let reloads = running && q.refresh.as_deref() != Some("off");
     let body = html! {
         h1 { (s.name) }
