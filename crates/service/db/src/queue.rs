@@ -1,6 +1,6 @@
 //! The job queue: enqueue, claim, heartbeat, complete, fail, reap.
 
-use crate::{DbError, SubmissionStatus};
+use crate::{DbError, JobState, SubmissionStatus};
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
 use uuid::Uuid;
@@ -309,12 +309,12 @@ pub async fn reap(pool: &PgPool) -> Result<Reaped, DbError> {
                FROM (SELECT submission_id, count(*)::int AS n FROM reaped
                      WHERE state = 'failed' GROUP BY submission_id) g
                WHERE s.id = g.submission_id)
-           SELECT state AS "state!" FROM reaped"#
+           SELECT state AS "state!: JobState" FROM reaped"#
     )
     .fetch_all(pool)
     .await?;
-    let failed = rows.iter().filter(|r| r.state == "failed").count() as u64;
-    let requeued = rows.iter().filter(|r| r.state == "queued").count() as u64;
+    let failed = rows.iter().filter(|r| r.state == JobState::Failed).count() as u64;
+    let requeued = rows.iter().filter(|r| r.state == JobState::Queued).count() as u64;
     Ok(Reaped { requeued, failed })
 }
 

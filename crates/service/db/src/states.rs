@@ -71,3 +71,43 @@ impl fmt::Display for SubmissionStatus {
         f.write_str(self.as_str())
     }
 }
+
+/// How a submission's agent is reached: a hosted HTTP endpoint, or a Docker image run in the
+/// sandbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    Endpoint,
+    Docker,
+}
+
+impl AgentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Endpoint => "endpoint",
+            AgentKind::Docker => "docker",
+        }
+    }
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where one job (one task run of a submission) is in the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Queued,
+    Running,
+    /// Its run is recorded.
+    Done,
+    /// It ran out of attempts.
+    Failed,
+    /// Its submission was cancelled.
+    Cancelled,
+}

@@ -1,7 +1,7 @@
 //! Submissions: creation (with the quota), the owner's view, cancellation, publication, and
 //! finishing (scores and the leaderboard row, exactly once).
 
-use crate::{DbError, LEADERBOARD_CHANNEL, SetState, SubmissionStatus, queue};
+use crate::{AgentKind, DbError, LEADERBOARD_CHANNEL, SetState, SubmissionStatus, queue};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -47,7 +47,7 @@ pub struct Submission {
     pub set_public: bool,
     pub name: String,
     pub model: String,
-    pub kind: String,
+    pub kind: AgentKind,
     pub endpoint_url: Option<String>,
     pub image: Option<String>,
     pub status: SubmissionStatus,
@@ -65,7 +65,7 @@ pub struct Submission {
 #[derive(Clone, Debug)]
 pub struct Target {
     pub set_id: String,
-    pub kind: String,
+    pub kind: AgentKind,
     pub endpoint_url: Option<String>,
     pub image: Option<String>,
     /// The key of the uploaded archive in trace storage, for images that were uploaded.
@@ -150,8 +150,8 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     }
     let id = Uuid::new_v4();
     let (kind, endpoint_url, image, archive) = match s.agent {
-        Agent::Endpoint(url) => ("endpoint", Some(url), None, None),
-        Agent::Docker { image, archive } => ("docker", None, Some(image), archive),
+        Agent::Endpoint(url) => (AgentKind::Endpoint, Some(url), None, None),
+        Agent::Docker { image, archive } => (AgentKind::Docker, None, Some(image), archive),
     };
     sqlx::query!(
         "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, image,
@@ -163,7 +163,7 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         s.set_id,
         s.name,
         s.model,
-        kind,
+        kind as AgentKind,
         endpoint_url,
         image,
         archive.map(|a| a.0),
@@ -174,7 +174,7 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     )
     .execute(&mut *tx)
     .await?;
-    let needs_docker = kind == "docker";
+    let needs_docker = kind == AgentKind::Docker;
     queue::enqueue(
         &mut tx,
         id,
@@ -193,7 +193,7 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
     let row = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
-                  s.model, s.kind, s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
+                  s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
@@ -212,7 +212,7 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
     let row = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
-                  s.model, s.kind, s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
+                  s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
@@ -234,7 +234,7 @@ pub async fn list(
     let rows = sqlx::query_as!(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
-                  s.model, s.kind, s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
+                  s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
@@ -253,10 +253,10 @@ pub async fn list(
 pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
     sqlx::query_as!(
         Target,
-        "SELECT s.set_id, s.kind, s.endpoint_url, s.image, s.image_archive, t.public AS set_public,
-                s.signing_secret, v.name AS vendor
+        r#"SELECT s.set_id, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.image_archive,
+                t.public AS set_public, s.signing_secret, v.name AS vendor
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
-         JOIN task_sets t ON t.id = s.set_id WHERE s.id = $1",
+         JOIN task_sets t ON t.id = s.set_id WHERE s.id = $1"#,
         id
     )
     .fetch_optional(pool)

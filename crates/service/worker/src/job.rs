@@ -3,7 +3,7 @@
 use crate::sandboxed::{Agent, DockerAgent};
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
-use mcpbench_db::submissions;
+use mcpbench_db::{AgentKind, submissions};
 use mcpbench_gateway::trace::{self, Line};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sets::SetError;
@@ -162,8 +162,8 @@ impl Worker {
         // private task's content never reaches the submission's error.
         let task: Task = serde_json::from_value(json)
             .map_err(|_| "the stored task could not be read back".to_string())?;
-        let agent = match target.kind.as_str() {
-            "endpoint" => Agent::Endpoint(AgentTarget {
+        let agent = match target.kind {
+            AgentKind::Endpoint => Agent::Endpoint(AgentTarget {
                 label: target.vendor,
                 url: target
                     .endpoint_url
@@ -171,18 +171,13 @@ impl Worker {
                 signing_secret: target.signing_secret,
                 sandbox_gateway: None,
             }),
-            "docker" => Agent::Docker(DockerAgent {
+            AgentKind::Docker => Agent::Docker(DockerAgent {
                 image: target.image.ok_or("the submission has no image")?,
                 archive: target.image_archive,
                 label: target.vendor,
                 signing_secret: target.signing_secret,
                 withhold_details: !target.set_public,
             }),
-            kind => {
-                return Err(format!(
-                    "this worker cannot run submissions of kind {kind:?}"
-                ));
-            }
         };
         Ok((Arc::new(task), agent, target.set_id, target.set_public))
     }

@@ -132,7 +132,7 @@ impl From<submissions::Submission> for SubmissionView {
             set: s.set_id,
             name: s.name,
             model: s.model,
-            kind: s.kind,
+            kind: s.kind.to_string(),
             endpoint_url: s.endpoint_url,
             image: s.image,
             status: s.status.to_string(),
