@@ -118,7 +118,7 @@ mod tests {
             task_id: "t".into(),
             trial: 0,
             passed: true,
-            reason: "passed".into(),
+            reason: mcpbench_db::RunReason::Passed,
             detail: None,
             tool_calls: 3,
             hallucinated_calls: 0,

@@ -13,7 +13,7 @@ const JOBS: usize = 4000;
 fn noop() -> RunRecord {
     RunRecord {
         passed: true,
-        reason: "passed".into(),
+        reason: mcpbench_db::RunReason::Passed,
         detail: None,
         tool_calls: 0,
         hallucinated_calls: 0,

@@ -21,7 +21,7 @@ pub mod workers;
 
 pub use error::DbError;
 pub use sqlx::PgPool;
-pub use states::{AgentKind, JobState, SetState, SubmissionStatus};
+pub use states::{AgentKind, JobState, RunReason, SetState, SubmissionStatus};
 
 /// The `LISTEN` channel told when a submission reaches the leaderboard, so cached boards
 /// are dropped at once rather than when they expire.

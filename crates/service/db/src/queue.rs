@@ -1,6 +1,6 @@
 //! The job queue: enqueue, claim, heartbeat, complete, fail, reap.
 
-use crate::{DbError, JobState, SubmissionStatus};
+use crate::{DbError, JobState, RunReason, SubmissionStatus};
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
 use uuid::Uuid;
@@ -35,7 +35,7 @@ pub enum Beat {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunRecord {
     pub passed: bool,
-    pub reason: String,
+    pub reason: RunReason,
     pub detail: Option<String>,
     pub tool_calls: i32,
     pub hallucinated_calls: i32,
@@ -233,7 +233,7 @@ pub async fn complete(
         claim.task_id,
         claim.trial,
         run.passed,
-        run.reason,
+        run.reason as RunReason,
         run.detail,
         run.tool_calls,
         run.hallucinated_calls,

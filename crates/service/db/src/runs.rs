@@ -1,6 +1,6 @@
 //! Recorded runs: what scoring reads, what the owner and the public may see.
 
-use crate::{DbError, SetState};
+use crate::{DbError, RunReason, SetState};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -36,7 +36,7 @@ pub struct Run {
     pub task_id: String,
     pub trial: i32,
     pub passed: bool,
-    pub reason: String,
+    pub reason: RunReason,
     pub detail: Option<String>,
     pub tool_calls: i32,
     pub hallucinated_calls: i32,
@@ -50,7 +50,7 @@ pub struct Run {
 /// Why runs failed: each reason with its count and one example.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FailureGroup {
-    pub reason: String,
+    pub reason: RunReason,
     pub count: i64,
     pub example_task: String,
     pub example_detail: Option<String>,
@@ -79,7 +79,7 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
         Run,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
                   t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
-                  r.task_id, r.trial, r.passed, r.reason,
+                  r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.duration_ms, r.trace_key, r.created_at
            FROM runs r JOIN submissions s ON s.id = r.submission_id
@@ -105,7 +105,7 @@ pub async fn list(
         Run,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
                   t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
-                  r.task_id, r.trial, r.passed, r.reason,
+                  r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.duration_ms, r.trace_key, r.created_at
            FROM runs r JOIN submissions s ON s.id = r.submission_id
@@ -128,7 +128,7 @@ pub async fn list(
 pub async fn failures(pool: &PgPool, submission: Uuid) -> Result<Vec<FailureGroup>, DbError> {
     let rows = sqlx::query_as!(
         FailureGroup,
-        r#"SELECT g.reason AS "reason!", g.n AS "count!", e.task_id AS "example_task!",
+        r#"SELECT g.reason AS "reason!: RunReason", g.n AS "count!", e.task_id AS "example_task!",
                   e.detail AS example_detail
            FROM (SELECT reason, count(*) AS n FROM runs
                  WHERE submission_id = $1 AND NOT passed GROUP BY reason) g

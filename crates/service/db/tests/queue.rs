@@ -61,7 +61,11 @@ async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
 fn record(passed: bool) -> RunRecord {
     RunRecord {
         passed,
-        reason: if passed { "passed" } else { "predicate_false" }.into(),
+        reason: if passed {
+            mcpbench_db::RunReason::Passed
+        } else {
+            mcpbench_db::RunReason::PredicateFalse
+        },
         detail: None,
         tool_calls: 2,
         hallucinated_calls: 0,

@@ -3,7 +3,7 @@
 use crate::sandboxed::{Agent, DockerAgent};
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
-use mcpbench_db::{AgentKind, submissions};
+use mcpbench_db::{AgentKind, RunReason, submissions};
 use mcpbench_gateway::trace::{self, Line};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sets::SetError;
@@ -257,11 +257,23 @@ fn storable(text: &str) -> String {
     text.replace('\0', "\u{FFFD}")
 }
 
+/// The runner's reason as the database keeps it.
+fn stored_reason(reason: Reason) -> RunReason {
+    match reason {
+        Reason::Passed => RunReason::Passed,
+        Reason::PredicateFalse => RunReason::PredicateFalse,
+        Reason::BudgetExceeded => RunReason::BudgetExceeded,
+        Reason::Timeout => RunReason::Timeout,
+        Reason::AgentError => RunReason::AgentError,
+        Reason::HarnessError => RunReason::HarnessError,
+    }
+}
+
 fn record(r: &RunResult, trace_key: String) -> RunRecord {
     let c = &r.counters;
     RunRecord {
         passed: r.passed,
-        reason: r.reason.as_str().into(),
+        reason: stored_reason(r.reason),
         detail: r.detail.as_deref().map(storable),
         tool_calls: c.tool_calls as i32,
         hallucinated_calls: c.hallucinated_calls as i32,

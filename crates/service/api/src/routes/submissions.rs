@@ -479,7 +479,7 @@ pub async fn get(
         failures
             .into_iter()
             .map(|f| FailureGroup {
-                reason: f.reason,
+                reason: f.reason.to_string(),
                 count: f.count,
                 example_task: f.example_task,
                 example_detail: f.example_detail,
@@ -572,7 +572,7 @@ impl From<&runs::Run> for RunView {
             task_id: r.task_id.clone(),
             trial: r.trial,
             passed: r.passed,
-            reason: r.reason.clone(),
+            reason: r.reason.to_string(),
             detail: r.detail.clone(),
             tool_calls: r.tool_calls,
             hallucinated_calls: r.hallucinated_calls,

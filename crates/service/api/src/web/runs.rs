@@ -103,7 +103,7 @@ fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup 
         dl.facts {
             dt { "Verdict" } dd {
                 @if run.passed { span.pass { "passed" } } @else {
-                    span.fail { (run.reason) } " " span.ref { (reason_text(&run.reason)) }
+                    span.fail { (run.reason) } " " span.ref { (reason_text(run.reason)) }
                     @if let Some(d) = &run.detail { br; (clip(d, MAX_TEXT_CHARS)) }
                 }
             }
@@ -297,7 +297,7 @@ mod tests {
             task_id: "t".into(),
             trial: 0,
             passed: false,
-            reason: "agent_error".into(),
+            reason: mcpbench_db::RunReason::AgentError,
             detail: Some(junk.clone()),
             tool_calls: 1_000,
             hallucinated_calls: 0,

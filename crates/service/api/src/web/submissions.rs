@@ -15,7 +15,7 @@ use crate::params::name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
-use mcpbench_db::{SetState, SubmissionStatus, runs, sets, submissions};
+use mcpbench_db::{RunReason, SetState, SubmissionStatus, runs, sets, submissions};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -26,17 +26,18 @@ const RUNS_PER_PAGE: i64 = 100;
 const REFRESH_SECS: u32 = 10;
 
 /// What a run's reason means, for the reader who has not read the docs.
-pub(crate) fn reason_text(reason: &str) -> &'static str {
+pub(crate) fn reason_text(reason: RunReason) -> &'static str {
     match reason {
-        "passed" => "passed",
-        "predicate_false" => "the goal was not reached: the final state fails the task's check",
-        "budget_exceeded" => "more tool calls than the task's step budget",
-        "timeout" => "the agent did not answer before the deadline",
-        "agent_error" => {
+        RunReason::Passed => "passed",
+        RunReason::PredicateFalse => {
+            "the goal was not reached: the final state fails the task's check"
+        }
+        RunReason::BudgetExceeded => "more tool calls than the task's step budget",
+        RunReason::Timeout => "the agent did not answer before the deadline",
+        RunReason::AgentError => {
             "the agent could not be reached, or answered with an error or a malformed reply"
         }
-        "harness_error" => "our side failed (retried; never counted against the agent)",
-        _ => "see the detail",
+        RunReason::HarnessError => "our side failed (retried; never counted against the agent)",
     }
 }
 
@@ -253,7 +254,7 @@ fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
                     caption { "Failed runs grouped by reason, with one example each; every failed run is listed below with its own reason." }
                     thead { tr { th scope="col" { "Reason" } th scope="col" { "Runs" } th scope="col" { "Example" } } }
                     tbody { @for f in failures { tr {
-                        td { strong { (f.reason) } br; span.ref { (reason_text(&f.reason)) } }
+                        td { strong { (f.reason) } br; span.ref { (reason_text(f.reason)) } }
                         td.num { (f.count) }
                         td { code { (f.example_task) } @if let Some(d) = &f.example_detail { ": " (d) } }
                     } } }
@@ -289,7 +290,7 @@ fn runs_section(
                         td.num { (r.trial) }
                         td {
                             @if r.passed { span.pass { "passed" } } @else {
-                                span.fail { (r.reason) } " " span.ref { (reason_text(&r.reason)) }
+                                span.fail { (r.reason) } " " span.ref { (reason_text(r.reason)) }
                                 @if let Some(d) = &r.detail { br; (d.chars().take(1_000).collect::<String>()) }
                             }
                         }
