@@ -84,7 +84,7 @@ pub struct Runner {
     sandbox_http: GuardedClient,
     /// The wall-clock budget of one task.
     pub time_budget: Duration,
-    /// The set the tasks come from, for traces.
+    /// The set [`Runner::run`] traces its tasks under ([`Runner::run_in_set`] names its own).
     pub set: String,
 }
 
@@ -113,8 +113,13 @@ impl Runner {
         }
     }
 
-    /// Runs `task` against `agent` once.
+    /// Runs `task` against `agent` once, traced as a task of this runner's set.
     pub async fn run(&self, task: Arc<Task>, agent: &AgentTarget) -> RunResult {
+        self.run_in_set(task, agent, &self.set).await
+    }
+
+    /// Runs `task` of `set` against `agent` once (a worker's runner serves every set).
+    pub async fn run_in_set(&self, task: Arc<Task>, agent: &AgentTarget, set: &str) -> RunResult {
         let started = Instant::now();
         let started_at = SystemTime::now();
         let open = match self.gateway.open_run(task.clone()) {
@@ -208,7 +213,7 @@ impl Runner {
             format: FORMAT.into(),
             run_id: open.run_id.clone(),
             task_id: task.id.clone(),
-            set: self.set.clone(),
+            set: set.to_string(),
             agent: agent.label.clone(),
             protocol_revisions: closed.revisions.clone(),
             started_at: rfc3339(started_at),

@@ -140,9 +140,14 @@ async fn an_uploaded_image_scores_as_the_same_agent_does_as_an_endpoint() {
     };
     assert_eq!(strip(&by_image), strip(&by_endpoint));
 
+    // The sandboxed run's trace names the submission's set, as an endpoint run's does.
+    let run = &by_image[0].2;
+    let (status, trace) = svc.get(&format!("/runs/{run}"), Some(&token)).await;
+    assert_eq!(status, 200, "{trace}");
+    assert_eq!(trace["trace"][0]["set"], "dev", "{trace}");
+
     // The container's output is kept with the trace; the dev set is public, so its owner
     // reads it. An endpoint run has none.
-    let run = &by_image[0].2;
     let logs = svc
         .http
         .get(svc.at(&format!("/runs/{run}/logs")))

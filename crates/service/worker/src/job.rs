@@ -4,7 +4,7 @@ use crate::sandboxed::{Agent, DockerAgent};
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
 use mcpbench_db::{AgentKind, RunReason, submissions};
-use mcpbench_gateway::trace::{self, Line};
+use mcpbench_gateway::trace;
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sets::SetError;
 use mcpbench_storage::logs_key;
@@ -37,9 +37,9 @@ impl Worker {
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
         let mut withhold = false;
-        let (mut result, logs) = match agent {
+        let (result, logs) = match agent {
             Agent::Endpoint(target) => {
-                let run = self.runner.run(task, &target);
+                let run = self.runner.run_in_set(task, &target, &set);
                 let Some(result) = self.run_leased(&claim, run, shutdown).await else {
                     return;
                 };
@@ -47,7 +47,7 @@ impl Worker {
             }
             Agent::Docker(image) => {
                 withhold = image.withhold_details;
-                let run = self.run_in_sandbox(&claim, task, image);
+                let run = self.run_in_sandbox(&claim, task, &set, image);
                 match self.run_leased(&claim, run, shutdown).await {
                     None => return,
                     Some(Err(reason)) => return self.give_up(&claim, &reason).await,
@@ -73,9 +73,6 @@ impl Worker {
                     "our harness could not run the task (the operators have the details)",
                 )
                 .await;
-        }
-        if let Some(Line::Header(header)) = result.trace.first_mut() {
-            header.set = set;
         }
         // The epoch is in the key: a worker that lost its lease can never overwrite the trace
         // of the run that was recorded.

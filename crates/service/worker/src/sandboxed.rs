@@ -43,6 +43,7 @@ impl Worker {
         &self,
         claim: &Claim,
         task: Arc<Task>,
+        set: &str,
         agent: DockerAgent,
     ) -> Result<(RunResult, Vec<u8>), String> {
         let Some(docker) = &self.docker else {
@@ -93,7 +94,7 @@ impl Worker {
                     signing_secret: agent.signing_secret.clone(),
                     sandbox_gateway: Some(pod.gateway_url()),
                 };
-                self.runner.run(task, &target).await
+                self.runner.run_in_set(task, &target, set).await
             }
         };
         if ready.is_ok() && result.reason == Reason::AgentError {
