@@ -87,9 +87,11 @@ where
 {
     use serde::de::Error;
     let n = serde_json::Number::deserialize(d)?;
+    // A float is taken only where every whole number is exact (up to 2^53).
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     let whole = n.as_u64().or_else(|| {
         n.as_f64()
-            .filter(|f| f.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(f))
+            .filter(|f| f.fract() == 0.0 && (0.0..=EXACT).contains(f))
             .map(|f| f as u64)
     });
     let whole = whole.ok_or_else(|| D::Error::custom(format!("{n} is not a whole number")))?;

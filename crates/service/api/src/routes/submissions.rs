@@ -346,6 +346,9 @@ pub async fn create(
 }
 
 /// The multipart form of `POST /submissions`: these two parts and no other.
+// Only its schema is used (`upload::receive` reads the parts); `Deserialize` is derived so that
+// utoipa sees `deny_unknown_fields` and writes `additionalProperties: false`, which it has no
+// struct-level attribute for.
 #[derive(ToSchema, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
