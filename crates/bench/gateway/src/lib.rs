@@ -18,7 +18,7 @@ mod registry;
 pub mod trace;
 
 pub use guard::GatewayConfig;
-pub use registry::{ClosedRun, Gateway, OpenRun, RunCounters};
+pub use registry::{ClosedRun, Gateway, OpenRun};
 
 use axum::Router;
 use std::sync::Arc;

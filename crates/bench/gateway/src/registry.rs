@@ -1,29 +1,17 @@
-//! Open runs: each holds its task, its live world, its counters and its events. The rules of
+//! Open runs: each holds its task, its live world, its counts and its events. The rules of
 //! a call (budget, listed tools, schema, faults) are applied here, apart from HTTP, so they
 //! can be tested directly.
 
 use crate::guard::GatewayConfig;
 use crate::trace::{Event, Outcome};
+use mcpbench_scoring::RunCounts;
 use mcpbench_sim::verify::Run;
-use mcpbench_tasks::{Task, TaskRun};
-use mcpbench_world::{WorldError, catalog, check_arguments};
-use serde::Serialize;
+use mcpbench_tasks::{CallOutcome, Task, TaskRun};
+use mcpbench_world::{WorldError, catalog};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-/// Counts that scores are made of.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct RunCounters {
-    /// Every `tools/call`, listed tool or not, within budget or not.
-    pub tool_calls: u32,
-    pub hallucinated_calls: u32,
-    pub invalid_calls: u32,
-    /// Calls answered with an error the agent could see (tool errors and refusals).
-    pub errors_observed: u32,
-    pub budget_exceeded: bool,
-}
 
 pub(crate) struct LiveRun {
     pub(crate) token: String,
@@ -35,7 +23,6 @@ pub(crate) struct LiveRun {
 struct RunState {
     run: TaskRun<Arc<Task>>,
     events: Vec<Event>,
-    counters: RunCounters,
     revisions: Vec<String>,
 }
 
@@ -68,7 +55,7 @@ pub struct OpenRun {
 /// A closed run: what happened, and the final state to judge.
 pub struct ClosedRun {
     pub events: Vec<Event>,
-    pub counters: RunCounters,
+    pub counts: RunCounts,
     pub revisions: Vec<String>,
     run: TaskRun<Arc<Task>>,
 }
@@ -120,7 +107,6 @@ impl Gateway {
             state: Mutex::new(RunState {
                 run,
                 events: Vec::new(),
-                counters: RunCounters::default(),
                 revisions: Vec::new(),
             }),
         };
@@ -142,13 +128,12 @@ impl Gateway {
             RunState {
                 run,
                 events: Vec::new(),
-                counters: RunCounters::default(),
                 revisions: Vec::new(),
             },
         );
         Some(ClosedRun {
             events: state.events,
-            counters: state.counters,
+            counts: state.run.counts(),
             revisions: state.revisions,
             run: state.run,
         })
@@ -234,92 +219,77 @@ impl LiveRun {
         });
     }
 
-    /// Applies one `tools/call`, in this order: count it; refuse it past the budget; refuse an
-    /// unlisted tool; answer schema-invalid arguments with a tool error; apply faults; run it.
+    /// Applies one `tools/call` under the task's rules ([`TaskRun::attempt`] decides and
+    /// counts) and records it with what the agent was told.
     pub(crate) fn call(&self, mut p: Pending, tool: &str, args: Value) -> Answer {
         let qualified = format!("{}.{tool}", p.server);
         let request_bytes = args.to_string().len() as u64;
         p.tool = Some(tool.to_string());
         let mut state = self.state.lock().expect("run lock");
         state.note_revision(p.protocol.as_deref());
-        state.counters.tool_calls += 1;
-        let (mut hallucinated, mut invalid, mut over_budget, mut injected) =
-            (false, false, false, false);
-        let answer = if state.counters.tool_calls > self.task.max_steps {
-            state.counters.budget_exceeded = true;
-            over_budget = true;
-            Answer::ToolError(format!(
-                "budget exceeded: this task allows {} tool calls and this was call {}; the run has failed its budget",
-                self.task.max_steps, state.counters.tool_calls
-            ))
-        } else if !self.task.available_tools.contains(&qualified) {
-            hallucinated = true;
-            state.counters.hallucinated_calls += 1;
-            Answer::Refused(format!(
-                "tool {tool} is not available on this server; call tools/list for the tools you may use"
-            ))
-        } else if let Err(e) = check_arguments(&qualified, &args) {
-            invalid = true;
-            state.counters.invalid_calls += 1;
-            Answer::ToolError(e.to_string())
-        } else {
-            let faults_before = fault_hits(&self.task, &qualified, &state.events);
-            match state.run.call(&qualified, &args) {
-                Ok(v) => Answer::Result(v),
-                Err(e) => {
-                    injected = faults_before;
-                    Answer::ToolError(e.to_string())
-                }
-            }
-        };
-        if !matches!(answer, Answer::Result(_)) {
-            state.counters.errors_observed += 1;
-        }
-        let (outcome, result, error, response) = match &answer {
-            Answer::Result(v) => (Outcome::Ok, Some(v.clone()), None, v.to_string()),
-            Answer::ToolError(m) => (Outcome::ToolError, None, Some(m.clone()), m.clone()),
-            Answer::Refused(m) => (Outcome::ProtocolError, None, Some(m.clone()), m.clone()),
-        };
-        let seq = state.events.len() as u32 + 1;
-        state.events.push(Event {
-            seq,
+        let outcome = state.run.attempt(&qualified, &args);
+        let mut event = Event {
+            seq: state.events.len() as u32 + 1,
             start_us: p.start_us,
-            end_us: self.now_us(),
+            end_us: 0,
             server: p.server,
             method: p.method.into(),
             protocol: p.protocol,
             tool: p.tool,
             arguments: Some(args),
-            outcome,
-            result,
-            error,
-            hallucinated,
-            invalid_arguments: invalid,
-            over_budget,
-            injected_fault: injected,
+            outcome: Outcome::ToolError,
+            result: None,
+            error: None,
+            hallucinated: false,
+            invalid_arguments: false,
+            over_budget: false,
+            injected_fault: false,
             request_bytes,
-            response_bytes: response.len() as u64,
-        });
+            response_bytes: 0,
+        };
+        let answer = match outcome {
+            CallOutcome::Ok(v) => Answer::Result(v),
+            CallOutcome::OverBudget { max_steps, call } => {
+                event.over_budget = true;
+                Answer::ToolError(format!(
+                    "budget exceeded: this task allows {max_steps} tool calls and this was call {call}; the run has failed its budget"
+                ))
+            }
+            CallOutcome::Unlisted => {
+                event.hallucinated = true;
+                Answer::Refused(format!(
+                    "tool {tool} is not available on this server; call tools/list for the tools you may use"
+                ))
+            }
+            CallOutcome::InvalidArguments(e) => {
+                event.invalid_arguments = true;
+                Answer::ToolError(e.to_string())
+            }
+            CallOutcome::InjectedFault(e) => {
+                event.injected_fault = true;
+                Answer::ToolError(e.to_string())
+            }
+            CallOutcome::ToolError(e) => Answer::ToolError(e.to_string()),
+        };
+        let response = match &answer {
+            Answer::Result(v) => {
+                event.outcome = Outcome::Ok;
+                event.result = Some(v.clone());
+                v.to_string()
+            }
+            Answer::ToolError(m) => {
+                event.error = Some(m.clone());
+                m.clone()
+            }
+            Answer::Refused(m) => {
+                event.outcome = Outcome::ProtocolError;
+                event.error = Some(m.clone());
+                m.clone()
+            }
+        };
+        event.response_bytes = response.len() as u64;
+        event.end_us = self.now_us();
+        state.events.push(event);
         answer
     }
-}
-
-/// Whether the next call of `tool` is hit by one of the task's faults: counts the earlier
-/// calls of it that reached the world (listed, in budget, schema-valid).
-fn fault_hits(task: &Task, tool: &str, events: &[Event]) -> bool {
-    let n = events
-        .iter()
-        .filter(|e| {
-            e.method == "tools/call" && !e.hallucinated && !e.invalid_arguments && !e.over_budget
-        })
-        .filter(|e| {
-            e.tool
-                .as_deref()
-                .map(|t| format!("{}.{t}", e.server))
-                .as_deref()
-                == Some(tool)
-        })
-        .count() as u32
-        + 1;
-    task.faults.iter().any(|f| f.hits(tool, n))
 }

@@ -2,6 +2,7 @@
 //! header line, one line per event, and a result line. Field names are stable; new fields may
 //! be added, none removed or renamed, without a new format version.
 
+use mcpbench_scoring::RunCounts;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -112,11 +113,8 @@ pub struct RunSummary {
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
-    pub tool_calls: u32,
-    pub hallucinated_calls: u32,
-    pub invalid_calls: u32,
-    pub errors_observed: u32,
-    pub budget_exceeded: bool,
+    #[serde(flatten)]
+    pub counts: RunCounts,
     pub duration_ms: u64,
 }
 

@@ -1,7 +1,7 @@
 //! A whole set against one agent, `concurrency` runs at a time, into a scored report.
 
 use crate::run::{AgentTarget, Reason, RunResult, Runner};
-use mcpbench_scoring::{Outcome, Scores, score};
+use mcpbench_scoring::{Outcome, RunCounts, Scores, score};
 use mcpbench_tasks::Task;
 use serde::Serialize;
 use std::sync::Arc;
@@ -38,10 +38,8 @@ pub struct RunEntry {
     pub reason: Reason,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
-    pub tool_calls: u32,
-    pub hallucinated_calls: u32,
-    pub invalid_calls: u32,
-    pub errors_observed: u32,
+    #[serde(flatten)]
+    pub counts: RunCounts,
     pub duration_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
@@ -69,9 +67,7 @@ pub fn outcome(task: &Task, r: &RunResult) -> Outcome {
         difficulty: task.difficulty.as_str().into(),
         max_steps: task.max_steps,
         passed: r.passed,
-        tool_calls: r.counters.tool_calls,
-        hallucinated_calls: r.counters.hallucinated_calls,
-        errors_observed: r.counters.errors_observed,
+        counts: r.counts,
     }
 }
 
@@ -139,10 +135,7 @@ pub async fn evaluate(
             passed: r.passed,
             reason: r.reason,
             detail: r.detail.clone(),
-            tool_calls: r.counters.tool_calls,
-            hallucinated_calls: r.counters.hallucinated_calls,
-            invalid_calls: r.counters.invalid_calls,
-            errors_observed: r.counters.errors_observed,
+            counts: r.counts,
             duration_ms: r.duration.as_millis() as u64,
             answer: r.answer.clone(),
         })

@@ -2,8 +2,9 @@
 
 use crate::protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
 use mcpbench_egress::{GuardedClient, Policy, Timeouts};
+use mcpbench_gateway::Gateway;
 use mcpbench_gateway::trace::{AgentExchange, FORMAT, Header, Line, RunSummary};
-use mcpbench_gateway::{Gateway, RunCounters};
+use mcpbench_scoring::RunCounts;
 use mcpbench_tasks::Task;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -63,7 +64,7 @@ pub struct RunResult {
     pub reason: Reason,
     /// What exactly went wrong, for `agent_error`, `timeout` and `harness_error`.
     pub detail: Option<String>,
-    pub counters: RunCounters,
+    pub counts: RunCounts,
     pub duration: Duration,
     pub answer: Option<String>,
     pub trace: Vec<Line>,
@@ -170,13 +171,13 @@ impl Runner {
                 return harness_error(&task, "the run vanished from the gateway".into(), started);
             }
         };
-        let counters = closed.counters;
-        let (reason, detail) = if counters.budget_exceeded {
+        let counts = closed.counts;
+        let (reason, detail) = if counts.budget_exceeded {
             (
                 Reason::BudgetExceeded,
                 Some(format!(
                     "{} tool calls for a budget of {}",
-                    counters.tool_calls, task.max_steps
+                    counts.tool_calls, task.max_steps
                 )),
             )
         } else if let Some(e) = &exchange.error {
@@ -202,11 +203,7 @@ impl Runner {
             passed: reason == Reason::Passed,
             reason: reason.as_str().into(),
             detail: detail.clone(),
-            tool_calls: counters.tool_calls,
-            hallucinated_calls: counters.hallucinated_calls,
-            invalid_calls: counters.invalid_calls,
-            errors_observed: counters.errors_observed,
-            budget_exceeded: counters.budget_exceeded,
+            counts,
             duration_ms: duration.as_millis() as u64,
         };
         let mut trace = vec![Line::Header(Header {
@@ -229,7 +226,7 @@ impl Runner {
             passed: reason == Reason::Passed,
             reason,
             detail,
-            counters,
+            counts,
             duration,
             answer: exchange.answer,
             trace,
@@ -372,7 +369,7 @@ fn harness_error(task: &Task, detail: String, started: Instant) -> RunResult {
         passed: false,
         reason: Reason::HarnessError,
         detail: Some(detail),
-        counters: RunCounters::default(),
+        counts: RunCounts::default(),
         duration: started.elapsed(),
         answer: None,
         trace: Vec::new(),

@@ -60,11 +60,11 @@ async fn unlisted_tool_calls_are_counted_exactly() {
     let url = common::serve(scripted(2, 1)).await;
     let r = runner.run(task.clone(), &common::target(&url, b"")).await;
     assert_eq!(
-        r.counters.tool_calls, 3,
+        r.counts.tool_calls, 3,
         "every tools/call counts, listed or not"
     );
-    assert_eq!(r.counters.hallucinated_calls, 2);
-    assert!(r.counters.errors_observed >= 2);
+    assert_eq!(r.counts.hallucinated_calls, 2);
+    assert!(r.counts.errors_observed >= 2);
     let report = mcpbench_scoring::metrics(&[mcpbench_runner::outcome(&task, &r)]);
     assert_eq!(report.hallucinated_tool_rate, Some(2.0 / 3.0));
 }
@@ -76,9 +76,9 @@ async fn calls_past_the_budget_fail_the_run() {
     let url = common::serve(scripted(0, task.max_steps + 2)).await;
     let r = runner.run(task.clone(), &common::target(&url, b"")).await;
     assert_eq!(r.reason, Reason::BudgetExceeded);
-    assert!(r.counters.budget_exceeded);
+    assert!(r.counts.budget_exceeded);
     assert_eq!(
-        r.counters.tool_calls,
+        r.counts.tool_calls,
         task.max_steps + 2,
         "calls past the budget still count"
     );

@@ -107,12 +107,12 @@ async fn check_major(env: &str, revision: &str) {
             r.task_id
         );
         assert!(
-            r.counters.tool_calls <= task.max_steps,
+            r.counts.tool_calls <= task.max_steps,
             "{}: the agent keeps to its budget",
             r.task_id
         );
     }
-    let calls: u32 = results.iter().map(|r| r.counters.tool_calls).sum();
+    let calls: u32 = results.iter().map(|r| r.counts.tool_calls).sum();
     assert!(
         calls > 0,
         "the survey policy made tool calls, and they were counted"

@@ -28,10 +28,12 @@
 //! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
 //! [`stats`] alongside [`wilson`].
 
+mod counts;
 mod metrics;
 pub mod significance;
 pub mod stats;
 
+pub use counts::RunCounts;
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
 pub use significance::{fisher_greater, mcnemar_exact};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson};

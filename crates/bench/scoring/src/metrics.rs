@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::RunCounts;
 use crate::stats::wilson;
 
 /// What scoring needs to know of one run of one task.
@@ -19,12 +20,8 @@ pub struct Outcome {
     pub difficulty: String,
     pub max_steps: u32,
     pub passed: bool,
-    /// Every `tools/call` the agent made, listed tool or not.
-    pub tool_calls: u32,
-    /// Calls to a tool not in the task's listed tools.
-    pub hallucinated_calls: u32,
-    /// Tool calls that returned an error to the agent (any kind).
-    pub errors_observed: u32,
+    #[serde(flatten)]
+    pub counts: RunCounts,
 }
 
 /// The metrics of a set of outcomes; see the crate documentation for each formula.
@@ -97,16 +94,16 @@ fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> Metrics {
     let mut rec_passed = 0usize;
     for o in outcomes {
         tasks += 1;
-        tool_calls += u64::from(o.tool_calls);
-        hallucinated_calls += u64::from(o.hallucinated_calls);
+        tool_calls += u64::from(o.counts.tool_calls);
+        hallucinated_calls += u64::from(o.counts.hallucinated_calls);
         if o.passed {
             passed += 1;
             if o.max_steps > 0 {
-                eff_sum += f64::from(o.tool_calls) / f64::from(o.max_steps);
+                eff_sum += f64::from(o.counts.tool_calls) / f64::from(o.max_steps);
                 eff_n += 1;
             }
         }
-        if o.category == "recovery" && o.errors_observed >= 1 {
+        if o.category == "recovery" && o.counts.errors_observed >= 1 {
             rec_n += 1;
             if o.passed {
                 rec_passed += 1;

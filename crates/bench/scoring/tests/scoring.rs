@@ -1,6 +1,6 @@
 //! Hand-checkable cases. Wilson bounds were checked with python3 to 4 decimals.
 
-use mcpbench_scoring::{Outcome, Scores, metrics, pass_at_k, pass_hat_k, score, wilson};
+use mcpbench_scoring::{Outcome, RunCounts, Scores, metrics, pass_at_k, pass_hat_k, score, wilson};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 5e-5
@@ -33,9 +33,12 @@ fn o(
         difficulty: difficulty.into(),
         max_steps,
         passed,
-        tool_calls,
-        hallucinated_calls,
-        errors_observed,
+        counts: RunCounts {
+            tool_calls,
+            hallucinated_calls,
+            errors_observed,
+            ..RunCounts::default()
+        },
     }
 }
 

@@ -15,7 +15,7 @@ pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks}
 pub use describe::servers_markdown;
 pub use generate::{GENERATOR_VERSION, Manifest, generate, templates, write_set};
 pub use load::{LoadError, load_dir, load_task, parse_task};
-pub use run::TaskRun;
+pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
 pub use task::{Task, TemplateRef};
 

@@ -1,7 +1,9 @@
-//! One run of a task in process: the task's world with its tool list and faults enforced.
-//! The checker replays references through it; the gateway wraps the same rules in MCP.
+//! One run of a task in process: the task's world with its rules of a call (step budget,
+//! listed tools, input schemas, injected faults). This is the one place those rules are
+//! decided: the checker replays references through it, and the gateway records what it says.
 
 use crate::task::Task;
+use mcpbench_scoring::RunCounts;
 use mcpbench_sim::ToolError;
 use mcpbench_sim::verify::Run;
 use mcpbench_world::{World, WorldError, check_arguments, tool_spec};
@@ -9,11 +11,50 @@ use serde_json::Value;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
+/// What became of one tool call. The rules apply in this order: the call is counted; past the
+/// step budget it is refused; a tool not among the task's is unlisted; arguments that do not
+/// fit the input schema are invalid; a fault due on this call of the tool answers in its place;
+/// otherwise the tool runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallOutcome {
+    /// The call came after the task's `max_steps` calls (`call` is its 1-based number).
+    OverBudget { max_steps: u32, call: u32 },
+    /// The tool is not among the task's tools.
+    Unlisted,
+    /// The arguments do not fit the tool's input schema.
+    InvalidArguments(ToolError),
+    /// One of the task's faults answered in the tool's place.
+    InjectedFault(ToolError),
+    /// The tool ran and answered with an error.
+    ToolError(ToolError),
+    /// The tool ran and answered.
+    Ok(Value),
+}
+
+impl CallOutcome {
+    /// The error the checker's replay sees (the gateway words its own answers).
+    fn into_result(self, tool: &str) -> Result<Value, ToolError> {
+        match self {
+            Self::Ok(v) => Ok(v),
+            Self::OverBudget { max_steps, call } => Err(ToolError::denied(format!(
+                "budget exceeded: this task allows {max_steps} tool calls and this was call {call}"
+            ))),
+            Self::Unlisted => Err(ToolError::not_found(format!(
+                "tool {tool} is not available in this task"
+            ))),
+            Self::InvalidArguments(e) | Self::InjectedFault(e) | Self::ToolError(e) => Err(e),
+        }
+    }
+}
+
 /// `T` is how the run holds its task: `&Task` for a check, `Arc<Task>` for a live run.
 pub struct TaskRun<T: Borrow<Task>> {
     task: T,
     world: World,
-    calls_per_tool: BTreeMap<String, u32>,
+    counts: RunCounts,
+    /// Per tool, the calls that reached it (listed, in budget, schema-valid): the number the
+    /// task's faults are keyed on.
+    reached: BTreeMap<String, u32>,
 }
 
 impl<T: Borrow<Task>> TaskRun<T> {
@@ -22,7 +63,8 @@ impl<T: Borrow<Task>> TaskRun<T> {
         Ok(Self {
             task,
             world,
-            calls_per_tool: BTreeMap::new(),
+            counts: RunCounts::default(),
+            reached: BTreeMap::new(),
         })
     }
 
@@ -32,6 +74,55 @@ impl<T: Borrow<Task>> TaskRun<T> {
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// The counts so far.
+    pub fn counts(&self) -> RunCounts {
+        self.counts
+    }
+
+    /// Applies one call of a qualified tool (`server.tool`) under the task's rules, and counts
+    /// it.
+    pub fn attempt(&mut self, tool: &str, args: &Value) -> CallOutcome {
+        let outcome = self.decide(tool, args);
+        let c = &mut self.counts;
+        match &outcome {
+            CallOutcome::Ok(_) => {}
+            CallOutcome::OverBudget { .. } => c.budget_exceeded = true,
+            CallOutcome::Unlisted => c.hallucinated_calls += 1,
+            CallOutcome::InvalidArguments(_) => c.invalid_calls += 1,
+            CallOutcome::InjectedFault(_) | CallOutcome::ToolError(_) => {}
+        }
+        if !matches!(outcome, CallOutcome::Ok(_)) {
+            c.errors_observed += 1;
+        }
+        outcome
+    }
+
+    fn decide(&mut self, tool: &str, args: &Value) -> CallOutcome {
+        self.counts.tool_calls += 1;
+        let task = self.task.borrow();
+        if self.counts.tool_calls > task.max_steps {
+            return CallOutcome::OverBudget {
+                max_steps: task.max_steps,
+                call: self.counts.tool_calls,
+            };
+        }
+        if !task.available_tools.iter().any(|t| t == tool) {
+            return CallOutcome::Unlisted;
+        }
+        if let Err(e) = check_arguments(tool, args) {
+            return CallOutcome::InvalidArguments(e);
+        }
+        let n = self.reached.entry(tool.to_string()).or_default();
+        *n += 1;
+        if let Some(f) = task.faults.iter().find(|f| f.hits(tool, *n)) {
+            return CallOutcome::InjectedFault(ToolError::new(f.error, f.message.clone()));
+        }
+        match self.world.call(tool, args) {
+            Ok(v) => CallOutcome::Ok(v),
+            Err(e) => CallOutcome::ToolError(e),
+        }
     }
 
     /// Why the task's predicate fails on the final state, given the agent's answer (`None`
@@ -45,18 +136,7 @@ impl<T: Borrow<Task>> TaskRun<T> {
 
 impl<T: Borrow<Task>> Run for TaskRun<T> {
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
-        if !self.task().available_tools.iter().any(|t| t == tool) {
-            return Err(ToolError::not_found(format!(
-                "tool {tool} is not available in this task"
-            )));
-        }
-        let n = self.calls_per_tool.entry(tool.to_string()).or_default();
-        *n += 1;
-        let n = *n;
-        if let Some(f) = self.task.borrow().faults.iter().find(|f| f.hits(tool, n)) {
-            return Err(ToolError::new(f.error, f.message.clone()));
-        }
-        self.world.call(tool, args)
+        self.attempt(tool, args).into_result(tool)
     }
 
     fn passes(&self, answer: Option<&str>) -> bool {

@@ -120,10 +120,10 @@ mod tests {
             passed: true,
             reason: mcpbench_db::RunReason::Passed,
             detail: None,
-            tool_calls: 3,
-            hallucinated_calls: 0,
-            invalid_calls: 0,
-            errors_observed: 0,
+            counts: mcpbench_scoring::RunCounts {
+                tool_calls: 3,
+                ..Default::default()
+            },
             duration_ms,
             trace_key: None,
             created_at: time::OffsetDateTime::UNIX_EPOCH,

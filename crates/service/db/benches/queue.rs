@@ -15,10 +15,7 @@ fn noop() -> RunRecord {
         passed: true,
         reason: mcpbench_db::RunReason::Passed,
         detail: None,
-        tool_calls: 0,
-        hallucinated_calls: 0,
-        invalid_calls: 0,
-        errors_observed: 0,
+        counts: mcpbench_scoring::RunCounts::default(),
         duration_ms: 0,
         trace_key: None,
     }

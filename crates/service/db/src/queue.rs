@@ -1,6 +1,8 @@
 //! The job queue: enqueue, claim, heartbeat, complete, fail, reap.
 
+use crate::runs::stored_count;
 use crate::{DbError, JobState, RunReason, SubmissionStatus};
+use mcpbench_scoring::RunCounts;
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
 use uuid::Uuid;
@@ -37,10 +39,7 @@ pub struct RunRecord {
     pub passed: bool,
     pub reason: RunReason,
     pub detail: Option<String>,
-    pub tool_calls: i32,
-    pub hallucinated_calls: i32,
-    pub invalid_calls: i32,
-    pub errors_observed: i32,
+    pub counts: RunCounts,
     pub duration_ms: i64,
     pub trace_key: Option<String>,
 }
@@ -213,8 +212,9 @@ pub async fn complete(
            run AS (
                INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
                                  tool_calls, hallucinated_calls, invalid_calls, errors_observed,
-                                 duration_ms, trace_key)
-               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM job
+                                 budget_exceeded, duration_ms, trace_key)
+               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16
+               FROM job
                ON CONFLICT (submission_id, task_id, trial) DO NOTHING
                RETURNING 1),
            sub AS (
@@ -235,10 +235,11 @@ pub async fn complete(
         run.passed,
         run.reason as RunReason,
         run.detail,
-        run.tool_calls,
-        run.hallucinated_calls,
-        run.invalid_calls,
-        run.errors_observed,
+        stored_count(run.counts.tool_calls),
+        stored_count(run.counts.hallucinated_calls),
+        stored_count(run.counts.invalid_calls),
+        stored_count(run.counts.errors_observed),
+        run.counts.budget_exceeded,
         run.duration_ms,
         run.trace_key
     )

@@ -1,6 +1,7 @@
 //! Recorded runs: what scoring reads, what the owner and the public may see.
 
 use crate::{DbError, RunReason, SetState};
+use mcpbench_scoring::RunCounts;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -11,9 +12,7 @@ pub struct ScoredRun {
     pub task_id: String,
     pub trial: i32,
     pub passed: bool,
-    pub tool_calls: i32,
-    pub hallucinated_calls: i32,
-    pub errors_observed: i32,
+    pub counts: RunCounts,
     pub server: String,
     pub category: String,
     pub difficulty: String,
@@ -38,13 +37,91 @@ pub struct Run {
     pub passed: bool,
     pub reason: RunReason,
     pub detail: Option<String>,
-    pub tool_calls: i32,
-    pub hallucinated_calls: i32,
-    pub invalid_calls: i32,
-    pub errors_observed: i32,
+    pub counts: RunCounts,
     pub duration_ms: i64,
     pub trace_key: Option<String>,
     pub created_at: OffsetDateTime,
+}
+
+/// A count as Postgres keeps it (it has no unsigned integers; a CHECK keeps counts from
+/// going negative, and no run makes two billion calls).
+pub(crate) fn stored_count(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+fn loaded_count(n: i32) -> u32 {
+    u32::try_from(n).unwrap_or(0)
+}
+
+fn loaded_counts(
+    tool_calls: i32,
+    hallucinated: i32,
+    invalid: i32,
+    errors: i32,
+    budget: bool,
+) -> RunCounts {
+    RunCounts {
+        tool_calls: loaded_count(tool_calls),
+        hallucinated_calls: loaded_count(hallucinated),
+        invalid_calls: loaded_count(invalid),
+        errors_observed: loaded_count(errors),
+        budget_exceeded: budget,
+    }
+}
+
+/// A row of [`get`] and [`list`], as selected.
+struct RunRow {
+    id: Uuid,
+    submission_id: Uuid,
+    vendor_id: i64,
+    set_id: String,
+    set_public: bool,
+    set_state: SetState,
+    task_open: bool,
+    published: bool,
+    task_id: String,
+    trial: i32,
+    passed: bool,
+    reason: RunReason,
+    detail: Option<String>,
+    tool_calls: i32,
+    hallucinated_calls: i32,
+    invalid_calls: i32,
+    errors_observed: i32,
+    budget_exceeded: bool,
+    duration_ms: i64,
+    trace_key: Option<String>,
+    created_at: OffsetDateTime,
+}
+
+impl From<RunRow> for Run {
+    fn from(r: RunRow) -> Self {
+        Self {
+            id: r.id,
+            submission_id: r.submission_id,
+            vendor_id: r.vendor_id,
+            set_id: r.set_id,
+            set_public: r.set_public,
+            set_state: r.set_state,
+            task_open: r.task_open,
+            published: r.published,
+            task_id: r.task_id,
+            trial: r.trial,
+            passed: r.passed,
+            reason: r.reason,
+            detail: r.detail,
+            counts: loaded_counts(
+                r.tool_calls,
+                r.hallucinated_calls,
+                r.invalid_calls,
+                r.errors_observed,
+                r.budget_exceeded,
+            ),
+            duration_ms: r.duration_ms,
+            trace_key: r.trace_key,
+            created_at: r.created_at,
+        }
+    }
 }
 
 /// Why runs failed: each reason with its count and one example.
@@ -58,10 +135,10 @@ pub struct FailureGroup {
 
 /// Every run of a submission, for scoring.
 pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRun>, DbError> {
-    let rows = sqlx::query_as!(
-        ScoredRun,
+    let rows = sqlx::query!(
         "SELECT r.task_id, r.trial, r.passed, r.tool_calls, r.hallucinated_calls,
-                r.errors_observed, t.server, t.category, t.difficulty, t.max_steps
+                r.invalid_calls, r.errors_observed, r.budget_exceeded,
+                t.server, t.category, t.difficulty, t.max_steps
          FROM runs r
          JOIN submissions s ON s.id = r.submission_id
          JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
@@ -71,17 +148,35 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
     )
     .fetch_all(pool)
     .await?;
-    Ok(rows)
+    Ok(rows
+        .into_iter()
+        .map(|r| ScoredRun {
+            task_id: r.task_id,
+            trial: r.trial,
+            passed: r.passed,
+            counts: loaded_counts(
+                r.tool_calls,
+                r.hallucinated_calls,
+                r.invalid_calls,
+                r.errors_observed,
+                r.budget_exceeded,
+            ),
+            server: r.server,
+            category: r.category,
+            difficulty: r.difficulty,
+            max_steps: r.max_steps,
+        })
+        .collect())
 }
 
 pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
     let row = sqlx::query_as!(
-        Run,
+        RunRow,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
                   t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
                   r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
-                  r.errors_observed, r.duration_ms, r.trace_key, r.created_at
+                  r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at
            FROM runs r JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets t ON t.id = s.set_id
            JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
@@ -90,7 +185,7 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
     )
     .fetch_optional(pool)
     .await?;
-    Ok(row)
+    Ok(row.map(Run::from))
 }
 
 /// A page of a submission's runs in task order, after (task, trial) when given.
@@ -102,12 +197,12 @@ pub async fn list(
 ) -> Result<Vec<Run>, DbError> {
     let (after_task, after_trial) = after.map_or((None, -1), |(t, n)| (Some(t), n));
     let rows = sqlx::query_as!(
-        Run,
+        RunRow,
         r#"SELECT r.id, r.submission_id, s.vendor_id, s.set_id, t.public AS set_public,
                   t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
                   r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
-                  r.errors_observed, r.duration_ms, r.trace_key, r.created_at
+                  r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at
            FROM runs r JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets t ON t.id = s.set_id
            JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
@@ -121,7 +216,7 @@ pub async fn list(
     )
     .fetch_all(pool)
     .await?;
-    Ok(rows)
+    Ok(rows.into_iter().map(Run::from).collect())
 }
 
 /// The reasons a submission's runs failed, most frequent first, one example each.

@@ -67,10 +67,10 @@ fn record(passed: bool) -> RunRecord {
             mcpbench_db::RunReason::PredicateFalse
         },
         detail: None,
-        tool_calls: 2,
-        hallucinated_calls: 0,
-        invalid_calls: 0,
-        errors_observed: 0,
+        counts: mcpbench_scoring::RunCounts {
+            tool_calls: 2,
+            ..Default::default()
+        },
         duration_ms: 5,
         trace_key: None,
     }
@@ -527,4 +527,33 @@ async fn each_database_names_its_own_deployment_and_keeps_the_name() {
     mcpbench_db::workers::seen(&a, "w-1", true).await.unwrap();
     assert_eq!(mcpbench_db::workers::known(&a).await.unwrap(), ["w-1"]);
     assert!(mcpbench_db::workers::known(&b).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_runs_counts_come_back_as_they_were_recorded() {
+    let (pool, vendor) = fresh(1).await;
+    let sub = submit(&pool, vendor, 3).await;
+    let claim = queue::claim(&pool, "w", LEASE).await.unwrap().unwrap();
+    let counts = mcpbench_scoring::RunCounts {
+        tool_calls: 9,
+        hallucinated_calls: 2,
+        invalid_calls: 1,
+        errors_observed: 4,
+        budget_exceeded: true,
+    };
+    let over_budget = RunRecord {
+        passed: false,
+        reason: mcpbench_db::RunReason::BudgetExceeded,
+        counts,
+        ..record(false)
+    };
+    queue::complete(&pool, &claim, &over_budget).await.unwrap();
+    let runs = mcpbench_db::runs::list(&pool, sub, None, 10).await.unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(
+        runs[0].counts, counts,
+        "every count and the budget flag round-trip"
+    );
+    let scored = mcpbench_db::runs::for_scoring(&pool, sub).await.unwrap();
+    assert_eq!(scored[0].counts, counts);
 }

@@ -24,9 +24,7 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
             difficulty: r.difficulty.clone(),
             max_steps: r.max_steps.max(0) as u32,
             passed: r.passed,
-            tool_calls: r.tool_calls.max(0) as u32,
-            hallucinated_calls: r.hallucinated_calls.max(0) as u32,
-            errors_observed: r.errors_observed.max(0) as u32,
+            counts: r.counts,
         })
         .collect();
     let scores = score(&outcomes);

@@ -267,15 +267,11 @@ fn stored_reason(reason: Reason) -> RunReason {
 }
 
 fn record(r: &RunResult, trace_key: String) -> RunRecord {
-    let c = &r.counters;
     RunRecord {
         passed: r.passed,
         reason: stored_reason(r.reason),
         detail: r.detail.as_deref().map(storable),
-        tool_calls: c.tool_calls as i32,
-        hallucinated_calls: c.hallucinated_calls as i32,
-        invalid_calls: c.invalid_calls as i32,
-        errors_observed: c.errors_observed as i32,
+        counts: r.counts,
         duration_ms: r.duration.as_millis() as i64,
         trace_key: Some(trace_key),
     }

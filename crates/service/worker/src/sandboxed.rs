@@ -6,6 +6,7 @@ use mcpbench_db::queue::Claim;
 use mcpbench_gateway::trace::{FORMAT, Header, Line, RunSummary};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sandbox::{Finished, PodSpec};
+use mcpbench_scoring::RunCounts;
 use mcpbench_tasks::Task;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -239,11 +240,7 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
             passed: false,
             reason: Reason::AgentError.as_str().into(),
             detail: Some(detail.clone()),
-            tool_calls: 0,
-            hallucinated_calls: 0,
-            invalid_calls: 0,
-            errors_observed: 0,
-            budget_exceeded: false,
+            counts: RunCounts::default(),
             duration_ms: duration.as_millis() as u64,
         }),
     ];
@@ -253,7 +250,7 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
         passed: false,
         reason: Reason::AgentError,
         detail: Some(detail),
-        counters: Default::default(),
+        counts: RunCounts::default(),
         duration,
         answer: None,
         trace,

@@ -14,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
 use mcpbench_db::{SetState, runs, submissions, workers};
 use mcpbench_egress::{check_resolved, check_url};
+use mcpbench_scoring::RunCounts;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -538,10 +539,8 @@ pub struct RunView {
     pub passed: bool,
     pub reason: String,
     pub detail: Option<String>,
-    pub tool_calls: i32,
-    pub hallucinated_calls: i32,
-    pub invalid_calls: i32,
-    pub errors_observed: i32,
+    #[serde(flatten)]
+    pub counts: RunCounts,
     /// The run's wall time; absent while its task is sealed (a live private set, or a retired
     /// set that withholds it), when only `duration_range_ms` is given.
     pub duration_ms: Option<i64>,
@@ -577,10 +576,7 @@ impl From<&runs::Run> for RunView {
             passed: r.passed,
             reason: r.reason.to_string(),
             detail: r.detail.clone(),
-            tool_calls: r.tool_calls,
-            hallucinated_calls: r.hallucinated_calls,
-            invalid_calls: r.invalid_calls,
-            errors_observed: r.errors_observed,
+            counts: r.counts,
             duration_ms,
             duration_range_ms,
         }

@@ -109,8 +109,8 @@ fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup 
             }
             dt { "Submission" } dd { a href=(format!("/web/submissions/{}", run.submission_id)) { (run.submission_id) } }
             dt { "Task" } dd { a href=(format!("/web/tasks/{}?set={}", run.task_id, run.set_id)) { (run.task_id) } " in " (run.set_id) }
-            dt { "Tool calls" } dd { (run.tool_calls) " (" (run.hallucinated_calls) " hallucinated, "
-                (run.invalid_calls) " with invalid arguments, " (run.errors_observed) " errors seen)" }
+            dt { "Tool calls" } dd { (run.counts.tool_calls) " (" (run.counts.hallucinated_calls) " hallucinated, "
+                (run.counts.invalid_calls) " with invalid arguments, " (run.counts.errors_observed) " errors seen)" }
             dt { "Duration" } dd { (whole_ms(run.duration_ms)) }
             @if let Some(h) = header {
                 dt { "Step budget" } dd { (h["max_steps"]) }
@@ -299,10 +299,11 @@ mod tests {
             passed: false,
             reason: mcpbench_db::RunReason::AgentError,
             detail: Some(junk.clone()),
-            tool_calls: 1_000,
-            hallucinated_calls: 0,
-            invalid_calls: 0,
-            errors_observed: 1_000,
+            counts: mcpbench_scoring::RunCounts {
+                tool_calls: 1_000,
+                errors_observed: 1_000,
+                ..Default::default()
+            },
             duration_ms: 10,
             trace_key: None,
             created_at: time::OffsetDateTime::UNIX_EPOCH,

@@ -294,8 +294,8 @@ fn runs_section(
                                 @if let Some(d) = &r.detail { br; (d.chars().take(1_000).collect::<String>()) }
                             }
                         }
-                        td.num { (r.tool_calls)
-                            @if r.hallucinated_calls > 0 { " " span.ref { "(" (r.hallucinated_calls) " hallucinated)" } } }
+                        td.num { (r.counts.tool_calls)
+                            @if r.counts.hallucinated_calls > 0 { " " span.ref { "(" (r.counts.hallucinated_calls) " hallucinated)" } } }
                         td.num { (run_duration(r)) }
                         td { @if trace_readable(r, owner) { a href=(format!("/web/runs/{}", r.id)) { "trace" } }
                              @else if !set_open { span.ref { "closed until the set retires" } }
