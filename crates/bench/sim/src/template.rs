@@ -48,6 +48,33 @@ pub fn call<S: Simulated>(tool: &str, arguments: Value) -> Step {
     })
 }
 
+/// The helpers every server's templates reach for, written once and provided to every
+/// [`Simulated`] server: `Calendar::tools(&["list_events"])`, `Calendar::step("list_events",
+/// json!({..}))`.
+pub trait Kit: Simulated {
+    /// Qualified names of this server's tools, for a draft's `tools`.
+    fn tools(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| qualified::<Self>(n)).collect()
+    }
+
+    /// A reference step calling one of this server's tools.
+    fn step(tool: &str, arguments: Value) -> Step {
+        call::<Self>(tool, arguments)
+    }
+}
+
+impl<S: Simulated> Kit for S {}
+
+/// A predicate that holds when `atom` holds.
+pub fn atom<A>(atom: A) -> Pred<A> {
+    Pred::Atom(atom)
+}
+
+/// A predicate that holds when `p` does not.
+pub fn not<A>(p: Pred<A>) -> Pred<A> {
+    Pred::Not(Box::new(p))
+}
+
 /// The sampled parameters of a draft, from `(name, value)` pairs.
 pub fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
     pairs

@@ -19,7 +19,6 @@
 mod predicates;
 mod state;
 mod templates;
-pub mod time;
 mod tools;
 
 pub use predicates::Atom;

@@ -2,7 +2,7 @@
 //! sets, times as local `YYYY-MM-DDTHH:MM`.
 
 use crate::state::{Calendar, Response};
-use crate::time::parse_datetime;
+use mcpbench_sim::dates::parse_datetime;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! Calendars, events, their seed, and the rules every tool shares (access, double booking).
 
-use crate::time::{format_datetime, parse_datetime};
+use mcpbench_sim::dates::{format_datetime, parse_datetime};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

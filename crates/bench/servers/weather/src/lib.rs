@@ -22,7 +22,6 @@
 //!   subscription per place and channel, whatever an agent sends (no bound of its own needed,
 //!   unlike the servers that store what they are given).
 
-mod dates;
 mod measure;
 mod predicates;
 mod state;

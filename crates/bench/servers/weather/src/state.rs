@@ -1,8 +1,8 @@
 //! The seed (a small world of places with their weather, plus the user's settings) and the
 //! server state built from it, with the rules for naming a place.
 
-use crate::dates::{format_date, parse_date, parse_datetime};
 use crate::measure::distance_km;
+use mcpbench_sim::dates::{format_date, parse_date, parse_datetime};
 use mcpbench_sim::{SeedError, ToolError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -322,7 +322,9 @@ impl Weather {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("weather", m);
         let (today, hour) = parse_datetime(&seed.now)
-            .filter(|(_, h)| seed.now.ends_with(":00") && *h < 24)
+            .ok()
+            .filter(|_| seed.now.ends_with(":00"))
+            .map(|m| (m.div_euclid(1440), (m.rem_euclid(1440) / 60) as u32))
             .ok_or_else(|| bad(format!("now {:?} is not YYYY-MM-DDTHH:00", seed.now)))?;
         let mut ids = BTreeSet::new();
         let mut alert_ids = BTreeSet::new();
@@ -357,7 +359,7 @@ impl Weather {
                 return Err(bad(format!("place {}: humidity above 100", p.id)));
             }
             for (i, d) in p.daily.iter().enumerate() {
-                if parse_date(&d.date) != Some(today + i as i64) {
+                if parse_date(&d.date).ok() != Some(today + i as i64) {
                     return Err(bad(format!(
                         "place {}: daily[{i}] is dated {}, expected {} (days run on from the seed's day)",
                         p.id,
@@ -391,7 +393,7 @@ impl Weather {
                 if !alert_ids.insert(a.id.as_str()) {
                     return Err(bad(format!("alert id {} appears twice", a.id)));
                 }
-                if parse_datetime(&a.onset).is_none() || parse_datetime(&a.expires).is_none() {
+                if parse_datetime(&a.onset).is_err() || parse_datetime(&a.expires).is_err() {
                     return Err(bad(format!(
                         "alert {}: onset/expires are not YYYY-MM-DDTHH:MM",
                         a.id

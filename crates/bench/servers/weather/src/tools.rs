@@ -6,11 +6,11 @@
 //! the nearest known place), and `get_hourly_forecast` competes with both for questions about
 //! a day. Forecast tools report in the user's preferred units unless a call passes `units`.
 
-use crate::dates::format_date;
 use crate::measure::{aqi_category, temperature, wind};
 use crate::state::{
     AlertType, Channel, Place, SavedLocation, Subscription, Units, Weather, normalize_types,
 };
+use mcpbench_sim::dates::format_date;
 use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;

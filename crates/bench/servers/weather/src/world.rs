@@ -2,11 +2,11 @@
 //! deterministic weather. Public so that cross-server templates (weather -> calendar, ...)
 //! can build a world and read its numbers.
 
-use crate::dates::{format_date, parse_date};
 use crate::state::{
     AirQuality, Alert, AlertType, Condition, Current, Day, Hourly, Place, Pollutant, Seed, Severity,
 };
 use mcpbench_sim::Rng;
+use mcpbench_sim::dates::{format_date, parse_date};
 
 /// A real place with its March climate (typical daily high, °C).
 #[derive(Clone, Copy, Debug)]

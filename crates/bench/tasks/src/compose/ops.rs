@@ -4,13 +4,13 @@
 //! comment, a commit). The goal says where to find the value, never the value itself, and
 //! fixes the exact wording of what is written; predicates check that wording exactly.
 
-use mcpbench_server_calendar::time::{format_clock, format_date, parse_date, weekday};
 use mcpbench_server_calendar::{Calendar, Seed as CalendarSeed, SeedEvent};
 use mcpbench_server_filesystem::{Filesystem, Seed as FsSeed};
 use mcpbench_server_github::{BranchSeed, Github};
 use mcpbench_server_slack::world::{CHANNELS, World, channel_id};
 use mcpbench_server_slack::{DEFAULT_BOT, Seed as SlackSeed, Slack};
 use mcpbench_server_tracker::{Status, Tracker};
+use mcpbench_sim::dates::{format_clock, format_date, parse_date, weekday};
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Step, call};
 use mcpbench_world::{AnyTemplate, Atom, InitialState, TaskBody};
 use serde_json::{Value, json};

@@ -1,8 +1,8 @@
 //! Composition templates: find the right event (or free time) first, then act or answer.
 
 use super::{
-    Day, GUESTS, Ids, TITLES, USER, atom, clock, event, guest, h, next_day_events, not,
-    other_titles, packed_afternoon, params, shared_calendar, tools,
+    Day, GUESTS, Ids, Kit, TITLES, USER, atom, clock, event, guest, h, next_day_events, not,
+    other_titles, packed_afternoon, params, shared_calendar,
 };
 use crate::{Atom, Calendar, Response, Seed};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -47,7 +47,7 @@ pub(crate) fn count_pending(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "search_events",
             "list_events",
             "get_event",
@@ -97,7 +97,7 @@ pub(crate) fn reschedule(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "search_events",
             "list_events",
             "get_event",
@@ -176,7 +176,7 @@ pub(crate) fn add_guest(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "search_events",
             "get_event",
             "update_event",
@@ -219,7 +219,7 @@ pub(crate) fn book_free_slot(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "find_free_slots",
             "get_freebusy",
             "list_events",
@@ -313,7 +313,7 @@ pub(crate) fn clear_afternoon(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "list_events",
             "search_events",
             "get_event",

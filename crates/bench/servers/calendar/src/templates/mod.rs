@@ -6,9 +6,9 @@ mod flows;
 mod recovery;
 mod single;
 
-use crate::time::{days_from_civil, format_clock, format_date, format_datetime, weekday};
-use crate::{Atom, Calendar, Response, SeedAttendee, SeedCalendar, SeedEvent};
-use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
+use crate::{Calendar, Response, SeedAttendee, SeedCalendar, SeedEvent};
+use mcpbench_sim::dates::{days_from_civil, format_clock, format_date, format_datetime, weekday};
+use mcpbench_sim::{Category, Difficulty, Rng, Template};
 
 pub(crate) const USER: &str = "alex@northwind.io";
 
@@ -125,19 +125,8 @@ pub(crate) fn all() -> Vec<Template<Calendar>> {
     ]
 }
 
-pub(crate) fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Calendar>(n)).collect()
-}
-
-pub(crate) fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
-pub(crate) fn not(p: Pred<Atom>) -> Pred<Atom> {
-    Pred::Not(Box::new(p))
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom, not};
 
 /// A working day of March 2026 after "now".
 #[derive(Clone, Copy)]
@@ -300,7 +289,9 @@ pub(crate) fn first_free(
     let spans: Vec<(i64, i64)> = events
         .iter()
         .map(|e| {
-            let m = |s: &str| crate::time::parse_datetime(s).expect("a valid time") - day.n * 1440;
+            let m = |s: &str| {
+                mcpbench_sim::dates::parse_datetime(s).expect("a valid time") - day.n * 1440
+            };
             (m(&e.start), m(&e.end))
         })
         .collect();

@@ -2,8 +2,8 @@
 //! double booking) the goal says how to work around.
 
 use super::{
-    Day, GUESTS, Ids, PLACES, TITLES, atom, clock, event, h, next_day_events, not, other_titles,
-    params, shared_calendar, tools,
+    Day, GUESTS, Ids, Kit, PLACES, TITLES, atom, clock, event, h, next_day_events, not,
+    other_titles, params, shared_calendar,
 };
 use crate::{Atom, Calendar, Seed};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
@@ -40,7 +40,7 @@ pub(crate) fn create_after_outage(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&["create_event", "list_events", "get_event", "update_event"]),
+        tools: Calendar::tools(&["create_event", "list_events", "get_event", "update_event"]),
         predicate: atom(Atom::EventExists {
             title: title.into(),
             start: s.clone(),
@@ -117,7 +117,7 @@ pub(crate) fn read_only_fallback(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "create_event",
             "quick_add_event",
             "list_calendars",
@@ -200,7 +200,7 @@ pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "create_event",
             "list_events",
             "get_freebusy",

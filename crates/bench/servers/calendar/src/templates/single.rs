@@ -1,8 +1,8 @@
 //! Single-tool templates: one call of the right tool with the right arguments.
 
 use super::{
-    Day, GUESTS, Ids, PLACES, TITLES, USER, atom, clock, event, guest, h, next_day_events,
-    other_titles, packed_afternoon, params, shared_calendar, tools,
+    Day, GUESTS, Ids, Kit, PLACES, TITLES, USER, atom, clock, event, guest, h, next_day_events,
+    other_titles, packed_afternoon, params, shared_calendar,
 };
 use crate::{Atom, Calendar, Response, Seed};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -33,7 +33,7 @@ pub(crate) fn create_event(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "create_event",
             "quick_add_event",
             "list_events",
@@ -107,7 +107,7 @@ pub(crate) fn answer_invitation(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "respond_to_event",
             "update_event",
             "get_event",
@@ -172,7 +172,7 @@ pub(crate) fn invite_guests(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "create_event",
             "quick_add_event",
             "update_event",
@@ -225,7 +225,7 @@ pub(crate) fn first_free_slot(rng: &mut Rng) -> Draft<Calendar> {
             events,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Calendar::tools(&[
             "find_free_slots",
             "get_freebusy",
             "list_events",

@@ -4,7 +4,7 @@
 //! `list_events`, and `get_freebusy` (busy blocks) vs `find_free_slots` (free windows).
 
 use crate::state::{Calendar, Event, Response, checked_attendees, primary};
-use crate::time::{
+use mcpbench_sim::dates::{
     format_clock, format_date, format_datetime, parse_clock, parse_date, parse_datetime, weekday,
 };
 use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};

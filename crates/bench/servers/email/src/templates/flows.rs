@@ -1,8 +1,8 @@
 //! Composition templates: find the right message first, then act on it (or answer from it).
 
 use super::{
-    COLLEAGUES, EXTERNALS, Ids, TOPICS, anyone, atom, body, clutter, in_folder, not, params,
-    received, tools,
+    COLLEAGUES, EXTERNALS, Ids, Kit, TOPICS, anyone, atom, body, clutter, in_folder, not, params,
+    received,
 };
 use crate::{Atom, Email, Folder, Seed, forward_subject, reply_subject};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -65,7 +65,7 @@ pub(crate) fn tracking_number(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "search_emails",
             "list_emails",
             "read_email",
@@ -112,7 +112,7 @@ pub(crate) fn reply_in_thread(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "search_emails",
             "read_email",
             "reply_email",
@@ -202,7 +202,7 @@ pub(crate) fn trash_newsletters(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "search_emails",
             "list_emails",
             "move_email",
@@ -274,7 +274,7 @@ pub(crate) fn forward_and_archive(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "search_emails",
             "read_email",
             "forward_email",
@@ -386,7 +386,7 @@ pub(crate) fn triage_from_domain(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "search_emails",
             "list_emails",
             "read_email",

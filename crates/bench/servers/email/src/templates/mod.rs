@@ -7,7 +7,7 @@ mod recovery;
 mod single;
 
 use crate::{Atom, Email, Folder, SeedMessage};
-use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
+use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template};
 
 pub(crate) const ME: &str = "alex@northwind.io";
 pub(crate) const HOME_DOMAIN: &str = "northwind.io";
@@ -167,19 +167,8 @@ pub(crate) fn all() -> Vec<Template<Email>> {
     ]
 }
 
-pub(crate) fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Email>(n)).collect()
-}
-
-pub(crate) fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
-pub(crate) fn not(p: Pred<Atom>) -> Pred<Atom> {
-    Pred::Not(Box::new(p))
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom, not};
 
 pub(crate) fn in_folder(id: &str, folder: Folder) -> Pred<Atom> {
     atom(Atom::InFolder {

@@ -2,8 +2,8 @@
 //! work around.
 
 use super::{
-    COLLEAGUES, EXTERNALS, HOME_DOMAIN, Ids, TOPICS, anyone, atom, body, clutter, params, received,
-    sent_exactly, tools,
+    COLLEAGUES, EXTERNALS, HOME_DOMAIN, Ids, Kit, TOPICS, anyone, atom, body, clutter, params,
+    received, sent_exactly,
 };
 use crate::{Atom, Email, Seed, forward_subject};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Rng, call, qualified};
@@ -30,7 +30,7 @@ pub(crate) fn send_after_outage(rng: &mut Rng) -> Draft<Email> {
             messages: clutter(rng, &mut ids, 1, 3),
             ..Seed::default()
         },
-        tools: tools(&["send_email", "draft_email", "search_emails", "list_emails"]),
+        tools: Email::tools(&["send_email", "draft_email", "search_emails", "list_emails"]),
         predicate: sent_exactly(to, subject, &text),
         references: vec![vec![send.clone(), send]],
         faults: vec![Fault {
@@ -60,7 +60,7 @@ pub(crate) fn external_fallback_draft(rng: &mut Rng) -> Draft<Email> {
             messages: clutter(rng, &mut ids, 1, 3),
             ..Seed::default()
         },
-        tools: tools(&["send_email", "draft_email", "send_draft", "search_emails"]),
+        tools: Email::tools(&["send_email", "draft_email", "send_draft", "search_emails"]),
         predicate: mcpbench_sim::Pred::Atom(Atom::DraftExists {
             to: vec![to.into()],
             subject: subject.into(),
@@ -110,7 +110,7 @@ pub(crate) fn forward_fallback(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "search_emails",
             "read_email",
             "forward_email",

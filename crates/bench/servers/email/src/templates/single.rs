@@ -1,8 +1,8 @@
 //! Single-tool templates: one call of the right tool with the right arguments.
 
 use super::{
-    Ids, ME, TOPICS, anyone, atom, body, clutter, date, in_folder, not, params, received,
-    sent_exactly, tools,
+    Ids, Kit, ME, TOPICS, anyone, atom, body, clutter, date, in_folder, not, params, received,
+    sent_exactly,
 };
 use crate::{Atom, Email, Folder, Seed, SeedMessage};
 use mcpbench_sim::{Draft, Pred, Rng, call};
@@ -22,7 +22,7 @@ pub(crate) fn send_message(rng: &mut Rng) -> Draft<Email> {
             messages: clutter(rng, &mut ids, 2, 4),
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "send_email",
             "draft_email",
             "search_emails",
@@ -61,7 +61,7 @@ pub(crate) fn save_draft(rng: &mut Rng) -> Draft<Email> {
             messages: clutter(rng, &mut ids, 1, 3),
             ..Seed::default()
         },
-        tools: tools(&["draft_email", "send_email", "send_draft", "search_emails"]),
+        tools: Email::tools(&["draft_email", "send_email", "send_draft", "search_emails"]),
         predicate: Pred::All(vec![
             atom(Atom::DraftExists {
                 to: vec![to.into()],
@@ -110,7 +110,7 @@ pub(crate) fn send_saved_draft(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "send_draft",
             "send_email",
             "draft_email",
@@ -162,7 +162,7 @@ pub(crate) fn label_message(rng: &mut Rng) -> Draft<Email> {
             messages,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Email::tools(&[
             "add_label",
             "list_labels",
             "move_email",

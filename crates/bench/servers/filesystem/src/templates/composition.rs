@@ -60,7 +60,7 @@ pub(super) fn move_by_extension(rng: &mut Rng) -> Draft<Filesystem> {
             directories,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "list_directory",
             "search_files",
             "move_file",
@@ -109,7 +109,7 @@ pub(super) fn merge_files(rng: &mut Rng) -> Draft<Filesystem> {
             files,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "read_text_file",
             "read_multiple_files",
             "write_file",
@@ -151,7 +151,7 @@ pub(super) fn find_largest(rng: &mut Rng) -> Draft<Filesystem> {
             files,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "list_directory",
             "list_directory_with_sizes",
             "get_file_info",
@@ -192,7 +192,7 @@ pub(super) fn backup_then_edit(rng: &mut Rng) -> Draft<Filesystem> {
             files: BTreeMap::from([(path.clone(), before.clone())]),
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "read_text_file",
             "write_file",
             "edit_file",

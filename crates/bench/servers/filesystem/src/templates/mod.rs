@@ -123,14 +123,6 @@ pub(crate) fn all() -> Vec<Template<Filesystem>> {
     ]
 }
 
-pub(super) fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Filesystem>(n)).collect()
-}
-
-pub(super) fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
 pub(super) fn exists(path: &str) -> Pred<Atom> {
     atom(Atom::FileExists { path: path.into() })
 }
@@ -143,6 +135,7 @@ pub(super) fn equals(path: &str, content: &str) -> Pred<Atom> {
 }
 
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom};
 
 pub(super) fn phrase(rng: &mut Rng, n: usize) -> String {
     rng.sample(WORDS, n).join(" ")

@@ -17,7 +17,7 @@ pub(super) fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
             files,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "move_file",
             "read_text_file",
             "write_file",
@@ -63,7 +63,7 @@ pub(super) fn write_fallback(rng: &mut Rng) -> Draft<Filesystem> {
             read_only: vec![shared.clone()],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "write_file",
             "get_file_info",
             "create_directory",
@@ -96,7 +96,7 @@ pub(super) fn write_into_new_dir(rng: &mut Rng) -> Draft<Filesystem> {
             files: BTreeMap::from([(format!("/data/{app}/README"), format!("{app} data\n"))]),
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "write_file",
             "create_directory",
             "list_directory",

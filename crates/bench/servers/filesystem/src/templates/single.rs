@@ -18,7 +18,7 @@ pub(super) fn write_note(rng: &mut Rng) -> Draft<Filesystem> {
             files,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "write_file",
             "read_text_file",
             "list_directory",
@@ -48,7 +48,7 @@ pub(super) fn make_directory(rng: &mut Rng) -> Draft<Filesystem> {
             files,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "create_directory",
             "list_directory",
             "directory_tree",
@@ -96,7 +96,7 @@ pub(super) fn rename_file(rng: &mut Rng) -> Draft<Filesystem> {
             files,
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Filesystem::tools(&[
             "move_file",
             "read_text_file",
             "write_file",
@@ -190,7 +190,7 @@ pub(super) fn replace_setting(rng: &mut Rng) -> Draft<Filesystem> {
             files: BTreeMap::from([(path.clone(), before)]),
             ..Seed::default()
         },
-        tools: tools(&["read_text_file", "edit_file", "write_file", "get_file_info"]),
+        tools: Filesystem::tools(&["read_text_file", "edit_file", "write_file", "get_file_info"]),
         predicate: equals(&path, &after),
         references: vec![
             vec![call::<Filesystem>(

@@ -1,8 +1,8 @@
 //! Composition templates: several calls with data flowing between them.
 
 use super::{
-    FEATURES, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase, not,
-    params, place, tools,
+    FEATURES, Kit, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase,
+    not, params, place,
 };
 use crate::fixtures::{base_repo, issues};
 use crate::{Atom, CommitSeed, Github, IssueSeed, PrState, PullSeed, Seed, State};
@@ -39,7 +39,7 @@ pub(crate) fn close_with_comment(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "add_issue_comment",
             "update_issue",
             "get_issue",
@@ -122,7 +122,7 @@ pub(crate) fn label_issue(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "list_issues",
             "search_issues",
             "get_issue",
@@ -190,7 +190,7 @@ pub(crate) fn branch_commit_pr(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "create_branch",
             "create_or_update_file",
             "push_files",
@@ -317,7 +317,7 @@ pub(crate) fn merge_mergeable(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "list_pull_requests",
             "get_pull_request",
             "merge_pull_request",
@@ -406,7 +406,7 @@ pub(crate) fn fix_and_close(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "get_issue",
             "create_branch",
             "get_file_contents",

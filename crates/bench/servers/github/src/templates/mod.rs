@@ -7,7 +7,7 @@ mod recovery;
 mod single;
 
 use crate::{Atom, Github, MergeMethod, Seed};
-use mcpbench_sim::{Category, Difficulty, Pred, Simulated, Template, qualified};
+use mcpbench_sim::{Category, Difficulty, Pred, Simulated, Template};
 
 pub(crate) fn all() -> Vec<Template<Github>> {
     use Category::*;
@@ -118,19 +118,8 @@ fn place(rng: &mut mcpbench_sim::Rng) -> (String, String) {
     (rng.pick(ORGS).to_string(), rng.pick(REPOS).0.to_string())
 }
 
-fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Github>(n)).collect()
-}
-
-fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
-fn not(p: Pred<Atom>) -> Pred<Atom> {
-    Pred::Not(Box::new(p))
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom, not};
 
 /// The file holds exactly `content`, with or without one trailing line break.
 fn file_is(owner: &str, repo: &str, branch: &str, path: &str, content: &str) -> Pred<Atom> {

@@ -2,8 +2,8 @@
 //! how to work around.
 
 use super::{
-    FEATURES, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase, not,
-    params, place, tools,
+    FEATURES, Kit, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase,
+    not, params, place,
 };
 use crate::fixtures::{base_repo, issues};
 use crate::{Atom, CommitSeed, DEFAULT_USER, Github, Permission, PullSeed, Seed};
@@ -66,7 +66,7 @@ pub(crate) fn merge_after_outage(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "merge_pull_request",
             "get_pull_request",
             "list_pull_requests",
@@ -136,7 +136,7 @@ pub(crate) fn update_then_merge(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "merge_pull_request",
             "get_pull_request",
             "update_pull_request_branch",
@@ -196,7 +196,7 @@ pub(crate) fn fork_fallback(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "create_or_update_file",
             "push_files",
             "fork_repository",
@@ -245,7 +245,7 @@ pub(crate) fn commit_to_new_branch(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "create_or_update_file",
             "push_files",
             "create_branch",

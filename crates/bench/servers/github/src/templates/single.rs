@@ -1,7 +1,7 @@
 //! Single-tool templates: one right call with the right arguments (plus reading, where the
 //! task asks a question).
 
-use super::{FEATURES, atom, commit_exists, file_is, params, place, sha_of, tools};
+use super::{FEATURES, Kit, atom, commit_exists, file_is, params, place, sha_of};
 use crate::fixtures::{base_repo, issues};
 use crate::{Atom, CommitSeed, Github, IssueSeed, Seed, State};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -78,7 +78,7 @@ pub(crate) fn open_issue(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "create_issue",
             "list_issues",
             "search_issues",
@@ -142,7 +142,7 @@ pub(crate) fn create_branch(rng: &mut Rng) -> Draft<Github> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Github::tools(&[
             "create_branch",
             "list_branches",
             "list_commits",
@@ -200,7 +200,7 @@ pub(crate) fn open_pull_request(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "create_pull_request",
             "list_pull_requests",
             "get_pull_request",
@@ -265,7 +265,7 @@ pub(crate) fn update_file(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "get_file_contents",
             "create_or_update_file",
             "push_files",
@@ -334,7 +334,7 @@ pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Github> {
             repos: vec![repo],
             ..Seed::default()
         },
-        tools: tools(&[
+        tools: Github::tools(&[
             "list_issues",
             "search_issues",
             "get_issue",

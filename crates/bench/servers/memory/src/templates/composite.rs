@@ -1,7 +1,7 @@
 //! Composition templates: several writes that must agree, or a lookup whose result feeds a
 //! write.
 
-use super::{exists, not, observation_count, observed, params, related, tools};
+use super::{Kit, exists, not, observation_count, observed, params, related};
 use crate::Memory;
 use crate::world::{CITIES, company};
 use mcpbench_sim::{Draft, Pred, Rng, call};
@@ -27,7 +27,7 @@ pub(super) fn record_meeting(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 5,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "create_entities",
             "create_relations",
             "add_observations",
@@ -83,7 +83,7 @@ pub(super) fn correct_observation(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 5,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "delete_observations",
             "add_observations",
             "open_nodes",
@@ -145,7 +145,7 @@ pub(super) fn change_employer(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 7,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "read_graph",
             "search_nodes",
             "create_entities",
@@ -185,7 +185,7 @@ pub(super) fn note_employer_city(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 5,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "read_graph",
             "search_nodes",
             "open_nodes",

@@ -7,7 +7,7 @@ mod recovery;
 mod simple;
 
 use crate::{Atom, Memory};
-use mcpbench_sim::{Category, Difficulty, Pred, Template, qualified};
+use mcpbench_sim::{Category, Difficulty, Pred, Template};
 
 pub(crate) fn all() -> Vec<Template<Memory>> {
     use Category::*;
@@ -88,19 +88,8 @@ pub(crate) fn all() -> Vec<Template<Memory>> {
     ]
 }
 
-fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Memory>(n)).collect()
-}
-
-fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
-fn not(p: Pred<Atom>) -> Pred<Atom> {
-    Pred::Not(Box::new(p))
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom, not};
 
 fn exists(name: &str, entity_type: &str) -> Pred<Atom> {
     atom(Atom::EntityExists {

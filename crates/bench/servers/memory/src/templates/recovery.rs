@@ -1,7 +1,7 @@
 //! Recovery templates: a transient fault to retry through, or a missing entity that the goal
 //! says to create first.
 
-use super::{atom, exists, not, params, related, tools};
+use super::{Kit, atom, exists, not, params, related};
 use crate::world::company;
 use crate::{Atom, Memory};
 use mcpbench_sim::{AnswerCheck, Draft, ErrorKind, Fault, Pred, Rng, Step, call, qualified};
@@ -20,7 +20,7 @@ pub(super) fn count_after_outage(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 5,
         seed: c.graph.seed,
-        tools: tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
+        tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
         predicate: Pred::Answer(AnswerCheck::Number {
             value: staff as f64,
             tolerance: 0.0,
@@ -65,7 +65,7 @@ pub(super) fn relate_missing_entity(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 5,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "create_relations",
             "create_entities",
             "search_nodes",
@@ -103,7 +103,7 @@ pub(super) fn offboard_with_timeouts(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 7,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "delete_entities",
             "delete_relations",
             "add_observations",

@@ -1,6 +1,6 @@
 //! Single-tool templates: one call with the right arguments, or one read and an answer.
 
-use super::{atom, exists, not, observation_count, observed, params, related, tools};
+use super::{Kit, atom, exists, not, observation_count, observed, params, related};
 use crate::world::{FACTS, company};
 use crate::{Atom, Memory};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -16,7 +16,7 @@ pub(super) fn remember_person(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 3,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "create_entities",
             "add_observations",
             "read_graph",
@@ -52,7 +52,7 @@ pub(super) fn add_fact(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 3,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "add_observations",
             "create_entities",
             "open_nodes",
@@ -87,7 +87,7 @@ pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 3,
         seed: c.graph.seed,
-        tools: tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
+        tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
         predicate: Pred::Answer(AnswerCheck::Matches { value: org.clone() }),
         references: vec![vec![
             call::<Memory>("read_graph", json!({})),
@@ -113,7 +113,7 @@ pub(super) fn link_entities(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 3,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "create_relations",
             "create_entities",
             "add_observations",
@@ -143,7 +143,7 @@ pub(super) fn forget_entity(rng: &mut Rng) -> Draft<Memory> {
         ),
         max_steps: 3,
         seed: c.graph.seed,
-        tools: tools(&[
+        tools: Memory::tools(&[
             "delete_entities",
             "delete_relations",
             "delete_observations",

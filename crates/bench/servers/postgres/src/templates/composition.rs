@@ -2,7 +2,7 @@
 //! must agree. Where a single SQL statement can do what a read-then-write does, both paths have
 //! a reference.
 
-use super::{exec, not, params, products_unchanged, read, row, rows, tools};
+use super::{Kit, exec, not, params, products_unchanged, read, row, rows};
 use crate::sample::{Shop, ShopTable, StockRow, amount, money, order_columns, sql_amount};
 use crate::{Postgres, TableSeed};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step};
@@ -42,7 +42,7 @@ pub(super) fn customer_total(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "query",
             "execute_sql",
             "list_tables",
@@ -100,7 +100,7 @@ pub(super) fn match_price(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "query",
             "execute_sql",
             "get_table_sample",
@@ -220,7 +220,7 @@ pub(super) fn move_stock(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 7,
         seed: shop.seed(&[ShopTable::Products, ShopTable::Inventory]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "query",
             "execute_sql",
             "describe_table",
@@ -303,7 +303,7 @@ pub(super) fn archive_orders(rng: &mut Rng) -> Draft<Postgres> {
             .into(),
         max_steps: 6,
         seed,
-        tools: tools(&["execute_sql", "query", "list_tables", "describe_table", "get_object_details", "count_rows"]),
+        tools: Postgres::tools(&["execute_sql", "query", "list_tables", "describe_table", "get_object_details", "count_rows"]),
         predicate: Pred::All(checks),
         references: vec![vec![exec(&format!("{copy}; {delete}"))], vec![exec(copy), exec(delete)]],
         faults: vec![],

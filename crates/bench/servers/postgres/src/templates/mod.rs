@@ -9,7 +9,7 @@ mod single;
 
 use crate::sample::{Shop, amount};
 use crate::{Atom, Postgres};
-use mcpbench_sim::{Category, Difficulty, Pred, Step, Template, call, qualified};
+use mcpbench_sim::{Category, Difficulty, Pred, Step, Template, call};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -98,11 +98,8 @@ pub(crate) fn all() -> Vec<Template<Postgres>> {
     ]
 }
 
-fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Postgres>(n)).collect()
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, not};
 
 fn filter(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
     params(pairs)
@@ -123,10 +120,6 @@ fn rows(table: &str, pairs: &[(&str, Value)], count: usize) -> Pred<Atom> {
         filter: filter(pairs),
         count: count as u64,
     })
-}
-
-fn not(p: Pred<Atom>) -> Pred<Atom> {
-    Pred::Not(Box::new(p))
 }
 
 /// A reference call of the writing SQL tool.

@@ -2,7 +2,7 @@
 //! engine (a unique key taken, a foreign key still referenced) whose way around the goal names.
 
 use super::single::new_product;
-use super::{exec, params, row, rows, tools};
+use super::{Kit, exec, params, row, rows};
 use crate::Postgres;
 use crate::sample::{Shop, ShopTable, amount, money, sku, sql_amount};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, qualified};
@@ -21,7 +21,7 @@ pub(super) fn retry_status_update(rng: &mut Rng) -> Draft<Postgres> {
         goal: format!("Order {id} has just left the warehouse: set its status to 'shipped' in the orders table."),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
-        tools: tools(&["execute_sql", "query", "get_table_sample", "describe_table"]),
+        tools: Postgres::tools(&["execute_sql", "query", "get_table_sample", "describe_table"]),
         predicate: Pred::All(vec![
             row("orders", &[("id", json!(id)), ("status", json!("shipped"))]),
             rows("orders", &[("status", json!("shipped"))], shipped + 1),
@@ -62,7 +62,7 @@ pub(super) fn sku_conflict(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "execute_sql",
             "query",
             "describe_table",
@@ -119,7 +119,7 @@ pub(super) fn deactivate_customer(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "execute_sql",
             "query",
             "describe_table",

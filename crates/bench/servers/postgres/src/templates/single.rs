@@ -1,7 +1,7 @@
 //! Single-tool templates: one statement (or one index call) does it, once the agent has found
 //! the right tool; a few reads to look at the schema are the slack in `max_steps`.
 
-use super::{exec, not, params, products_unchanged, read, row, rows, tools};
+use super::{Kit, exec, not, params, products_unchanged, read, row, rows};
 use crate::sample::{PRODUCTS, Shop, ShopTable, amount, distinct_prices, money, sku, sql_amount};
 use crate::{Atom, Postgres};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -34,7 +34,7 @@ pub(super) fn insert_product(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 4,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "execute_sql",
             "query",
             "list_tables",
@@ -87,7 +87,7 @@ pub(super) fn update_price(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 4,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "execute_sql",
             "query",
             "describe_table",
@@ -141,7 +141,7 @@ pub(super) fn add_index(rng: &mut Rng) -> Draft<Postgres> {
         goal,
         max_steps: 4,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "create_index",
             "execute_sql",
             "list_indexes",
@@ -188,7 +188,7 @@ pub(super) fn most_expensive(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 4,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "query",
             "get_table_sample",
             "list_tables",
@@ -239,7 +239,7 @@ pub(super) fn delete_cancelled(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "execute_sql",
             "query",
             "list_tables",
@@ -337,7 +337,7 @@ pub(super) fn create_table(rng: &mut Rng) -> Draft<Postgres> {
         ),
         max_steps: 4,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
-        tools: tools(&[
+        tools: Postgres::tools(&[
             "execute_sql",
             "query",
             "list_tables",

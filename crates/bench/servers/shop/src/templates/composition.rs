@@ -1,8 +1,8 @@
 //! Composition templates: several calls with data flowing between them.
 
 use super::{
-    LOCATIONS, NEW_PRODUCTS, PRICES, TAGS, atom, euros, location_name, params, pick_active,
-    pick_refundable, sample_seed, tools,
+    Kit, LOCATIONS, NEW_PRODUCTS, PRICES, TAGS, atom, euros, location_name, params, pick_active,
+    pick_refundable, sample_seed,
 };
 use crate::{Atom, ProductStatus, Shop};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -23,7 +23,7 @@ pub(crate) fn units_left(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 5,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "search_products",
             "get_product",
             "list_products",
@@ -67,7 +67,7 @@ pub(crate) fn refund_line(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 5,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "get_order",
             "refund_order",
             "list_orders",
@@ -138,7 +138,7 @@ pub(crate) fn launch_product(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 6,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "create_product",
             "set_inventory",
             "adjust_inventory",
@@ -223,7 +223,7 @@ pub(crate) fn tag_sale(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: n as u32 + 4,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "search_products",
             "list_products",
             "get_product",

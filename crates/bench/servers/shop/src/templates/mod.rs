@@ -9,7 +9,7 @@ mod single;
 use crate::{
     Atom, DiscountCode, Line, Location, Order, OrderStatus, Product, ProductStatus, Seed, Shop,
 };
-use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
+use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template};
 use std::collections::BTreeMap;
 
 pub(crate) fn all() -> Vec<Template<Shop>> {
@@ -156,15 +156,8 @@ const CUSTOMERS: &[&str] = &[
     "noah.jensen@example.com",
 ];
 
-pub(crate) fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Shop>(n)).collect()
-}
-
-pub(crate) fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom};
 
 /// `€24.50`.
 pub(crate) fn euros(cents: u64) -> String {

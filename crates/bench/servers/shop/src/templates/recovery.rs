@@ -3,7 +3,7 @@
 
 use super::composition::damaged_line;
 use super::{
-    atom, location_name, other_stock_unchanged, params, pick_active, sample_seed, stock, tools,
+    Kit, atom, location_name, other_stock_unchanged, params, pick_active, sample_seed, stock,
 };
 use crate::{Atom, DiscountCode, Shop};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
@@ -43,7 +43,7 @@ pub(crate) fn discount_code_taken(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 4,
         seed,
-        tools: tools(&["create_discount_code", "list_discount_codes", "list_orders"]),
+        tools: Shop::tools(&["create_discount_code", "list_discount_codes", "list_orders"]),
         predicate: Pred::All(vec![exists(alt, pct), exists(code, old)]),
         references: vec![vec![
             call::<Shop>(
@@ -97,7 +97,7 @@ pub(crate) fn receive_at_fallback(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 5,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "adjust_inventory",
             "set_inventory",
             "list_locations",
@@ -141,7 +141,7 @@ pub(crate) fn refund_after_timeout(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 7,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "get_order",
             "refund_order",
             "list_orders",

@@ -1,8 +1,8 @@
 //! Single-tool templates: one call of the right tool with the right arguments.
 
 use super::{
-    LOCATIONS, PRICES, atom, euros, location_name, other_stock_unchanged, params, pick_active,
-    sample_seed, stock, tools,
+    Kit, LOCATIONS, PRICES, atom, euros, location_name, other_stock_unchanged, params, pick_active,
+    sample_seed, stock,
 };
 use crate::{Atom, ProductStatus, Shop};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -22,7 +22,7 @@ pub(crate) fn reprice_product(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "update_product",
             "get_product",
             "search_products",
@@ -51,7 +51,7 @@ pub(crate) fn archive_product(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "archive_product",
             "update_product",
             "get_product",
@@ -98,7 +98,7 @@ pub(crate) fn receive_stock(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 4,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "adjust_inventory",
             "set_inventory",
             "get_product",
@@ -147,7 +147,7 @@ pub(crate) fn stock_take(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 4,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "set_inventory",
             "adjust_inventory",
             "get_product",
@@ -223,7 +223,7 @@ pub(crate) fn create_discount(rng: &mut Rng) -> Draft<Shop> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Shop::tools(&[
             "create_discount_code",
             "list_discount_codes",
             "update_product",
@@ -249,7 +249,7 @@ pub(crate) fn order_total(rng: &mut Rng) -> Draft<Shop> {
         goal: format!("What is the total of order #{}, in euros?", o.id),
         max_steps: 3,
         seed,
-        tools: tools(&["get_order", "list_orders", "search_products"]),
+        tools: Shop::tools(&["get_order", "list_orders", "search_products"]),
         predicate: Pred::Answer(AnswerCheck::Number {
             value: total as f64 / 100.0,
             tolerance: 0.001,

@@ -103,10 +103,7 @@ fn step(name: &str, arguments: Value) -> Step {
     call::<Slack>(&format!("slack_{name}"), arguments)
 }
 
-fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
+pub(crate) use mcpbench_sim::atom;
 pub(crate) use mcpbench_sim::params;
 
 fn capitalize(s: &str) -> String {

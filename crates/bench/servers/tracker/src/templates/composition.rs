@@ -1,8 +1,8 @@
 //! Composition templates: several calls with data flowing between them.
 
 use super::{
-    Exists, NEW_BUGS, NEW_TASKS, atom, next_id, params, pick_issue, priority_word, project_name,
-    project_of, sample_seed, tools,
+    Exists, Kit, NEW_BUGS, NEW_TASKS, atom, next_id, params, pick_issue, priority_word,
+    project_name, project_of, sample_seed,
 };
 use crate::{Atom, LinkType, Status, Tracker};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -38,7 +38,7 @@ pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 6,
         seed,
-        tools: tools(&["search_issues", "get_issue", "list_projects", "list_labels"]),
+        tools: Tracker::tools(&["search_issues", "get_issue", "list_projects", "list_labels"]),
         predicate: Pred::Answer(AnswerCheck::Number {
             value: open as f64,
             tolerance: 0.0,
@@ -86,7 +86,7 @@ pub(crate) fn close_duplicate(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 5,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "link_issues",
             "transition_issue",
             "update_issue",
@@ -151,7 +151,7 @@ pub(crate) fn triage_bug(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 6,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "create_issue",
             "list_users",
             "assign_issue",
@@ -217,7 +217,7 @@ pub(crate) fn split_into_subtasks(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 5,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "create_issue",
             "update_issue",
             "get_issue",

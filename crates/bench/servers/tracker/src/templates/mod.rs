@@ -7,7 +7,7 @@ mod recovery;
 mod single;
 
 use crate::{Atom, Issue, Label, Project, Seed, Status, Tracker, User};
-use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template, qualified};
+use mcpbench_sim::{Category, Difficulty, Pred, Rng, Template};
 
 pub(crate) fn all() -> Vec<Template<Tracker>> {
     use Category::*;
@@ -189,15 +189,8 @@ pub(crate) const DESCRIPTIONS: &[&str] = &[
     "Low impact but very visible to new users.",
 ];
 
-pub(crate) fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Tracker>(n)).collect()
-}
-
-pub(crate) fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
 pub(crate) use mcpbench_sim::params;
+pub(crate) use mcpbench_sim::{Kit, atom};
 
 /// `IssueExists` with only project and title; set the other fields on the result.
 pub(crate) struct Exists {

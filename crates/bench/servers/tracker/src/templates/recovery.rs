@@ -2,8 +2,8 @@
 //! how to work around.
 
 use super::{
-    DESCRIPTIONS, Exists, NEW_BUGS, NEW_LABELS, atom, params, pick_issue, project_name,
-    sample_seed, tools,
+    DESCRIPTIONS, Exists, Kit, NEW_BUGS, NEW_LABELS, atom, params, pick_issue, project_name,
+    sample_seed,
 };
 use crate::{Atom, Status, Tracker};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
@@ -33,7 +33,7 @@ pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
         goal: format!("Add this comment to {}: {body}", issue.id),
         max_steps: 4,
         seed,
-        tools: tools(&["add_comment", "list_comments", "get_issue", "update_issue"]),
+        tools: Tracker::tools(&["add_comment", "list_comments", "get_issue", "update_issue"]),
         predicate: atom(Atom::IssueHasComment {
             id: issue.id.clone(),
             body: body.clone(),
@@ -76,7 +76,7 @@ pub(crate) fn file_elsewhere(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 5,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "create_issue",
             "list_projects",
             "search_issues",
@@ -121,7 +121,7 @@ pub(crate) fn add_missing_label(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 7,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "update_issue",
             "create_label",
             "list_labels",
@@ -153,7 +153,7 @@ pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 6,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "transition_issue",
             "update_issue",
             "list_transitions",

@@ -1,8 +1,8 @@
 //! Single-tool templates: one call of the right tool with the right arguments.
 
 use super::{
-    DESCRIPTIONS, Exists, LABELS, NEW_BUGS, atom, params, pick_issue, priority_word, project_name,
-    project_of, sample_seed, tools, user,
+    DESCRIPTIONS, Exists, Kit, LABELS, NEW_BUGS, atom, params, pick_issue, priority_word,
+    project_name, project_of, sample_seed, user,
 };
 use crate::{Atom, Status, Tracker};
 use mcpbench_sim::{Draft, Pred, Rng, call};
@@ -25,7 +25,7 @@ pub(crate) fn file_bug(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "create_issue",
             "search_issues",
             "list_projects",
@@ -65,7 +65,7 @@ pub(crate) fn assign_to_teammate(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "assign_issue",
             "update_issue",
             "get_issue",
@@ -106,7 +106,7 @@ pub(crate) fn send_to_review(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "transition_issue",
             "update_issue",
             "get_issue",
@@ -157,7 +157,7 @@ pub(crate) fn add_label(rng: &mut Rng) -> Draft<Tracker> {
         ),
         max_steps: 3,
         seed,
-        tools: tools(&[
+        tools: Tracker::tools(&[
             "update_issue",
             "get_issue",
             "list_labels",

@@ -1,8 +1,6 @@
 //! Information tasks: the agent answers, the predicate checks the answer.
 
-use super::{
-    day_text, distinct, matches, not, number, params, place, tools, unambiguous, unit_word,
-};
+use super::{Kit, day_text, distinct, matches, not, number, params, place, unambiguous, unit_word};
 use crate::world::{display_name, set_rain, world_with};
 use crate::{Seed, Units, Weather, temperature};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, Step, call, qualified};
@@ -27,7 +25,7 @@ pub(super) fn air_quality(rng: &mut Rng) -> Draft<Weather> {
             "What is the air quality index (US AQI) in {shown} right now? Reply with just the number."
         ),
         max_steps: 3,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_air_quality",
             "get_current_weather",
             "get_alerts",
@@ -64,7 +62,7 @@ pub(super) fn high_in_units(rng: &mut Rng) -> Draft<Weather> {
             unit_word(asked)
         ),
         max_steps: 4,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_forecast",
             "get_forecast_by_coordinates",
             "get_hourly_forecast",
@@ -119,7 +117,7 @@ pub(super) fn forecast_at_coordinates(rng: &mut Rng) -> Draft<Weather> {
             unit_word(seed.units)
         ),
         max_steps: 5,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_forecast_by_coordinates",
             "reverse_geocode",
             "get_forecast",
@@ -190,7 +188,7 @@ pub(super) fn driest_city(rng: &mut Rng) -> Draft<Weather> {
             shown[2]
         ),
         max_steps: 6,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_forecast",
             "get_forecast_by_coordinates",
             "get_hourly_forecast",
@@ -224,7 +222,7 @@ pub(super) fn forecast_outage(rng: &mut Rng) -> Draft<Weather> {
             day_text(&seed, offset)
         ),
         max_steps: times + 4,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_forecast",
             "get_hourly_forecast",
             "get_current_weather",

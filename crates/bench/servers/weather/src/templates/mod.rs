@@ -6,10 +6,10 @@
 mod info;
 mod user;
 
-use crate::dates::{parse_date, spoken_date};
 use crate::world::{CATALOGUE, shared_name};
 use crate::{Atom, Channel, Place, Seed, Units, Weather};
-use mcpbench_sim::{AnswerCheck, Category, Difficulty, Pred, Rng, Template, qualified};
+use mcpbench_sim::dates::{parse_date, spoken_date};
+use mcpbench_sim::{AnswerCheck, Category, Difficulty, Pred, Rng, Template};
 
 pub(crate) fn all() -> Vec<Template<Weather>> {
     use Category::*;
@@ -114,19 +114,8 @@ const LABELS: &[&str] = &[
     "Sister",
 ];
 
-fn tools(names: &[&str]) -> Vec<String> {
-    names.iter().map(|n| qualified::<Weather>(n)).collect()
-}
-
 pub(crate) use mcpbench_sim::params;
-
-fn atom(a: Atom) -> Pred<Atom> {
-    Pred::Atom(a)
-}
-
-fn not(p: Pred<Atom>) -> Pred<Atom> {
-    Pred::Not(Box::new(p))
-}
+pub(crate) use mcpbench_sim::{Kit, atom, not};
 
 fn number(value: i64, tolerance: f64) -> Pred<Atom> {
     Pred::Answer(AnswerCheck::Number {
@@ -183,7 +172,11 @@ fn now_hour(seed: &Seed) -> usize {
 /// `Wednesday 4 March (2026-03-04)` for the seed's day plus `offset`.
 fn day_text(seed: &Seed, offset: usize) -> String {
     let day = today(seed) + offset as i64;
-    format!("{} ({})", spoken_date(day), crate::dates::format_date(day))
+    format!(
+        "{} ({})",
+        spoken_date(day),
+        mcpbench_sim::dates::format_date(day)
+    )
 }
 
 fn unit_word(units: Units) -> &'static str {

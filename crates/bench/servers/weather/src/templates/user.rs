@@ -1,8 +1,8 @@
 //! Tasks that change the user's state: units, saved locations, alert subscriptions.
 
 use super::{
-    LABELS, ambiguous_groups, and_list, atom, channel_text, day_text, distinct, matches, not,
-    now_hour, number, params, place, tools, unambiguous,
+    Kit, LABELS, ambiguous_groups, and_list, atom, channel_text, day_text, distinct, matches, not,
+    now_hour, number, params, place, unambiguous,
 };
 use crate::world::{add_alert, condition_for, display_name, plausible_alerts, world_with};
 use crate::{AlertType, Atom, Channel, SavedLocation, Subscription, Units, Weather, to_mph};
@@ -48,7 +48,7 @@ pub(super) fn switch_units(rng: &mut Rng) -> Draft<Weather> {
     Draft {
         goal: goal.into(),
         max_steps: 3,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "set_units",
             "get_current_weather",
             "get_forecast",
@@ -74,7 +74,7 @@ pub(super) fn save_place(rng: &mut Rng) -> Draft<Weather> {
     Draft {
         goal: format!("Add {shown} to my saved weather locations with the label \"{label}\"."),
         max_steps: 4,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "save_location",
             "list_saved_locations",
             "remove_saved_location",
@@ -132,7 +132,7 @@ pub(super) fn save_warmest(rng: &mut Rng) -> Draft<Weather> {
             day_text(&seed, offset)
         ),
         max_steps: 7,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_forecast",
             "get_forecast_by_coordinates",
             "get_hourly_forecast",
@@ -199,7 +199,7 @@ pub(super) fn subscribe_active_alerts(rng: &mut Rng) -> Draft<Weather> {
             channel_text(channel)
         ),
         max_steps: 5,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "get_alerts",
             "subscribe_alerts",
             "list_alert_subscriptions",
@@ -278,7 +278,7 @@ pub(super) fn prune_saved(rng: &mut Rng) -> Draft<Weather> {
             "Remove all of my saved weather locations that are in {country}, and keep the others."
         ),
         max_steps: (n_in + 4) as u32,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "list_saved_locations",
             "remove_saved_location",
             "save_location",
@@ -347,7 +347,7 @@ pub(super) fn windiest_saved(rng: &mut Rng) -> Draft<Weather> {
     Draft {
         goal: "Switch my preferred weather units to imperial. Then, of my saved locations, which one is the windiest right now? Reply with the city's name and its current wind speed in mph.".into(),
         max_steps: 8,
-        tools: tools(&["set_units", "list_saved_locations", "get_current_weather", "get_forecast", "get_hourly_forecast", "geocode"]),
+        tools: Weather::tools(&["set_units", "list_saved_locations", "get_current_weather", "get_forecast", "get_hourly_forecast", "geocode"]),
         predicate: Pred::All(checks),
         references: vec![steps],
         faults: vec![],
@@ -387,7 +387,7 @@ pub(super) fn ambiguous_subscribe(rng: &mut Rng) -> Draft<Weather> {
     Draft {
         goal,
         max_steps: 5,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "subscribe_alerts",
             "geocode",
             "list_alert_subscriptions",
@@ -435,7 +435,7 @@ pub(super) fn replace_saved_label(rng: &mut Rng) -> Draft<Weather> {
             p.name
         ),
         max_steps: 6,
-        tools: tools(&[
+        tools: Weather::tools(&[
             "save_location",
             "remove_saved_location",
             "list_saved_locations",

@@ -1,6 +1,8 @@
-//! Local date-time arithmetic without a date crate: a date-time is minutes since
-//! 1970-01-01T00:00 (no time zones, no leap seconds), converted with Howard Hinnant's
-//! days-from-civil algorithms (public domain).
+//! Local dates and times without a date crate, for every server that speaks of days: a date
+//! is a day number (days since 1970-01-01), a date-time is minutes since 1970-01-01T00:00 (no
+//! time zones, no leap seconds, no clock), converted with Howard Hinnant's days-from-civil
+//! algorithms (public domain). Parsing is strict: only `YYYY-MM-DD`, `HH:MM` and
+//! `YYYY-MM-DDTHH:MM`, and only real dates.
 
 /// Days since 1970-01-01 of the proleptic Gregorian date `y-m-d`.
 pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
@@ -129,6 +131,31 @@ pub fn weekday(days: i64) -> &'static str {
     NAMES[days.rem_euclid(7) as usize]
 }
 
+/// English name of a month, 1 to 12.
+pub fn month_name(month: i64) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    NAMES[(month - 1).clamp(0, 11) as usize]
+}
+
+/// `Wednesday 4 March` for a day number.
+pub fn spoken_date(days: i64) -> String {
+    let (_, m, d) = civil_from_days(days);
+    format!("{} {d} {}", weekday(days), month_name(m))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +189,22 @@ mod tests {
         }
         assert_eq!(parse_clock("24:00"), Ok(1440));
         assert!(parse_clock("12:60").is_err());
+    }
+
+    #[test]
+    fn dates_are_spoken_and_advance_across_months() {
+        assert_eq!(
+            format_date(parse_date("2026-03-02").unwrap() + 30),
+            "2026-04-01"
+        );
+        assert_eq!(
+            format_date(parse_date("2028-02-28").unwrap() + 1),
+            "2028-02-29"
+        );
+        assert_eq!(
+            spoken_date(parse_date("2026-03-04").unwrap()),
+            "Wednesday 4 March"
+        );
+        assert_eq!(month_name(12), "December");
     }
 }
