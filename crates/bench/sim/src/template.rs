@@ -49,17 +49,11 @@ pub fn call<S: Simulated>(tool: &str, arguments: Value) -> Step {
 }
 
 /// The helpers every server's templates reach for, written once and provided to every
-/// [`Simulated`] server: `Calendar::tools(&["list_events"])`, `Calendar::step("list_events",
-/// json!({..}))`.
+/// [`Simulated`] server: `Calendar::tools(&["list_events"])` (reference steps are [`call`]).
 pub trait Kit: Simulated {
     /// Qualified names of this server's tools, for a draft's `tools`.
     fn tools(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| qualified::<Self>(n)).collect()
-    }
-
-    /// A reference step calling one of this server's tools.
-    fn step(tool: &str, arguments: Value) -> Step {
-        call::<Self>(tool, arguments)
     }
 }
 

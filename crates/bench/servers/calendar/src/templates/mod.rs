@@ -2,7 +2,7 @@
 //! or range; every goal states the dates, times, titles, addresses and ids the task needs.
 //! Days are working days of March 2026, after the seed's "now" (Monday 2026-03-02 08:00).
 
-mod flows;
+mod composition;
 mod recovery;
 mod single;
 
@@ -78,31 +78,31 @@ pub(crate) fn all() -> Vec<Template<Calendar>> {
             id: "calendar.count_pending",
             category: Composition,
             difficulty: Easy,
-            build: flows::count_pending,
+            build: composition::count_pending,
         },
         Template {
             id: "calendar.reschedule",
             category: Composition,
             difficulty: Medium,
-            build: flows::reschedule,
+            build: composition::reschedule,
         },
         Template {
             id: "calendar.add_guest",
             category: Composition,
             difficulty: Medium,
-            build: flows::add_guest,
+            build: composition::add_guest,
         },
         Template {
             id: "calendar.book_free_slot",
             category: Composition,
             difficulty: Hard,
-            build: flows::book_free_slot,
+            build: composition::book_free_slot,
         },
         Template {
             id: "calendar.clear_afternoon",
             category: Composition,
             difficulty: Hard,
-            build: flows::clear_afternoon,
+            build: composition::clear_afternoon,
         },
         Template {
             id: "calendar.create_after_outage",

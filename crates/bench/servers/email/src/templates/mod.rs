@@ -2,7 +2,7 @@
 //! or range, and every goal states each concrete value the task needs (addresses, subjects,
 //! exact texts, message ids where a person would have them).
 
-mod flows;
+mod composition;
 mod recovery;
 mod single;
 
@@ -120,31 +120,31 @@ pub(crate) fn all() -> Vec<Template<Email>> {
             id: "email.tracking_number",
             category: Composition,
             difficulty: Medium,
-            build: flows::tracking_number,
+            build: composition::tracking_number,
         },
         Template {
             id: "email.reply_in_thread",
             category: Composition,
             difficulty: Medium,
-            build: flows::reply_in_thread,
+            build: composition::reply_in_thread,
         },
         Template {
             id: "email.trash_newsletters",
             category: Composition,
             difficulty: Medium,
-            build: flows::trash_newsletters,
+            build: composition::trash_newsletters,
         },
         Template {
             id: "email.forward_and_archive",
             category: Composition,
             difficulty: Hard,
-            build: flows::forward_and_archive,
+            build: composition::forward_and_archive,
         },
         Template {
             id: "email.triage_from_domain",
             category: Composition,
             difficulty: Hard,
-            build: flows::triage_from_domain,
+            build: composition::triage_from_domain,
         },
         Template {
             id: "email.send_after_outage",

@@ -2,9 +2,9 @@
 //! observation texts come from bounded pools; goals state each of them exactly, and
 //! predicates check exactly what the goal fixes.
 
-mod composite;
+mod composition;
 mod recovery;
-mod simple;
+mod single;
 
 use crate::{Atom, Memory};
 use mcpbench_sim::{Category, Difficulty, Pred, Template};
@@ -17,55 +17,55 @@ pub(crate) fn all() -> Vec<Template<Memory>> {
             id: "memory.remember_person",
             category: SingleTool,
             difficulty: Easy,
-            build: simple::remember_person,
+            build: single::remember_person,
         },
         Template {
             id: "memory.add_fact",
             category: SingleTool,
             difficulty: Easy,
-            build: simple::add_fact,
+            build: single::add_fact,
         },
         Template {
             id: "memory.employer_lookup",
             category: SingleTool,
             difficulty: Easy,
-            build: simple::employer_lookup,
+            build: single::employer_lookup,
         },
         Template {
             id: "memory.link_entities",
             category: SingleTool,
             difficulty: Medium,
-            build: simple::link_entities,
+            build: single::link_entities,
         },
         Template {
             id: "memory.forget_entity",
             category: SingleTool,
             difficulty: Medium,
-            build: simple::forget_entity,
+            build: single::forget_entity,
         },
         Template {
             id: "memory.record_meeting",
             category: Composition,
             difficulty: Medium,
-            build: composite::record_meeting,
+            build: composition::record_meeting,
         },
         Template {
             id: "memory.correct_observation",
             category: Composition,
             difficulty: Medium,
-            build: composite::correct_observation,
+            build: composition::correct_observation,
         },
         Template {
             id: "memory.change_employer",
             category: Composition,
             difficulty: Hard,
-            build: composite::change_employer,
+            build: composition::change_employer,
         },
         Template {
             id: "memory.note_employer_city",
             category: Composition,
             difficulty: Hard,
-            build: composite::note_employer_city,
+            build: composition::note_employer_city,
         },
         Template {
             id: "memory.count_after_outage",

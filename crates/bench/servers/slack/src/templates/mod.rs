@@ -2,9 +2,9 @@
 //! range, every goal states each concrete value the task needs (channel names, exact texts,
 //! people's full names), and predicates check exactly the values the goal fixes.
 
-mod composite;
+mod composition;
 mod recovery;
-mod simple;
+mod single;
 
 use crate::world::SERVICES;
 use crate::{Atom, Slack};
@@ -19,55 +19,55 @@ pub(crate) fn all() -> Vec<Template<Slack>> {
             id: "slack.post_message",
             category: SingleTool,
             difficulty: Easy,
-            build: simple::post_message,
+            build: single::post_message,
         },
         Template {
             id: "slack.set_topic",
             category: SingleTool,
             difficulty: Easy,
-            build: simple::set_topic,
+            build: single::set_topic,
         },
         Template {
             id: "slack.user_title",
             category: SingleTool,
             difficulty: Easy,
-            build: simple::user_title,
+            build: single::user_title,
         },
         Template {
             id: "slack.create_channel",
             category: SingleTool,
             difficulty: Medium,
-            build: simple::create_channel,
+            build: single::create_channel,
         },
         Template {
             id: "slack.reply_in_thread",
             category: Composition,
             difficulty: Medium,
-            build: composite::reply_in_thread,
+            build: composition::reply_in_thread,
         },
         Template {
             id: "slack.react_to_latest",
             category: Composition,
             difficulty: Medium,
-            build: composite::react_to_latest,
+            build: composition::react_to_latest,
         },
         Template {
             id: "slack.who_posted",
             category: Composition,
             difficulty: Medium,
-            build: composite::who_posted,
+            build: composition::who_posted,
         },
         Template {
             id: "slack.count_mentions",
             category: Composition,
             difficulty: Hard,
-            build: composite::count_mentions,
+            build: composition::count_mentions,
         },
         Template {
             id: "slack.channel_setup",
             category: Composition,
             difficulty: Hard,
-            build: composite::channel_setup,
+            build: composition::channel_setup,
         },
         Template {
             id: "slack.post_after_rate_limit",

@@ -3,11 +3,12 @@
 //! (tomorrow's chances of rain, a day's highs, wind speeds) are then set so that its answer is
 //! unique. Goals name places as a person would (`Lisbon, Portugal`) and state every value.
 
-mod info;
-mod user;
+mod composition;
+mod recovery;
+mod single;
 
-use crate::world::{CATALOGUE, shared_name};
-use crate::{Atom, Channel, Place, Seed, Units, Weather};
+use crate::world::{CATALOGUE, display_name, plausible_alerts, shared_name, world_with};
+use crate::{AlertType, Atom, Channel, Place, SavedLocation, Seed, Units, Weather};
 use mcpbench_sim::dates::{parse_date, spoken_date};
 use mcpbench_sim::{AnswerCheck, Category, Difficulty, Pred, Rng, Template};
 
@@ -19,79 +20,79 @@ pub(crate) fn all() -> Vec<Template<Weather>> {
             id: "weather.switch_units",
             category: SingleTool,
             difficulty: Easy,
-            build: user::switch_units,
+            build: single::switch_units,
         },
         Template {
             id: "weather.save_place",
             category: SingleTool,
             difficulty: Easy,
-            build: user::save_place,
+            build: single::save_place,
         },
         Template {
             id: "weather.air_quality",
             category: SingleTool,
             difficulty: Easy,
-            build: info::air_quality,
+            build: single::air_quality,
         },
         Template {
             id: "weather.high_in_units",
             category: SingleTool,
             difficulty: Medium,
-            build: info::high_in_units,
+            build: single::high_in_units,
         },
         Template {
             id: "weather.forecast_at_coordinates",
             category: SingleTool,
             difficulty: Medium,
-            build: info::forecast_at_coordinates,
+            build: single::forecast_at_coordinates,
         },
         Template {
             id: "weather.driest_city",
             category: Composition,
             difficulty: Medium,
-            build: info::driest_city,
+            build: composition::driest_city,
         },
         Template {
             id: "weather.subscribe_active_alerts",
             category: Composition,
             difficulty: Medium,
-            build: user::subscribe_active_alerts,
+            build: composition::subscribe_active_alerts,
         },
         Template {
             id: "weather.prune_saved",
             category: Composition,
             difficulty: Medium,
-            build: user::prune_saved,
+            build: composition::prune_saved,
         },
         Template {
             id: "weather.save_warmest",
             category: Composition,
             difficulty: Hard,
-            build: user::save_warmest,
+            build: composition::save_warmest,
         },
         Template {
             id: "weather.windiest_saved",
             category: Composition,
             difficulty: Hard,
-            build: user::windiest_saved,
+            build: composition::windiest_saved,
         },
         Template {
             id: "weather.forecast_outage",
             category: Recovery,
             difficulty: Easy,
-            build: info::forecast_outage,
+            build: recovery::forecast_outage,
         },
         Template {
             id: "weather.ambiguous_subscribe",
             category: Recovery,
             difficulty: Medium,
-            build: user::ambiguous_subscribe,
+            build: recovery::ambiguous_subscribe,
         },
         Template {
             id: "weather.replace_saved_label",
             category: Recovery,
             difficulty: Hard,
-            build: user::replace_saved_label,
+            build: recovery::replace_saved_label,
         },
     ]
 }
@@ -206,4 +207,52 @@ fn and_list(items: &[String]) -> String {
 fn distinct(rng: &mut Rng, lo: i64, hi: i64, step: i64, count: usize) -> Vec<i64> {
     let pool: Vec<i64> = (0..=(hi - lo) / step).map(|i| lo + i * step).collect();
     rng.sample(&pool, count)
+}
+
+fn one_place(rng: &mut Rng, extra: usize) -> (Seed, String, String) {
+    let id = *rng.pick(&unambiguous());
+    let seed = world_with(rng, &[id], extra);
+    let shown = display_name(place(&seed, id));
+    (seed, id.to_string(), shown)
+}
+
+/// `38.75` from hundredths, as a JSON number and as text.
+fn degrees(hundredths: i64) -> (f64, String) {
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let text = format!(
+        "{sign}{}.{:02}",
+        hundredths.abs() / 100,
+        hundredths.abs() % 100
+    );
+    (text.parse().expect("a decimal"), text)
+}
+
+fn saved(label: &str, place: &str) -> SavedLocation {
+    SavedLocation {
+        label: label.into(),
+        place: place.into(),
+    }
+}
+
+fn saved_as(place: &str, label: &str) -> Pred<Atom> {
+    atom(Atom::LocationSaved {
+        place: place.into(),
+        label: Some(label.into()),
+    })
+}
+
+/// `n` distinct alert types that fit the climate of the place, in enum order.
+fn sorted_types(rng: &mut Rng, place: &str, n: usize) -> Vec<AlertType> {
+    let mut types = rng.sample(&plausible_alerts(place), n);
+    types.sort();
+    types
+}
+
+fn types_words(types: &[AlertType]) -> String {
+    and_list(
+        &types
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect::<Vec<_>>(),
+    )
 }

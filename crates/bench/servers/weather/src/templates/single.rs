@@ -1,17 +1,10 @@
-//! Information tasks: the agent answers, the predicate checks the answer.
+//! Single-tool tasks: one question answered or one change made with one tool.
 
-use super::{Kit, day_text, distinct, matches, not, number, params, place, unambiguous, unit_word};
-use crate::world::{display_name, set_rain, world_with};
-use crate::{Seed, Units, Weather, temperature};
-use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, Step, call, qualified};
+use super::*;
+use crate::world::{display_name, world_with};
+use crate::{Atom, Units, Weather, temperature};
+use mcpbench_sim::{Draft, Rng, Step, call};
 use serde_json::json;
-
-fn one_place(rng: &mut Rng, extra: usize) -> (Seed, String, String) {
-    let id = *rng.pick(&unambiguous());
-    let seed = world_with(rng, &[id], extra);
-    let shown = display_name(place(&seed, id));
-    (seed, id.to_string(), shown)
-}
 
 pub(super) fn air_quality(rng: &mut Rng) -> Draft<Weather> {
     let (seed, id, shown) = one_place(rng, 4);
@@ -89,17 +82,6 @@ pub(super) fn high_in_units(rng: &mut Rng) -> Draft<Weather> {
     }
 }
 
-/// `38.75` from hundredths, as a JSON number and as text.
-fn degrees(hundredths: i64) -> (f64, String) {
-    let sign = if hundredths < 0 { "-" } else { "" };
-    let text = format!(
-        "{sign}{}.{:02}",
-        hundredths.abs() / 100,
-        hundredths.abs() % 100
-    );
-    (text.parse().expect("a decimal"), text)
-}
-
 pub(super) fn forecast_at_coordinates(rng: &mut Rng) -> Draft<Weather> {
     let (mut seed, id, _) = one_place(rng, 4);
     seed.units = *rng.pick(&[Units::Metric, Units::Imperial]);
@@ -152,96 +134,71 @@ pub(super) fn forecast_at_coordinates(rng: &mut Rng) -> Draft<Weather> {
     }
 }
 
-pub(super) fn driest_city(rng: &mut Rng) -> Draft<Weather> {
-    let ids = rng.sample(&unambiguous(), 3);
-    let mut seed = world_with(rng, &ids, 3);
-    let chances = distinct(rng, 5, 95, 5, 3);
-    for (id, chance) in ids.iter().zip(&chances) {
-        let p = seed.place_mut(id).expect("in world");
-        set_rain(&mut p.daily[1], *chance as u8);
-    }
-    let best = (0..3).min_by_key(|&i| chances[i]).expect("three");
-    let names: Vec<String> = ids.iter().map(|id| place(&seed, id).name.clone()).collect();
-    let shown: Vec<String> = ids
-        .iter()
-        .map(|id| display_name(place(&seed, id)))
-        .collect();
-    let mut checks = vec![matches(&names[best])];
-    checks.extend(
-        (0..3)
-            .filter(|&i| i != best)
-            .map(|i| not(matches(&names[i]))),
-    );
-    let mut steps: Vec<Step> = shown
-        .iter()
-        .map(|s| call::<Weather>("get_forecast", json!({ "location": s, "days": 2 })))
-        .collect();
-    steps.push(Step::Answer {
-        answer: names[best].clone(),
-    });
+pub(super) fn switch_units(rng: &mut Rng) -> Draft<Weather> {
+    let mut seed = world_with(rng, &[], 4);
+    let to = *rng.pick(&[Units::Imperial, Units::Metric]);
+    seed.units = if to == Units::Metric {
+        Units::Imperial
+    } else {
+        Units::Metric
+    };
+    let goal = match (to, rng.below(2)) {
+        (Units::Imperial, 0) => {
+            "Please switch my weather units to imperial, so temperatures show in Fahrenheit and wind in mph."
+        }
+        (Units::Imperial, _) => {
+            "I'd rather see Fahrenheit and miles per hour from now on. Change my preferred units accordingly."
+        }
+        (Units::Metric, 0) => {
+            "Please switch my weather units to metric, so temperatures show in Celsius and wind in km/h."
+        }
+        (Units::Metric, _) => {
+            "I'd rather see Celsius and kilometres per hour from now on. Change my preferred units accordingly."
+        }
+    };
     Draft {
-        goal: format!(
-            "Which of these cities has the lowest chance of rain tomorrow, {}: {}, {} or {}? Reply with just the city's name.",
-            day_text(&seed, 1),
-            shown[0],
-            shown[1],
-            shown[2]
-        ),
-        max_steps: 6,
+        goal: goal.into(),
+        max_steps: 3,
         tools: Weather::tools(&[
-            "get_forecast",
-            "get_forecast_by_coordinates",
-            "get_hourly_forecast",
+            "set_units",
             "get_current_weather",
-            "geocode",
+            "get_forecast",
+            "list_saved_locations",
         ]),
-        predicate: Pred::All(checks),
-        references: vec![steps],
+        predicate: atom(Atom::UnitsAre { units: to }),
+        references: vec![vec![call::<Weather>("set_units", json!({ "units": to }))]],
         faults: vec![],
-        params: params(&[("places", json!(ids)), ("chances", json!(chances))]),
+        params: params(&[("units", json!(to))]),
         seed,
     }
 }
 
-pub(super) fn forecast_outage(rng: &mut Rng) -> Draft<Weather> {
-    let (seed, id, shown) = one_place(rng, 4);
-    let offset = rng.range(0, 4) as usize;
-    let times = rng.range(1, 2) as u32;
-    let chance = place(&seed, &id).daily[offset].precipitation_probability;
-    let forecast = call::<Weather>(
-        "get_forecast",
-        json!({ "location": shown, "days": offset + 1 }),
-    );
-    let mut steps = vec![forecast; times as usize + 1];
-    steps.push(Step::Answer {
-        answer: chance.to_string(),
-    });
+pub(super) fn save_place(rng: &mut Rng) -> Draft<Weather> {
+    let ids = rng.sample(&unambiguous(), 2);
+    let labels = rng.sample(LABELS, 2);
+    let mut seed = world_with(rng, &ids, 4);
+    if rng.chance(1, 2) {
+        seed.saved_locations.push(saved(labels[1], ids[1]));
+    }
+    let shown = display_name(place(&seed, ids[0]));
+    let label = labels[0];
     Draft {
-        goal: format!(
-            "What is the chance of precipitation in {shown} on {}? Reply with just the percentage.",
-            day_text(&seed, offset)
-        ),
-        max_steps: times + 4,
+        goal: format!("Add {shown} to my saved weather locations with the label \"{label}\"."),
+        max_steps: 4,
         tools: Weather::tools(&[
-            "get_forecast",
-            "get_hourly_forecast",
-            "get_current_weather",
+            "save_location",
+            "list_saved_locations",
+            "remove_saved_location",
             "geocode",
+            "get_current_weather",
         ]),
-        predicate: number(i64::from(chance), 0.0),
-        references: vec![steps],
-        faults: vec![Fault {
-            tool: qualified::<Weather>("get_forecast"),
-            on_call: 1,
-            times,
-            error: ErrorKind::Unavailable,
-            message: "the forecast service is temporarily unavailable; try again".into(),
-        }],
-        params: params(&[
-            ("place", json!(id)),
-            ("day_offset", json!(offset)),
-            ("failures", json!(times)),
-        ]),
+        predicate: saved_as(ids[0], label),
+        references: vec![vec![call::<Weather>(
+            "save_location",
+            json!({ "location": shown, "label": label }),
+        )]],
+        faults: vec![],
+        params: params(&[("place", json!(ids[0])), ("label", json!(label))]),
         seed,
     }
 }

@@ -1,93 +1,60 @@
-//! Tasks that change the user's state: units, saved locations, alert subscriptions.
+//! Composition tasks: several calls, each building on what the last one found.
 
-use super::{
-    Kit, LABELS, ambiguous_groups, and_list, atom, channel_text, day_text, distinct, matches, not,
-    now_hour, number, params, place, unambiguous,
+use super::*;
+use crate::world::{
+    add_alert, condition_for, display_name, plausible_alerts, set_rain, world_with,
 };
-use crate::world::{add_alert, condition_for, display_name, plausible_alerts, world_with};
-use crate::{AlertType, Atom, Channel, SavedLocation, Subscription, Units, Weather, to_mph};
+use crate::{Atom, Channel, Subscription, Units, Weather, to_mph};
 use mcpbench_sim::{Draft, Pred, Rng, Step, call};
 use serde_json::json;
 
-fn saved(label: &str, place: &str) -> SavedLocation {
-    SavedLocation {
-        label: label.into(),
-        place: place.into(),
+pub(super) fn driest_city(rng: &mut Rng) -> Draft<Weather> {
+    let ids = rng.sample(&unambiguous(), 3);
+    let mut seed = world_with(rng, &ids, 3);
+    let chances = distinct(rng, 5, 95, 5, 3);
+    for (id, chance) in ids.iter().zip(&chances) {
+        let p = seed.place_mut(id).expect("in world");
+        set_rain(&mut p.daily[1], *chance as u8);
     }
-}
-
-fn saved_as(place: &str, label: &str) -> Pred<Atom> {
-    atom(Atom::LocationSaved {
-        place: place.into(),
-        label: Some(label.into()),
-    })
-}
-
-pub(super) fn switch_units(rng: &mut Rng) -> Draft<Weather> {
-    let mut seed = world_with(rng, &[], 4);
-    let to = *rng.pick(&[Units::Imperial, Units::Metric]);
-    seed.units = if to == Units::Metric {
-        Units::Imperial
-    } else {
-        Units::Metric
-    };
-    let goal = match (to, rng.below(2)) {
-        (Units::Imperial, 0) => {
-            "Please switch my weather units to imperial, so temperatures show in Fahrenheit and wind in mph."
-        }
-        (Units::Imperial, _) => {
-            "I'd rather see Fahrenheit and miles per hour from now on. Change my preferred units accordingly."
-        }
-        (Units::Metric, 0) => {
-            "Please switch my weather units to metric, so temperatures show in Celsius and wind in km/h."
-        }
-        (Units::Metric, _) => {
-            "I'd rather see Celsius and kilometres per hour from now on. Change my preferred units accordingly."
-        }
-    };
+    let best = (0..3).min_by_key(|&i| chances[i]).expect("three");
+    let names: Vec<String> = ids.iter().map(|id| place(&seed, id).name.clone()).collect();
+    let shown: Vec<String> = ids
+        .iter()
+        .map(|id| display_name(place(&seed, id)))
+        .collect();
+    let mut checks = vec![matches(&names[best])];
+    checks.extend(
+        (0..3)
+            .filter(|&i| i != best)
+            .map(|i| not(matches(&names[i]))),
+    );
+    let mut steps: Vec<Step> = shown
+        .iter()
+        .map(|s| call::<Weather>("get_forecast", json!({ "location": s, "days": 2 })))
+        .collect();
+    steps.push(Step::Answer {
+        answer: names[best].clone(),
+    });
     Draft {
-        goal: goal.into(),
-        max_steps: 3,
+        goal: format!(
+            "Which of these cities has the lowest chance of rain tomorrow, {}: {}, {} or {}? Reply with just the city's name.",
+            day_text(&seed, 1),
+            shown[0],
+            shown[1],
+            shown[2]
+        ),
+        max_steps: 6,
         tools: Weather::tools(&[
-            "set_units",
-            "get_current_weather",
             "get_forecast",
-            "list_saved_locations",
-        ]),
-        predicate: atom(Atom::UnitsAre { units: to }),
-        references: vec![vec![call::<Weather>("set_units", json!({ "units": to }))]],
-        faults: vec![],
-        params: params(&[("units", json!(to))]),
-        seed,
-    }
-}
-
-pub(super) fn save_place(rng: &mut Rng) -> Draft<Weather> {
-    let ids = rng.sample(&unambiguous(), 2);
-    let labels = rng.sample(LABELS, 2);
-    let mut seed = world_with(rng, &ids, 4);
-    if rng.chance(1, 2) {
-        seed.saved_locations.push(saved(labels[1], ids[1]));
-    }
-    let shown = display_name(place(&seed, ids[0]));
-    let label = labels[0];
-    Draft {
-        goal: format!("Add {shown} to my saved weather locations with the label \"{label}\"."),
-        max_steps: 4,
-        tools: Weather::tools(&[
-            "save_location",
-            "list_saved_locations",
-            "remove_saved_location",
-            "geocode",
+            "get_forecast_by_coordinates",
+            "get_hourly_forecast",
             "get_current_weather",
+            "geocode",
         ]),
-        predicate: saved_as(ids[0], label),
-        references: vec![vec![call::<Weather>(
-            "save_location",
-            json!({ "location": shown, "label": label }),
-        )]],
+        predicate: Pred::All(checks),
+        references: vec![steps],
         faults: vec![],
-        params: params(&[("place", json!(ids[0])), ("label", json!(label))]),
+        params: params(&[("places", json!(ids)), ("chances", json!(chances))]),
         seed,
     }
 }
@@ -155,22 +122,6 @@ pub(super) fn save_warmest(rng: &mut Rng) -> Draft<Weather> {
         ]),
         seed,
     }
-}
-
-/// `n` distinct alert types that fit the climate of the place, in enum order.
-fn sorted_types(rng: &mut Rng, place: &str, n: usize) -> Vec<AlertType> {
-    let mut types = rng.sample(&plausible_alerts(place), n);
-    types.sort();
-    types
-}
-
-fn types_words(types: &[AlertType]) -> String {
-    and_list(
-        &types
-            .iter()
-            .map(|t| t.as_str().to_string())
-            .collect::<Vec<_>>(),
-    )
 }
 
 pub(super) fn subscribe_active_alerts(rng: &mut Rng) -> Draft<Weather> {
@@ -352,111 +303,6 @@ pub(super) fn windiest_saved(rng: &mut Rng) -> Draft<Weather> {
         references: vec![steps],
         faults: vec![],
         params: params(&[("places", json!(ids)), ("wind_kph", json!(winds))]),
-        seed,
-    }
-}
-
-pub(super) fn ambiguous_subscribe(rng: &mut Rng) -> Draft<Weather> {
-    let groups = ambiguous_groups();
-    let group = rng.pick(&groups).clone();
-    let target = *rng.pick(&group);
-    let seed = world_with(rng, &group, 3);
-    let n = rng.range(1, 2) as usize;
-    let types = sorted_types(rng, target, n);
-    let channel = *rng.pick(&[Channel::Email, Channel::Sms]);
-    let p = place(&seed, target);
-    let goal = format!(
-        "Sign me up for {} alerts by {} for {}. I mean the {} in {}, {}.",
-        types_words(&types),
-        channel_text(channel),
-        p.name,
-        p.name,
-        p.region,
-        p.country
-    );
-    let mut checks = vec![atom(Atom::Subscribed {
-        place: target.into(),
-        alert_types: types.clone(),
-        channel: Some(channel),
-    })];
-    checks.extend(group.iter().filter(|id| **id != target).map(|id| {
-        atom(Atom::NotSubscribed {
-            place: id.to_string(),
-        })
-    }));
-    Draft {
-        goal,
-        max_steps: 5,
-        tools: Weather::tools(&[
-            "subscribe_alerts",
-            "geocode",
-            "list_alert_subscriptions",
-            "unsubscribe_alerts",
-            "get_alerts",
-        ]),
-        predicate: Pred::All(checks),
-        references: vec![vec![
-            call::<Weather>(
-                "subscribe_alerts",
-                json!({ "location": p.name, "alert_types": types, "channel": channel }),
-            ),
-            call::<Weather>(
-                "subscribe_alerts",
-                json!({ "location": target, "alert_types": types, "channel": channel }),
-            ),
-        ]],
-        faults: vec![],
-        params: params(&[
-            ("place", json!(target)),
-            ("alert_types", json!(types)),
-            ("channel", json!(channel)),
-        ]),
-        seed,
-    }
-}
-
-pub(super) fn replace_saved_label(rng: &mut Rng) -> Draft<Weather> {
-    let ids = rng.sample(&unambiguous(), 3);
-    let (new, old, other) = (ids[0], ids[1], ids[2]);
-    let labels = rng.sample(LABELS, 2);
-    let (label, other_label) = (labels[0], labels[1]);
-    let mut seed = world_with(rng, &ids, 2);
-    seed.saved_locations = vec![saved(label, old), saved(other_label, other)];
-    seed.saved_locations.sort_by(|a, b| a.label.cmp(&b.label));
-    let p = place(&seed, new);
-    let shown = display_name(p);
-    let save = call::<Weather>(
-        "save_location",
-        json!({ "location": shown, "label": label }),
-    );
-    Draft {
-        goal: format!(
-            "Save {shown} to my saved weather locations with the label \"{label}\". If that label is already taken, delete the location currently saved under it first, then save {} with that label.",
-            p.name
-        ),
-        max_steps: 6,
-        tools: Weather::tools(&[
-            "save_location",
-            "remove_saved_location",
-            "list_saved_locations",
-            "geocode",
-        ]),
-        predicate: Pred::All(vec![
-            saved_as(new, label),
-            atom(Atom::NotSaved { place: old.into() }),
-            saved_as(other, other_label),
-        ]),
-        references: vec![vec![
-            save.clone(),
-            call::<Weather>("remove_saved_location", json!({ "label": label })),
-            save,
-        ]],
-        faults: vec![],
-        params: params(&[
-            ("place", json!(new)),
-            ("replaced", json!(old)),
-            ("label", json!(label)),
-        ]),
         seed,
     }
 }
