@@ -8,7 +8,7 @@
 mod macros;
 mod template;
 
-pub use template::{AnyTemplate, TaskBody};
+pub use template::{AnyTemplate, Composed, TaskBody};
 
 use mcpbench_sim::{SeedError, Server, ToolError, ToolSpec};
 use serde_json::Value;

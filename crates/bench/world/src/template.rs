@@ -21,6 +21,20 @@ pub struct TaskBody {
     pub params: BTreeMap<String, Value>,
 }
 
+/// What a template across servers builds: a task body but for what the template declares
+/// once (its servers, category and difficulty, given to [`AnyTemplate::new`]).
+#[derive(Clone, Debug)]
+pub struct Composed {
+    pub max_steps: u32,
+    pub goal: String,
+    pub initial_state: InitialState,
+    pub available_tools: Vec<String>,
+    pub success_predicate: Pred<Atom>,
+    pub faults: Vec<Fault>,
+    pub reference_solutions: Vec<Vec<Step>>,
+    pub params: BTreeMap<String, Value>,
+}
+
 type Build = Box<dyn Fn(&mut Rng) -> TaskBody + Send + Sync>;
 
 /// A template of one server or of several, behind one type.
@@ -34,20 +48,36 @@ pub struct AnyTemplate {
 }
 
 impl AnyTemplate {
-    /// A template that builds whole task bodies (used for tasks across servers).
+    /// A template across servers, declaring its servers, category and difficulty here once.
     pub fn new(
         id: &'static str,
         servers: Vec<&'static str>,
         category: Category,
         difficulty: Difficulty,
-        build: fn(&mut Rng) -> TaskBody,
+        build: fn(&mut Rng) -> Composed,
     ) -> Self {
+        let names: Vec<String> = servers.iter().map(|s| s.to_string()).collect();
         Self {
             id,
             servers,
             category,
             difficulty,
-            build: Box::new(build),
+            build: Box::new(move |rng| {
+                let c = build(rng);
+                TaskBody {
+                    servers: names.clone(),
+                    category,
+                    difficulty,
+                    max_steps: c.max_steps,
+                    goal: c.goal,
+                    initial_state: c.initial_state,
+                    available_tools: c.available_tools,
+                    success_predicate: c.success_predicate,
+                    faults: c.faults,
+                    reference_solutions: c.reference_solutions,
+                    params: c.params,
+                }
+            }),
         }
     }
 

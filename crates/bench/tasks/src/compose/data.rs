@@ -12,8 +12,8 @@ use mcpbench_server_postgres::sample::{Shop, ShopTable, money};
 use mcpbench_server_shop as shop;
 use mcpbench_server_slack as slack;
 use mcpbench_server_weather as weather;
-use mcpbench_sim::{Call, Category, Difficulty, Pred, Rng, Step};
-use mcpbench_world::{AnyTemplate, Atom, InitialState, TaskBody};
+use mcpbench_sim::{Call, Category, Difficulty, Pred, Rng, Step, params};
+use mcpbench_world::{AnyTemplate, Atom, Composed, InitialState};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -93,13 +93,6 @@ fn call(tool: &str, arguments: Value) -> Step {
     })
 }
 
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
-
 fn strings(names: &[&str]) -> Vec<String> {
     names.iter().map(|n| n.to_string()).collect()
 }
@@ -153,7 +146,7 @@ fn pg_query(sql: &str) -> Step {
     call("postgres.query", json!({ "sql": sql }))
 }
 
-fn revenue_to_channel(rng: &mut Rng) -> TaskBody {
+fn revenue_to_channel(rng: &mut Rng) -> Composed {
     let mut db = Shop::sample(rng);
     let channel = *rng.pick(REPORT_CHANNELS);
     let by_customer = rng.chance(1, 2);
@@ -210,10 +203,7 @@ fn revenue_to_channel(rng: &mut Rng) -> TaskBody {
          status is 'paid' count), then post exactly `{wording}: <amount>` in the #{channel} \
          channel, with the amount written with two decimals (like 1234.50)."
     );
-    TaskBody {
-        servers: strings(&["postgres", "slack"]),
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 6,
         goal,
         initial_state: InitialState {
@@ -246,7 +236,7 @@ fn revenue_to_channel(rng: &mut Rng) -> TaskBody {
     }
 }
 
-fn stock_to_database(rng: &mut Rng) -> TaskBody {
+fn stock_to_database(rng: &mut Rng) -> Composed {
     let mut store = shop::sample_seed(rng);
     let active: Vec<usize> = (0..store.products.len())
         .filter(|&i| store.products[i].status == shop::ProductStatus::Active)
@@ -306,10 +296,7 @@ fn stock_to_database(rng: &mut Rng) -> TaskBody {
         filter.insert("location".into(), json!(location.id));
         filter
     };
-    TaskBody {
-        servers: strings(&["shop", "postgres"]),
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 6,
         goal,
         initial_state: InitialState {
@@ -366,7 +353,7 @@ fn stock_to_database(rng: &mut Rng) -> TaskBody {
     }
 }
 
-fn report_file_and_announce(rng: &mut Rng) -> TaskBody {
+fn report_file_and_announce(rng: &mut Rng) -> Composed {
     let db = Shop::sample(rng);
     let channel = *rng.pick(REPORT_CHANNELS);
     let by_status = rng.chance(1, 2);
@@ -423,10 +410,7 @@ fn report_file_and_announce(rng: &mut Rng) -> TaskBody {
             content: c,
         }))
     };
-    TaskBody {
-        servers: strings(&["postgres", "filesystem", "slack"]),
-        category: Category::Composition,
-        difficulty: Difficulty::Hard,
+    Composed {
         max_steps: 7,
         goal,
         initial_state: InitialState {
@@ -473,7 +457,7 @@ fn report_file_and_announce(rng: &mut Rng) -> TaskBody {
     }
 }
 
-fn forecast_to_channel(rng: &mut Rng) -> TaskBody {
+fn forecast_to_channel(rng: &mut Rng) -> Composed {
     let unique: Vec<&weather::Known> = weather::CATALOGUE
         .iter()
         .filter(|k| {
@@ -506,10 +490,7 @@ fn forecast_to_channel(rng: &mut Rng) -> TaskBody {
          in place of <n>.",
         day.date, place.name, day.date
     );
-    TaskBody {
-        servers: strings(&["weather", "slack"]),
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 6,
         goal,
         initial_state: InitialState {
@@ -543,7 +524,7 @@ fn forecast_to_channel(rng: &mut Rng) -> TaskBody {
     }
 }
 
-fn open_prs_to_memory(rng: &mut Rng) -> TaskBody {
+fn open_prs_to_memory(rng: &mut Rng) -> Composed {
     let owner = *rng.pick(OWNERS);
     let name = *rng.pick(REPOS);
     let mut repo = gh::base_repo(rng, owner, name);
@@ -591,10 +572,7 @@ fn open_prs_to_memory(rng: &mut Rng) -> TaskBody {
          the knowledge graph as an observation on the existing entity \"{full}\", worded exactly \
          `Open pull requests: <n>`."
     );
-    TaskBody {
-        servers: strings(&["github", "memory"]),
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 5,
         goal,
         initial_state: InitialState {

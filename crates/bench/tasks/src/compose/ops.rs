@@ -11,9 +11,9 @@ use mcpbench_server_slack::world::{CHANNELS, World, channel_id};
 use mcpbench_server_slack::{DEFAULT_BOT, Seed as SlackSeed, Slack};
 use mcpbench_server_tracker::{Status, Tracker};
 use mcpbench_sim::dates::{format_clock, format_date, parse_date, weekday};
-use mcpbench_sim::{Category, Difficulty, Pred, Rng, Step, call};
-use mcpbench_world::{AnyTemplate, Atom, InitialState, TaskBody};
-use serde_json::{Value, json};
+use mcpbench_sim::{Category, Difficulty, Pred, Rng, Step, call, params};
+use mcpbench_world::{AnyTemplate, Atom, Composed, InitialState};
+use serde_json::json;
 use std::collections::BTreeMap;
 
 pub(crate) fn templates() -> Vec<AnyTemplate> {
@@ -49,13 +49,6 @@ pub(crate) fn templates() -> Vec<AnyTemplate> {
             publish_notes_to_repo,
         ),
     ]
-}
-
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
 }
 
 fn tools(list: &[(&str, &[&str])]) -> Vec<String> {
@@ -124,7 +117,7 @@ const COUNTED_LABELS: &[(&str, &str)] = &[
 
 const REPORT_CHANNELS: &[&str] = &["eng-backend", "support", "releases", "general"];
 
-fn bug_count_to_channel(rng: &mut Rng) -> TaskBody {
+fn bug_count_to_channel(rng: &mut Rng) -> Composed {
     let mut seed = mcpbench_server_tracker::sample_seed(rng);
     let project = rng.pick(&seed.projects).clone();
     let key = project.key.clone();
@@ -158,10 +151,7 @@ fn bug_count_to_channel(rng: &mut Rng) -> TaskBody {
         json!({ "project": key, "label": label }),
     )];
     steps.extend(post_steps(channel, &text));
-    TaskBody {
-        servers: vec!["tracker".into(), "slack".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 7,
         goal: format!(
             "Count the issues in the {} project ({key}) of our issue tracker that carry the label {label} and are still open (neither done nor canceled). Then post one message in the #{channel} Slack channel reading exactly `Open {noun} in {key}: <count>`, with the number in place of <count>.",
@@ -194,7 +184,7 @@ fn bug_count_to_channel(rng: &mut Rng) -> TaskBody {
 
 const TRACKING_LABELS: &[&str] = &["bug", "customer", "improvement", "feature"];
 
-fn github_issue_to_tracker(rng: &mut Rng) -> TaskBody {
+fn github_issue_to_tracker(rng: &mut Rng) -> Composed {
     let gh = mcpbench_server_github::sample_seed(rng);
     let tracker = mcpbench_server_tracker::sample_seed(rng);
     let repo = gh.repos[0].clone();
@@ -259,10 +249,7 @@ fn github_issue_to_tracker(rng: &mut Rng) -> TaskBody {
             },
         )),
     ]);
-    TaskBody {
-        servers: vec!["github".into(), "tracker".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Hard,
+    Composed {
         max_steps: 6,
         goal: format!(
             "GitHub issue #{number} in {owner}/{name} should be tracked in our issue tracker. Create an issue in the {} project ({key}) whose title is exactly the GitHub issue's title, with the label {label}. Then comment on the GitHub issue with exactly `Tracked as <id>`, where <id> is the identifier the tracker gives the new issue.",
@@ -338,7 +325,7 @@ const SLOTS: &[i64] = &[540, 570, 600, 645, 675, 780, 810, 855, 900, 945, 990];
 
 const MEETING_CHANNELS: &[&str] = &["general", "design", "eng-backend", "data-team"];
 
-fn meeting_time_to_channel(rng: &mut Rng) -> TaskBody {
+fn meeting_time_to_channel(rng: &mut Rng) -> Composed {
     let &(title, similar) = rng.pick(MEETINGS);
     let days = rng.sample(DAYS, 3);
     let slots = rng.sample(SLOTS, 6);
@@ -383,10 +370,7 @@ fn meeting_time_to_channel(rng: &mut Rng) -> TaskBody {
         json!({ "timeMin": format!("{day}T00:00"), "timeMax": format!("{}T00:00", format_date(day_number + 1)) }),
     )];
     steps.extend(post_steps(channel, &text));
-    TaskBody {
-        servers: vec!["calendar".into(), "slack".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 7,
         goal: format!(
             "Look up in my calendar when \"{title}\" starts on {}, {day}, and let the team know: post one message in the #{channel} Slack channel reading exactly `{title} starts at <HH:MM>`, with the start time in 24-hour HH:MM form.",
@@ -480,7 +464,7 @@ const NOTES: &[(&str, &str, &str, &str, &[&str])] = &[
 
 const BRANCHES: &[&str] = &["main", "docs", "notes-update"];
 
-fn publish_notes_to_repo(rng: &mut Rng) -> TaskBody {
+fn publish_notes_to_repo(rng: &mut Rng) -> Composed {
     let &(file, repo_path, message, heading, bullets) = rng.pick(NOTES);
     let sprint = rng.range(12, 40);
     let n_bullets = rng.range(3, 4) as usize;
@@ -544,10 +528,7 @@ fn publish_notes_to_repo(rng: &mut Rng) -> TaskBody {
             message: message.into(),
         })),
     ]);
-    TaskBody {
-        servers: vec!["filesystem".into(), "github".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 5,
         goal: format!(
             "Publish my notes in {local} to the {owner}/{name} repository on GitHub: commit the file's exact content as {repo_path} on the {branch} branch, with the commit message \"{message}\"."

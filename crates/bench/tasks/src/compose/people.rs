@@ -7,9 +7,9 @@ use mcpbench_server_email::{Email, SeedMessage};
 use mcpbench_server_filesystem::Filesystem;
 use mcpbench_server_memory::{Memory, world};
 use mcpbench_server_shop::{Order, OrderStatus, Refund, Shop};
-use mcpbench_sim::{Category, Difficulty, Pred, Rng, call};
-use mcpbench_world::{AnyTemplate, Atom, InitialState, TaskBody};
-use serde_json::{Value, json};
+use mcpbench_sim::{Category, Difficulty, Pred, Rng, call, params};
+use mcpbench_world::{AnyTemplate, Atom, Composed, InitialState};
+use serde_json::json;
 use std::collections::BTreeMap;
 
 pub(crate) fn templates() -> Vec<AnyTemplate> {
@@ -49,13 +49,6 @@ pub(crate) fn templates() -> Vec<AnyTemplate> {
 
 fn tools(names: &[&str]) -> Vec<String> {
     names.iter().map(|n| n.to_string()).collect()
-}
-
-fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
 }
 
 fn sent(to: &str, subject: &str, body: &str) -> Pred<Atom> {
@@ -116,7 +109,7 @@ fn status_report(rng: &mut Rng, project: &str) -> String {
     )
 }
 
-fn file_to_email(rng: &mut Rng) -> TaskBody {
+fn file_to_email(rng: &mut Rng) -> Composed {
     let projects = rng.sample(PROJECTS, 3);
     let mut files = BTreeMap::new();
     for p in &projects {
@@ -141,10 +134,7 @@ fn file_to_email(rng: &mut Rng) -> TaskBody {
         ..Default::default()
     };
     let send = json!({ "to": [to], "subject": subject, "body": content });
-    TaskBody {
-        servers: vec!["filesystem".into(), "email".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 6,
         goal: format!(
             "Email the report in {path} to {to} with the subject \"{subject}\". The body must be \
@@ -238,7 +228,7 @@ fn shipping_notice(
     )
 }
 
-fn tracking_number_to_file(rng: &mut Rng) -> TaskBody {
+fn tracking_number_to_file(rng: &mut Rng) -> Composed {
     let stores = rng.sample(STORES, 3);
     let store = stores[0];
     let carriers = rng.sample(CARRIERS, 3);
@@ -325,10 +315,7 @@ fn tracking_number_to_file(rng: &mut Rng) -> TaskBody {
         ))
     };
     let write = call::<Filesystem>("write_file", json!({ "path": path, "content": number }));
-    TaskBody {
-        servers: vec!["email".into(), "filesystem".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 6,
         goal: format!(
             "My order from {} has shipped; the shipping notice came from {}. Save its tracking \
@@ -418,7 +405,7 @@ const NOTES: &[(&str, &str)] = &[
     ),
 ];
 
-fn contact_from_memory(rng: &mut Rng) -> TaskBody {
+fn contact_from_memory(rng: &mut Rng) -> Composed {
     let mut company = world::company(rng, 5, 2);
     let mut addresses = BTreeMap::new();
     for p in company.people.clone() {
@@ -441,10 +428,7 @@ fn contact_from_memory(rng: &mut Rng) -> TaskBody {
         "send_email",
         json!({ "to": [to], "subject": subject, "body": body }),
     );
-    TaskBody {
-        servers: vec!["memory".into(), "email".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Medium,
+    Composed {
         max_steps: 5,
         goal: format!(
             "Send {person} an email with the subject \"{subject}\" and exactly this body: \
@@ -504,7 +488,7 @@ fn decimal(cents: u64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
 }
 
-fn refund_and_notify(rng: &mut Rng) -> TaskBody {
+fn refund_and_notify(rng: &mut Rng) -> Composed {
     let mut shop = mcpbench_server_shop::sample_seed(rng);
     let open: Vec<usize> = (0..shop.orders.len())
         .filter(|&i| {
@@ -531,10 +515,7 @@ fn refund_and_notify(rng: &mut Rng) -> TaskBody {
         .replace("{id}", &order.id.to_string());
     let body = pattern.replace("<amount>", &decimal(amount));
     let shop_atom = |a| Pred::Atom(Atom::shop(a));
-    TaskBody {
-        servers: vec!["shop".into(), "email".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Hard,
+    Composed {
         max_steps: 6,
         goal: format!(
             "Refund everything still refundable on order #{id}. Then email the customer who \

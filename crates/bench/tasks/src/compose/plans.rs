@@ -4,7 +4,7 @@
 use mcpbench_server_calendar as cal;
 use mcpbench_server_weather as weather;
 use mcpbench_sim::{Call, Category, Difficulty, Pred, Rng, Step};
-use mcpbench_world::{AnyTemplate, Atom, InitialState, TaskBody};
+use mcpbench_world::{AnyTemplate, Atom, Composed, InitialState};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -45,7 +45,7 @@ fn event_at(title: &str, start: String, end: Option<String>) -> Pred<Atom> {
     }))
 }
 
-fn outing_on_driest_day(rng: &mut Rng) -> TaskBody {
+fn outing_on_driest_day(rng: &mut Rng) -> Composed {
     let unique: Vec<&weather::Known> = weather::CATALOGUE
         .iter()
         .filter(|k| {
@@ -106,10 +106,7 @@ fn outing_on_driest_day(rng: &mut Rng) -> TaskBody {
         "Put a \"{title}\" in my calendar from {from} to {to} in {shown}, on whichever of {}, {} and {} has the lowest chance of rain there.",
         days[0], days[1], days[2]
     );
-    TaskBody {
-        servers: vec!["weather".into(), "calendar".into()],
-        category: Category::Composition,
-        difficulty: Difficulty::Hard,
+    Composed {
         max_steps: 6,
         goal,
         initial_state: InitialState {
