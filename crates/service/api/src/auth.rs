@@ -8,12 +8,13 @@
 
 use crate::AppState;
 use crate::error::ApiError;
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts};
 use http::header;
 use http::request::Parts;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use mcpbench_db::vendors;
+use mcpbench_db::{PgPool, vendors};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub const ISSUER: &str = "mcpbench";
@@ -147,14 +148,32 @@ fn invalid() -> ApiError {
     ApiError::unauthorized("the token is invalid or expired; get a new one from POST /auth/token")
 }
 
-impl Caller {
+/// What telling who a caller is takes: the token keys and the database (is the key still
+/// live?). The extractors ([`Caller`], [`Admin`], [`MaybeCaller`] and the website's session)
+/// take this part of the state, not the whole [`AppState`].
+#[derive(Clone)]
+pub(crate) struct Verifier {
+    tokens: Arc<Tokens>,
+    pool: PgPool,
+}
+
+impl FromRef<AppState> for Verifier {
+    fn from_ref(state: &AppState) -> Self {
+        Self {
+            tokens: state.0.config.tokens.clone(),
+            pool: state.pool().clone(),
+        }
+    }
+}
+
+impl Verifier {
     /// The vendor a token speaks for: signed by us, unexpired, and its key still live.
-    pub(crate) async fn from_token(state: &AppState, token: &str) -> Result<Self, ApiError> {
+    pub(crate) async fn caller(&self, token: &str) -> Result<Caller, ApiError> {
         if token.len() > MAX_TOKEN_BYTES {
             return Err(invalid());
         }
-        let (vendor_id, kid) = state.tokens().check(token).ok_or_else(invalid)?;
-        let vendor = vendors::by_key_prefix(state.pool(), &kid)
+        let (vendor_id, kid) = self.tokens.check(token).ok_or_else(invalid)?;
+        let vendor = vendors::by_key_prefix(&self.pool, &kid)
             .await?
             .filter(|v| v.id == vendor_id)
             .ok_or_else(invalid)?;
@@ -166,18 +185,24 @@ impl Caller {
     }
 }
 
-impl FromRequestParts<AppState> for Caller {
+impl<S: Send + Sync> FromRequestParts<S> for Caller
+where
+    Verifier: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        Caller::from_token(state, bearer(parts)?).await
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Verifier::from_ref(state).caller(bearer(parts)?).await
     }
 }
 
-impl FromRequestParts<AppState> for Admin {
+impl<S: Send + Sync> FromRequestParts<S> for Admin
+where
+    Verifier: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let caller = Caller::from_request_parts(parts, state).await?;
         if !caller.is_admin {
             return Err(ApiError::forbidden("this endpoint is for administrators"));
@@ -189,10 +214,13 @@ impl FromRequestParts<AppState> for Admin {
 /// An optional caller: `None` without an `Authorization` header, 401 with a bad one.
 pub struct MaybeCaller(pub Option<Caller>);
 
-impl FromRequestParts<AppState> for MaybeCaller {
+impl<S: Send + Sync> FromRequestParts<S> for MaybeCaller
+where
+    Verifier: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         if !parts.headers.contains_key(header::AUTHORIZATION) {
             return Ok(MaybeCaller(None));
         }

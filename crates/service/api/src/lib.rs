@@ -11,6 +11,7 @@
 //! is lost.
 
 mod access;
+mod answers;
 mod auth;
 mod board;
 mod body;

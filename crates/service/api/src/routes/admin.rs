@@ -1,9 +1,10 @@
 //! Admin endpoints: vendors and their keys.
 
 use crate::AppState;
+use crate::answers::{Conflict, Forbidden};
 use crate::auth::Admin;
 use crate::body::AppJson;
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::extract::Path;
 use axum::extract::State;
 use http::StatusCode;
@@ -39,8 +40,8 @@ pub struct Revoked {
 #[utoipa::path(post, path = "/admin/vendors", tag = "admin", request_body = NewVendor,
     security(("bearer" = [])),
     responses((status = 201, body = VendorCreated),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json")))]
+        Forbidden,
+        Conflict))]
 pub async fn create_vendor(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -68,7 +69,7 @@ pub async fn create_vendor(
 #[utoipa::path(post, path = "/admin/vendors/{name}/revoke", tag = "admin",
     params(("name" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = Revoked),
-        (status = 403, body = Problem, content_type = "application/problem+json")))]
+        Forbidden))]
 pub async fn revoke_vendor(
     State(state): State<AppState>,
     Admin(admin): Admin,

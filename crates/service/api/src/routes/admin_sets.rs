@@ -2,9 +2,10 @@
 //! delete a draft. The same operations as `mcpbench admin set`.
 
 use crate::AppState;
+use crate::answers::{Conflict, Forbidden, NotFound, Unprocessable};
 use crate::auth::Admin;
 use crate::body::AppJson;
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::params::name;
 use crate::routes::sets::{SetDetail, SetView};
@@ -57,9 +58,9 @@ async fn view(state: &AppState, id: &str) -> Result<SetView, ApiError> {
 #[utoipa::path(post, path = "/admin/sets", tag = "admin", request_body = NewSet,
     security(("bearer" = [])),
     responses((status = 201, body = SetView),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json")))]
+        Forbidden,
+        Conflict,
+        Unprocessable))]
 pub async fn create(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -76,8 +77,8 @@ pub async fn create(
 #[utoipa::path(post, path = "/admin/sets/{id}/activate", tag = "admin",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = SetDetail),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json")))]
+        NotFound,
+        Conflict))]
 pub async fn activate(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -93,9 +94,9 @@ pub async fn activate(
 #[utoipa::path(post, path = "/admin/sets/{id}/rotate", tag = "admin", request_body = RotateSet,
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 201, body = Rotated),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json")))]
+        NotFound,
+        Conflict,
+        Unprocessable))]
 pub async fn rotate(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -120,8 +121,8 @@ pub async fn rotate(
 #[utoipa::path(post, path = "/admin/sets/{id}/retire", tag = "admin",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = SetView),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json")))]
+        NotFound,
+        Conflict))]
 pub async fn retire(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -137,8 +138,8 @@ pub async fn retire(
 #[utoipa::path(delete, path = "/admin/sets/{id}", tag = "admin",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 204),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json")))]
+        NotFound,
+        Conflict))]
 pub async fn delete(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -201,7 +202,7 @@ pub struct AnomalyParams {
 #[utoipa::path(post, path = "/admin/sets/{id}/analyze", tag = "admin",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 200, body = AnomalyList),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn analyze(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -217,7 +218,7 @@ pub async fn analyze(
 #[utoipa::path(get, path = "/admin/anomalies", tag = "admin", params(AnomalyParams),
     security(("bearer" = [])),
     responses((status = 200, body = AnomalyList),
-        (status = 403, body = Problem, content_type = "application/problem+json")))]
+        Forbidden))]
 pub async fn anomalies(
     State(state): State<AppState>,
     Admin(_admin): Admin,

@@ -1,6 +1,7 @@
 //! `POST /auth/token`.
 
 use crate::AppState;
+use crate::answers::{BadRequest, Unauthorized};
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
 use crate::limits::ClientAddr;
@@ -31,8 +32,8 @@ pub struct TokenResponse {
 #[utoipa::path(post, path = "/auth/token", tag = "auth", request_body = TokenRequest,
     responses(
         (status = 200, body = TokenResponse),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 400, body = Problem, content_type = "application/problem+json"),
+        Unauthorized,
+        BadRequest,
         (status = 429, body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]

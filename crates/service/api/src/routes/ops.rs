@@ -1,7 +1,8 @@
 //! Health, readiness, metrics, the OpenAPI document, and the 404 of unknown paths.
 
 use crate::AppState;
-use crate::error::{ApiError, Problem};
+use crate::answers::Unavailable;
+use crate::error::ApiError;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
@@ -16,7 +17,7 @@ pub async fn healthz() -> &'static str {
 /// Readiness: the database and the trace store answer.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses((status = 200, description = "ready", body = String),
-        (status = 503, body = Problem, content_type = "application/problem+json")))]
+        Unavailable))]
 pub async fn readyz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
     let db = tokio::time::timeout(
         std::time::Duration::from_secs(3),

@@ -2,10 +2,11 @@
 
 use crate::AppState;
 use crate::access::{read_logs, read_trace, visible_run};
+use crate::answers::{BadRequest, NotFound};
 use crate::auth::MaybeCaller;
 use crate::board::{self, Board, Query as BoardQuery};
 use crate::body::AppJson;
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::params::{
     TaskFilters, category_schema, difficulty_schema, name, server_schema, set_name,
@@ -39,7 +40,7 @@ pub struct BoardParams {
 /// The leaderboard: entries ranked by success rate, with intervals and the other metrics.
 #[utoipa::path(get, path = "/leaderboard", tag = "public", params(BoardParams),
     responses((status = 200, body = Board),
-        (status = 400, body = Problem, content_type = "application/problem+json")))]
+        BadRequest))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Query(p): Query<BoardParams>,
@@ -103,7 +104,7 @@ pub struct TaskPage {
 /// The tasks of a public set (the dev set, revealed historical sets). Private sets are 404.
 #[utoipa::path(get, path = "/tasks", tag = "public", params(TasksParams),
     responses((status = 200, body = TaskPage),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn tasks(
     State(state): State<AppState>,
     Query(p): Query<TasksParams>,
@@ -156,7 +157,7 @@ pub struct TaskParams {
 #[utoipa::path(get, path = "/tasks/{id}", tag = "public",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$"), TaskParams),
     responses((status = 200, body = Object),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn task(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -187,7 +188,7 @@ pub struct RunTrace {
 /// the owner may always read runs on public sets.
 #[utoipa::path(get, path = "/runs/{id}", tag = "public", params(("id" = Uuid, Path)),
     responses((status = 200, body = RunTrace),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn run(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
@@ -207,7 +208,7 @@ pub async fn run(
 /// rules as its trace: it can echo the task, so it stays closed while a private set is live.
 #[utoipa::path(get, path = "/runs/{id}/logs", tag = "public", params(("id" = Uuid, Path)),
     responses((status = 200, body = String, content_type = "text/plain"),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn run_logs(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,

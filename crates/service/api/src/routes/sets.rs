@@ -2,8 +2,9 @@
 //! bundle once retired, and the key that signs checkpoints.
 
 use crate::AppState;
+use crate::answers::NotFound;
 use crate::body::AppJson;
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::extract::Path;
 use crate::params::set_name;
 use axum::extract::State;
@@ -112,7 +113,7 @@ pub(crate) async fn find(state: &AppState, id: &str) -> Result<sets::SetInfo, Ap
 /// One set, and its commitment.
 #[utoipa::path(get, path = "/sets/{id}", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, body = SetDetail),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -151,7 +152,7 @@ fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Resp
 /// The checkpoint signed when the set went live, as a file to keep.
 #[utoipa::path(get, path = "/sets/{id}/checkpoint", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, body = String, content_type = "text/plain"),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn checkpoint(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -171,7 +172,7 @@ pub async fn checkpoint(
 /// check it with `mcpbench verify`.
 #[utoipa::path(get, path = "/sets/{id}/bundle", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, description = "the reveal bundle", content_type = "application/json"),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn bundle(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -194,7 +195,7 @@ pub async fn bundle(
 /// The verifier key of the key that signs checkpoints: `<name>+<key id>+<base64 key>`.
 #[utoipa::path(get, path = "/.well-known/mcpbench-checkpoint-key", tag = "public",
     responses((status = 200, body = String, content_type = "text/plain"),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn key(State(state): State<AppState>) -> Result<Response, ApiError> {
     let key = state
         .config()

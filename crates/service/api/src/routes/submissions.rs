@@ -2,9 +2,12 @@
 
 use crate::AppState;
 use crate::access::{ShownDuration, shown_duration};
+use crate::answers::{
+    BadRequest, Conflict, NotFound, TooLarge, TooMany, Unauthorized, Unprocessable, UnsupportedType,
+};
 use crate::auth::Caller;
 use crate::body::AppJson;
-use crate::error::{ApiError, Problem};
+use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::limits::ClientAddr;
 use crate::params::name;
@@ -193,12 +196,12 @@ fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
     security(("bearer" = [])),
     responses(
         (status = 202, body = Created),
-        (status = 400, body = Problem, content_type = "application/problem+json"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 413, body = Problem, content_type = "application/problem+json"),
-        (status = 415, body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json"),
-        (status = 429, body = Problem, content_type = "application/problem+json"),
+        BadRequest,
+        Unauthorized,
+        TooLarge,
+        UnsupportedType,
+        Unprocessable,
+        TooMany,
     ))]
 pub async fn create(
     State(state): State<AppState>,
@@ -428,7 +431,7 @@ async fn require_docker(state: &AppState) -> Result<(), ApiError> {
 #[utoipa::path(get, path = "/submissions", tag = "submissions", params(ListQuery),
     security(("bearer" = [])),
     responses((status = 200, body = SubmissionPage),
-        (status = 401, body = Problem, content_type = "application/problem+json")))]
+        Unauthorized))]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -470,7 +473,7 @@ async fn owned(
 #[utoipa::path(get, path = "/submissions/{id}", tag = "submissions",
     params(("id" = Uuid, Path)), security(("bearer" = [])),
     responses((status = 200, body = SubmissionView),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
@@ -497,8 +500,8 @@ pub async fn get(
 #[utoipa::path(post, path = "/submissions/{id}/cancel", tag = "submissions",
     params(("id" = Uuid, Path)), security(("bearer" = [])),
     responses((status = 200, body = SubmissionView),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json")))]
+        NotFound,
+        Conflict))]
 pub async fn cancel(
     State(state): State<AppState>,
     caller: Caller,
@@ -519,7 +522,7 @@ pub async fn cancel(
 #[utoipa::path(post, path = "/submissions/{id}/publish", tag = "submissions",
     params(("id" = Uuid, Path)), security(("bearer" = [])),
     responses((status = 200, body = SubmissionView),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn publish(
     State(state): State<AppState>,
     caller: Caller,
@@ -605,7 +608,7 @@ pub struct RunsQuery {
 #[utoipa::path(get, path = "/submissions/{id}/runs", tag = "submissions",
     params(("id" = Uuid, Path), RunsQuery), security(("bearer" = [])),
     responses((status = 200, body = RunPage),
-        (status = 404, body = Problem, content_type = "application/problem+json")))]
+        NotFound))]
 pub async fn runs(
     State(state): State<AppState>,
     caller: Caller,

@@ -4,12 +4,12 @@
 
 use super::{Frame, PageError, PageQuery, page};
 use crate::AppState;
-use crate::auth::Caller;
+use crate::auth::{Caller, Verifier};
 use crate::error::ApiError;
 use crate::limits::ClientAddr;
 use crate::routes::auth::issue;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{FromRequestParts, State};
+use axum::extract::{FromRef, FromRequestParts, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, http::request::Parts};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -48,16 +48,19 @@ fn session_cookie(headers: &HeaderMap) -> Option<&str> {
         .map(|(_, value)| value)
 }
 
-impl FromRequestParts<AppState> for Viewer {
+impl<S: Send + Sync> FromRequestParts<S> for Viewer
+where
+    Verifier: FromRef<S>,
+{
     type Rejection = PageError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, PageError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, PageError> {
         let Some(token) = session_cookie(&parts.headers) else {
             return Ok(Self(None));
         };
         // An expired or revoked session is simply signed out; only a failing database is
         // an error.
-        match Caller::from_token(state, token).await {
+        match Verifier::from_ref(state).caller(token).await {
             Ok(caller) => Ok(Self(Some(caller))),
             Err(e) if e.status() == StatusCode::UNAUTHORIZED => Ok(Self(None)),
             Err(e) => Err(PageError(e)),
