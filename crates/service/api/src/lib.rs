@@ -161,8 +161,8 @@ impl AppState {
 /// The whole service: the JSON API and, beside it, the website; anything else is a 404
 /// problem.
 pub fn router(state: AppState) -> Router {
-    routes::router()
-        .merge(web::router())
+    let (api, _) = routes::api().split_for_parts();
+    api.merge(web::router())
         .fallback(routes::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -3,7 +3,6 @@
 
 use crate::board::{Board, BoardEntry};
 use crate::error::Problem;
-use crate::routes::{admin, admin_sets, auth, ops, public, sets, submissions};
 use std::sync::LazyLock;
 use utoipa::Modify;
 use utoipa::OpenApi;
@@ -19,40 +18,8 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
                        application/problem+json (RFC 9457).",
         license(name = "Apache-2.0", identifier = "Apache-2.0"),
     ),
-    paths(
-        auth::token,
-        submissions::create,
-        submissions::list,
-        submissions::get,
-        submissions::cancel,
-        submissions::publish,
-        submissions::runs,
-        public::leaderboard,
-        public::tasks,
-        public::task,
-        public::run,
-        public::run_logs,
-        sets::list,
-        sets::get,
-        sets::checkpoint,
-        sets::bundle,
-        sets::key,
-        admin::create_vendor,
-        admin::revoke_vendor,
-        admin_sets::create,
-        admin_sets::activate,
-        admin_sets::rotate,
-        admin_sets::retire,
-        admin_sets::delete,
-        admin_sets::analyze,
-        admin_sets::anomalies,
-        ops::healthz,
-        ops::readyz,
-        ops::metrics,
-        ops::openapi,
-    ),
     components(schemas(Problem, Board, BoardEntry)),
-    modifiers(&Bearer, &Refusals),
+    modifiers(&Bearer),
     tags(
         (name = "auth", description = "API keys for tokens"),
         (name = "submissions", description = "Vendors' agents under evaluation"),
@@ -154,8 +121,17 @@ impl Modify for Refusals {
     }
 }
 
+/// The document: the header above, the routes of [`crate::routes::api`] (each declared once,
+/// beside its handler), then the refusals every route of a kind can give.
+fn document() -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    doc.merge(crate::routes::api().into_openapi());
+    Refusals.modify(&mut doc);
+    doc
+}
+
 static JSON: LazyLock<String> = LazyLock::new(|| {
-    ApiDoc::openapi()
+    document()
         .to_pretty_json()
         .expect("the OpenAPI document serializes")
 });
@@ -167,7 +143,7 @@ pub fn openapi_json() -> &'static str {
 
 /// The document as YAML, the form of `openapi.yaml`.
 pub fn openapi_yaml() -> String {
-    ApiDoc::openapi()
+    document()
         .to_yaml()
         .expect("the OpenAPI document serializes")
 }

@@ -10,49 +10,50 @@ pub(crate) mod submissions;
 pub(crate) mod upload;
 
 use crate::AppState;
-use axum::Router;
-use axum::routing::{delete, get, post};
+use axum::extract::DefaultBodyLimit;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-/// The JSON API's routes; the OpenAPI document ([`crate::openapi`]) lists the same ones.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/auth/token", post(auth::token))
-        .route(
-            "/submissions",
-            // Uploads bound their own size (the deployment's cap; JSON stays at
-            // MAX_BODY_BYTES in `AppJson`), so the router-wide limit is lifted here.
-            post(submissions::create)
-                .layer(axum::extract::DefaultBodyLimit::disable())
-                .layer(axum::middleware::map_response(close_after_refusal))
-                .get(submissions::list),
-        )
-        .route("/submissions/{id}", get(submissions::get))
-        .route("/submissions/{id}/cancel", post(submissions::cancel))
-        .route("/submissions/{id}/publish", post(submissions::publish))
-        .route("/submissions/{id}/runs", get(submissions::runs))
-        .route("/leaderboard", get(public::leaderboard))
-        .route("/tasks", get(public::tasks))
-        .route("/tasks/{id}", get(public::task))
-        .route("/runs/{id}", get(public::run))
-        .route("/runs/{id}/logs", get(public::run_logs))
-        .route("/sets", get(sets::list))
-        .route("/sets/{id}", get(sets::get))
-        .route("/sets/{id}/checkpoint", get(sets::checkpoint))
-        .route("/sets/{id}/bundle", get(sets::bundle))
-        .route(sets::KEY_PATH, get(sets::key))
-        .route("/admin/vendors", post(admin::create_vendor))
-        .route("/admin/vendors/{name}/revoke", post(admin::revoke_vendor))
-        .route("/admin/sets", post(admin_sets::create))
-        .route("/admin/sets/{id}", delete(admin_sets::delete))
-        .route("/admin/sets/{id}/activate", post(admin_sets::activate))
-        .route("/admin/sets/{id}/rotate", post(admin_sets::rotate))
-        .route("/admin/sets/{id}/retire", post(admin_sets::retire))
-        .route("/admin/sets/{id}/analyze", post(admin_sets::analyze))
-        .route("/admin/anomalies", get(admin_sets::anomalies))
-        .route("/healthz", get(ops::healthz))
-        .route("/readyz", get(ops::readyz))
-        .route("/metrics", get(ops::metrics))
-        .route("/openapi.json", get(ops::openapi))
+/// The JSON API: every route with its handler and its OpenAPI entry, listed once here. The
+/// router ([`crate::router`]) and the document ([`crate::openapi`]) are both made from it.
+pub fn api() -> OpenApiRouter<AppState> {
+    // Uploads bound their own size (the deployment's cap; JSON stays at MAX_BODY_BYTES in
+    // `AppJson`), so the router-wide limit is lifted for this one handler.
+    let (schemas, paths, create) = routes!(submissions::create);
+    let create = create
+        .layer(DefaultBodyLimit::disable())
+        .layer(axum::middleware::map_response(close_after_refusal));
+    OpenApiRouter::new()
+        .routes(routes!(auth::token))
+        .routes((schemas, paths, create))
+        .routes(routes!(submissions::list))
+        .routes(routes!(submissions::get))
+        .routes(routes!(submissions::cancel))
+        .routes(routes!(submissions::publish))
+        .routes(routes!(submissions::runs))
+        .routes(routes!(public::leaderboard))
+        .routes(routes!(public::tasks))
+        .routes(routes!(public::task))
+        .routes(routes!(public::run))
+        .routes(routes!(public::run_logs))
+        .routes(routes!(sets::list))
+        .routes(routes!(sets::get))
+        .routes(routes!(sets::checkpoint))
+        .routes(routes!(sets::bundle))
+        .routes(routes!(sets::key))
+        .routes(routes!(admin::create_vendor))
+        .routes(routes!(admin::revoke_vendor))
+        .routes(routes!(admin_sets::create))
+        .routes(routes!(admin_sets::delete))
+        .routes(routes!(admin_sets::activate))
+        .routes(routes!(admin_sets::rotate))
+        .routes(routes!(admin_sets::retire))
+        .routes(routes!(admin_sets::analyze))
+        .routes(routes!(admin_sets::anomalies))
+        .routes(routes!(ops::healthz))
+        .routes(routes!(ops::readyz))
+        .routes(routes!(ops::metrics))
+        .routes(routes!(ops::openapi))
 }
 
 /// A refused submission may leave part of its body unread (an upload stopped at its first
