@@ -7,6 +7,7 @@
 //! tasks from. Everything here is deterministic: no clock, no ambient randomness, no I/O. The
 //! same calls on the same seed produce the same bytes, which is what makes scores reproducible.
 
+mod args;
 mod capacity;
 mod error;
 mod pred;

@@ -1,5 +1,6 @@
-//! The committed artifacts are exactly what the code produces: the task JSON Schema, and the
-//! public dev set regenerated from the seed in its manifest.
+//! The committed artifacts are exactly what the code produces: the task JSON Schema, the
+//! catalogue of tools agents see, and the public dev set regenerated from the seed in its
+//! manifest.
 
 use mcpbench_tasks::{Manifest, generate, task_schema};
 use std::path::{Path, PathBuf};
@@ -20,6 +21,40 @@ fn task_schema_file_is_current() {
     assert!(
         have == want,
         "schemas/task.schema.json is stale; run with UPDATE_SCHEMA=1 to rewrite it"
+    );
+}
+
+/// Every tool of every server as an agent lists it (name, description, input schema): a
+/// change to what agents see is a change to the benchmark, so it shows in review.
+#[test]
+fn tool_catalogue_file_is_current() {
+    let path = root().join("schemas/tools.json");
+    let catalogue: serde_json::Map<String, serde_json::Value> = mcpbench_tasks::SERVERS
+        .iter()
+        .map(|server| {
+            let tools: Vec<serde_json::Value> = mcpbench_world::catalog(server)
+                .expect("every server has a catalogue")
+                .iter()
+                .map(|t| {
+                    serde_json::json!({
+                        "name": t.name,
+                        "description": t.description,
+                        "inputSchema": t.input_schema,
+                    })
+                })
+                .collect();
+            (server.to_string(), serde_json::Value::from(tools))
+        })
+        .collect();
+    let mut want = serde_json::to_string_pretty(&catalogue).unwrap();
+    want.push('\n');
+    if std::env::var_os("UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "schemas/tools.json is stale; run with UPDATE_SCHEMA=1 to rewrite it"
     );
 }
 

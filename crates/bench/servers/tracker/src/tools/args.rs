@@ -6,6 +6,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+mcpbench_sim::string_arg!(
+    /// An issue's key, as every tool that names an issue takes it.
+    pub(crate) IssueId, 3, 20, "Issue identifier, like ENG-12."
+);
+
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoArgs {}
@@ -21,9 +26,7 @@ pub(crate) struct ListUsers {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct IdArg {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -74,8 +77,7 @@ pub(crate) struct Create {
     #[schemars(range(max = 100))]
     pub(crate) estimate: Option<u32>,
     /// Identifier of the parent issue, to create a sub-issue.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) parent: Option<String>,
+    pub(crate) parent: Option<IssueId>,
     /// Initial status (default backlog). Any status may be chosen at creation.
     pub(crate) status: Option<Status>,
 }
@@ -83,9 +85,7 @@ pub(crate) struct Create {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Update {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
     #[schemars(length(min = 1, max = 200))]
     pub(crate) title: Option<String>,
     #[schemars(length(max = 10000))]
@@ -103,16 +103,13 @@ pub(crate) struct Update {
     #[schemars(range(max = 100))]
     pub(crate) estimate: Option<u32>,
     /// Identifier of the new parent issue.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) parent: Option<String>,
+    pub(crate) parent: Option<IssueId>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Transition {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
     /// The status to move to; must be allowed from the current one.
     pub(crate) status: Status,
 }
@@ -130,9 +127,7 @@ fn assignee_required(schema: &mut schemars::Schema) {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = assignee_required)]
 pub(crate) struct Assign {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
     /// Username or email of the person to assign; null to unassign.
     #[schemars(length(min = 1, max = 100))]
     pub(crate) assignee: Option<String>,
@@ -141,9 +136,7 @@ pub(crate) struct Assign {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AddComment {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
     /// Markdown text of the comment.
     #[schemars(length(min = 1, max = 10000))]
     pub(crate) body: String,
@@ -152,9 +145,7 @@ pub(crate) struct AddComment {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ListComments {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
     /// Most comments to return, oldest first (default 50).
     #[schemars(range(min = 1, max = 100))]
     pub(crate) limit: Option<u32>,
@@ -163,12 +154,9 @@ pub(crate) struct ListComments {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LinkArgs {
-    /// Issue identifier, like ENG-12.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) id: String,
+    pub(crate) id: IssueId,
     /// The other issue.
-    #[schemars(length(min = 3, max = 20))]
-    pub(crate) target: String,
+    pub(crate) target: IssueId,
     /// How `id` relates to `target`: `ENG-3 blocks ENG-7`.
     #[serde(rename = "type")]
     pub(crate) link_type: LinkType,
