@@ -12,14 +12,14 @@
 /// );
 /// ```
 ///
-/// The type deserializes from a JSON string as it is (bounds are checked by the tool's schema
+/// The type (de)serializes as the JSON string it holds (bounds are checked by the tool's schema
 /// before a handler runs), dereferences to `str`, and is inlined into every schema that uses
 /// it, so the schemas agents see are the same as with a bounded `String` field.
 #[macro_export]
 macro_rules! string_arg {
     ($(#[$meta:meta])* $vis:vis $name:ident, $min:literal, $max:literal $(, $description:literal)? $(,)?) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, ::serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, ::serde::Deserialize, ::serde::Serialize)]
         #[serde(transparent)]
         $vis struct $name(pub String);
 
@@ -44,6 +44,12 @@ macro_rules! string_arg {
             }
         }
 
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
         impl ::std::ops::Deref for $name {
             type Target = str;
 
@@ -55,6 +61,18 @@ macro_rules! string_arg {
         impl ::std::fmt::Display for $name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(&self.0)
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
             }
         }
 

@@ -4,6 +4,12 @@
 //! algorithms (public domain). Parsing is strict: only `YYYY-MM-DD`, `HH:MM` and
 //! `YYYY-MM-DDTHH:MM`, and only real dates.
 
+/// The JSON Schema patterns of the three forms, for tool arguments:
+/// `#[schemars(pattern(DATETIME_PATTERN))]`.
+pub const DATE_PATTERN: &str = r"^\d{4}-\d{2}-\d{2}$";
+pub const CLOCK_PATTERN: &str = r"^\d{2}:\d{2}$";
+pub const DATETIME_PATTERN: &str = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$";
+
 /// Days since 1970-01-01 of the proleptic Gregorian date `y-m-d`.
 pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

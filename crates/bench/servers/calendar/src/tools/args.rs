@@ -1,8 +1,19 @@
 //! Argument types of the calendar tools: their JSON Schemas are what agents read and what
 //! calls are validated against before a handler runs.
 
+use mcpbench_sim::dates::{CLOCK_PATTERN, DATE_PATTERN, DATETIME_PATTERN};
 use schemars::JsonSchema;
 use serde::Deserialize;
+
+mcpbench_sim::string_arg!(
+    /// A calendar's id, as the tools that read or write one calendar take it.
+    pub(crate) CalendarId, 1, 100, "Calendar id (default `primary`)."
+);
+
+mcpbench_sim::string_arg!(
+    /// An event's id.
+    pub(crate) EventId, 1, 100, "Event id, as returned by list_events or search_events."
+);
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -16,13 +27,12 @@ pub(crate) struct AttendeeArg {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct ListEvents {
     /// Calendar id (default `primary`, the user's own calendar).
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
+    pub(crate) calendar_id: Option<CalendarId>,
     /// Only events ending after this local time, `2026-03-04T00:00`.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_min: Option<String>,
     /// Only events starting before this local time, `2026-03-05T00:00`.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_max: Option<String>,
     /// At most this many events, earliest first (default 50).
     #[schemars(range(min = 1, max = 250))]
@@ -36,41 +46,34 @@ pub(crate) struct SearchEvents {
     #[schemars(length(min = 1, max = 200))]
     pub(crate) query: String,
     /// Calendar id; all calendars when omitted.
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
+    pub(crate) calendar_id: Option<CalendarId>,
     /// Only events ending after this local time.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_min: Option<String>,
     /// Only events starting before this local time.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_max: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct EventRef {
-    /// Calendar id (default `primary`).
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
-    /// Event id, as returned by list_events or search_events.
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) event_id: String,
+    pub(crate) calendar_id: Option<CalendarId>,
+    pub(crate) event_id: EventId,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct CreateEvent {
-    /// Calendar id (default `primary`).
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
+    pub(crate) calendar_id: Option<CalendarId>,
     /// The event title.
     #[schemars(length(min = 1, max = 200))]
     pub(crate) summary: String,
     /// Local start, `2026-03-04T13:30`.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) start: String,
     /// Local end, after the start.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) end: String,
     /// Where it takes place.
     #[schemars(length(max = 200))]
@@ -86,20 +89,16 @@ pub(crate) struct CreateEvent {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct UpdateEvent {
-    /// Calendar id (default `primary`).
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
-    /// Event id, as returned by list_events or search_events.
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) event_id: String,
+    pub(crate) calendar_id: Option<CalendarId>,
+    pub(crate) event_id: EventId,
     /// New title.
     #[schemars(length(min = 1, max = 200))]
     pub(crate) summary: Option<String>,
     /// New local start.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) start: Option<String>,
     /// New local end.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) end: Option<String>,
     /// Where it takes place.
     #[schemars(length(max = 200))]
@@ -123,12 +122,8 @@ pub(crate) enum Answer {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct Respond {
-    /// Calendar id (default `primary`).
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
-    /// Event id, as returned by list_events or search_events.
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) event_id: String,
+    pub(crate) calendar_id: Option<CalendarId>,
+    pub(crate) event_id: EventId,
     /// Your answer to the invitation.
     pub(crate) response: Answer,
 }
@@ -140,16 +135,16 @@ pub(crate) struct FreeSlots {
     #[schemars(length(min = 1, max = 10), inner(length(max = 100)))]
     pub(crate) calendar_ids: Option<Vec<String>>,
     /// The day, `2026-03-04`.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}$"))]
+    #[schemars(pattern(DATE_PATTERN))]
     pub(crate) date: String,
     /// Minimum length of a free window, in minutes.
     #[schemars(range(min = 5, max = 600))]
     pub(crate) duration_minutes: u32,
     /// Start of the working day, `HH:MM` (default 09:00).
-    #[schemars(pattern(r"^\d{2}:\d{2}$"))]
+    #[schemars(pattern(CLOCK_PATTERN))]
     pub(crate) workday_start: Option<String>,
     /// End of the working day, `HH:MM` (default 17:00).
-    #[schemars(pattern(r"^\d{2}:\d{2}$"))]
+    #[schemars(pattern(CLOCK_PATTERN))]
     pub(crate) workday_end: Option<String>,
 }
 
@@ -160,19 +155,17 @@ pub(crate) struct FreeBusy {
     #[schemars(length(min = 1, max = 10), inner(length(max = 100)))]
     pub(crate) calendar_ids: Option<Vec<String>>,
     /// Local start of the range, `2026-03-04T00:00`.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_min: String,
     /// Local end of the range.
-    #[schemars(pattern(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"))]
+    #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_max: String,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct QuickAdd {
-    /// Calendar id (default `primary`).
-    #[schemars(length(min = 1, max = 100))]
-    pub(crate) calendar_id: Option<String>,
+    pub(crate) calendar_id: Option<CalendarId>,
     /// `<title> on YYYY-MM-DD at HH:MM [for N minutes|hours]`; one hour when no length is given.
     #[schemars(length(min = 1, max = 300))]
     pub(crate) text: String,

@@ -59,7 +59,7 @@ fn get_current_time(cal: &mut Calendar, _: NoArgs) -> Out {
 }
 
 fn list_events(cal: &mut Calendar, a: ListEvents) -> Out {
-    let id = a.calendar_id.unwrap_or_else(primary);
+    let id = a.calendar_id.map_or_else(primary, String::from);
     cal.calendar(&id)?;
     let (lo, hi) = range(&a.time_min, &a.time_max)?;
     let hits = sorted(
@@ -106,7 +106,10 @@ fn search_events(cal: &mut Calendar, a: SearchEvents) -> Out {
 
 fn get_event(cal: &mut Calendar, a: EventRef) -> Out {
     Ok(cal
-        .event(&a.calendar_id.unwrap_or_else(primary), &a.event_id)?
+        .event(
+            &a.calendar_id.map_or_else(primary, String::from),
+            &a.event_id,
+        )?
         .json())
 }
 
@@ -159,7 +162,7 @@ fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
 
 fn create_event(cal: &mut Calendar, a: CreateEvent) -> Out {
     let n = NewEvent {
-        calendar: a.calendar_id.unwrap_or_else(primary),
+        calendar: a.calendar_id.map_or_else(primary, String::from),
         title: a.summary,
         start: when("start", &a.start)?,
         end: when("end", &a.end)?,
@@ -203,7 +206,7 @@ pub(crate) fn parse_quick(text: &str) -> Result<(String, i64, i64), String> {
 fn quick_add_event(cal: &mut Calendar, a: QuickAdd) -> Out {
     let (title, start, end) = parse_quick(&a.text).map_err(ToolError::invalid)?;
     let n = NewEvent {
-        calendar: a.calendar_id.unwrap_or_else(primary),
+        calendar: a.calendar_id.map_or_else(primary, String::from),
         title,
         start,
         end,
@@ -215,7 +218,7 @@ fn quick_add_event(cal: &mut Calendar, a: QuickAdd) -> Out {
 }
 
 fn update_event(cal: &mut Calendar, a: UpdateEvent) -> Out {
-    let calendar = a.calendar_id.unwrap_or_else(primary);
+    let calendar = a.calendar_id.map_or_else(primary, String::from);
     let old = cal.event(&calendar, &a.event_id)?.clone();
     cal.writable(&calendar)?;
     let nothing = a.summary.is_none()
@@ -267,10 +270,10 @@ fn update_event(cal: &mut Calendar, a: UpdateEvent) -> Out {
 }
 
 fn delete_event(cal: &mut Calendar, a: EventRef) -> Out {
-    let calendar = a.calendar_id.unwrap_or_else(primary);
+    let calendar = a.calendar_id.map_or_else(primary, String::from);
     let title = cal.event(&calendar, &a.event_id)?.title.clone();
     cal.writable(&calendar)?;
-    cal.events.remove(&a.event_id);
+    cal.events.remove(a.event_id.as_str());
     Ok(Value::String(format!(
         "Deleted event \"{title}\" ({})",
         a.event_id
@@ -278,10 +281,13 @@ fn delete_event(cal: &mut Calendar, a: EventRef) -> Out {
 }
 
 fn respond_to_event(cal: &mut Calendar, a: Respond) -> Out {
-    let calendar = a.calendar_id.unwrap_or_else(primary);
+    let calendar = a.calendar_id.map_or_else(primary, String::from);
     cal.event(&calendar, &a.event_id)?;
     let user = cal.user.clone();
-    let e = cal.events.get_mut(&a.event_id).expect("checked above");
+    let e = cal
+        .events
+        .get_mut(a.event_id.as_str())
+        .expect("checked above");
     let Some(me) = e
         .attendees
         .iter_mut()

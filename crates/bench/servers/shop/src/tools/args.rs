@@ -5,6 +5,16 @@ use crate::state::{OrderStatus, ProductStatus};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+mcpbench_sim::string_arg!(
+    /// A stock location's id.
+    pub(crate) LocationId, 1, 50, "Location id, like berlin."
+);
+
+mcpbench_sim::string_arg!(
+    /// A product's stock-keeping unit, as the inventory tools take it.
+    pub(crate) Sku, 1, 64, "SKU of the product."
+);
+
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoArgs {}
@@ -44,9 +54,7 @@ pub(crate) struct ProductIdArg {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StockEntry {
-    /// Location id, like berlin.
-    #[schemars(length(min = 1, max = 50))]
-    pub(crate) location: String,
+    pub(crate) location: LocationId,
     /// Units available there.
     #[schemars(range(max = 1000000))]
     pub(crate) quantity: u32,
@@ -91,12 +99,8 @@ pub(crate) struct UpdateProduct {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdjustInventory {
-    /// SKU of the product.
-    #[schemars(length(min = 1, max = 64))]
-    pub(crate) sku: String,
-    /// Location id, like berlin.
-    #[schemars(length(min = 1, max = 50))]
-    pub(crate) location: String,
+    pub(crate) sku: Sku,
+    pub(crate) location: LocationId,
     /// Units to add (positive) or remove (negative); not zero.
     #[schemars(range(min = -1000000, max = 1000000))]
     pub(crate) delta: i64,
@@ -105,12 +109,8 @@ pub(crate) struct AdjustInventory {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SetInventory {
-    /// SKU of the product.
-    #[schemars(length(min = 1, max = 64))]
-    pub(crate) sku: String,
-    /// Location id, like berlin.
-    #[schemars(length(min = 1, max = 50))]
-    pub(crate) location: String,
+    pub(crate) sku: Sku,
+    pub(crate) location: LocationId,
     /// The exact number of units now available there.
     #[schemars(range(max = 1000000))]
     pub(crate) quantity: u32,
