@@ -9,26 +9,30 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
 }
 
-#[test]
-fn task_schema_file_is_current() {
-    let path = root().join("schemas/task.schema.json");
-    let mut want = serde_json::to_string_pretty(&task_schema()).unwrap();
-    want.push('\n');
+/// Fails unless the committed file `relative` holds `want`; with `UPDATE_SCHEMA` set, writes it.
+fn assert_current(relative: &str, want: &str) {
+    let path = root().join(relative);
     if std::env::var_os("UPDATE_SCHEMA").is_some() {
-        std::fs::write(&path, &want).unwrap();
+        std::fs::write(&path, want).unwrap();
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "schemas/task.schema.json is stale; run with UPDATE_SCHEMA=1 to rewrite it"
+        "{relative} is stale; run with UPDATE_SCHEMA=1 to rewrite it"
     );
+}
+
+#[test]
+fn task_schema_file_is_current() {
+    let mut want = serde_json::to_string_pretty(&task_schema()).unwrap();
+    want.push('\n');
+    assert_current("schemas/task.schema.json", &want);
 }
 
 /// Every tool of every server as an agent lists it (name, description, input schema): a
 /// change to what agents see is a change to the benchmark, so it shows in review.
 #[test]
 fn tool_catalogue_file_is_current() {
-    let path = root().join("schemas/tools.json");
     let catalogue: serde_json::Map<String, serde_json::Value> = mcpbench_tasks::SERVERS
         .iter()
         .map(|server| {
@@ -48,28 +52,13 @@ fn tool_catalogue_file_is_current() {
         .collect();
     let mut want = serde_json::to_string_pretty(&catalogue).unwrap();
     want.push('\n');
-    if std::env::var_os("UPDATE_SCHEMA").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        have == want,
-        "schemas/tools.json is stale; run with UPDATE_SCHEMA=1 to rewrite it"
-    );
+    assert_current("schemas/tools.json", &want);
 }
 
 #[test]
 fn servers_page_is_current() {
-    let path = root().join("docs/servers.md");
     let want = mcpbench_tasks::servers_markdown();
-    if std::env::var_os("UPDATE_SCHEMA").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/servers.md is stale; run with UPDATE_SCHEMA=1 to rewrite it"
-    );
+    assert_current("docs/servers.md", &want);
 }
 
 #[test]
