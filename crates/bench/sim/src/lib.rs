@@ -23,7 +23,7 @@ pub use pred::{AnswerCheck, Pred, normalize_answer};
 pub use rng::Rng;
 pub use server::{Server, Simulated};
 pub use step::{Call, Category, Difficulty, Fault, Step};
-pub use template::{Draft, Kit, Template, atom, call, not, params, qualified};
+pub use template::{Draft, Ids, Kit, Template, atom, call, not, params, qualified};
 pub use tool::{Effect, Tool, ToolBox, ToolSpec, schema_of};
 
 pub mod conformance;

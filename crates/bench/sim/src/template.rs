@@ -69,6 +69,28 @@ pub fn not<A>(p: Pred<A>) -> Pred<A> {
     Pred::Not(Box::new(p))
 }
 
+/// Ids for a task's seed, `<prefix>-<n>`, from a random start and spaced 11 apart, so that a
+/// one-digit slip never names another record.
+pub struct Ids {
+    prefix: &'static str,
+    next: i64,
+}
+
+impl Ids {
+    pub fn new(rng: &mut Rng, prefix: &'static str) -> Self {
+        Self {
+            prefix,
+            next: rng.range(1000, 4000),
+        }
+    }
+
+    pub fn take(&mut self) -> String {
+        let id = format!("{}-{}", self.prefix, self.next);
+        self.next += 11;
+        id
+    }
+}
+
 /// The sampled parameters of a draft, from `(name, value)` pairs.
 pub fn params(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
     pairs

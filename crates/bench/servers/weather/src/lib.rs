@@ -37,7 +37,7 @@ pub use state::{
 };
 pub use world::{
     CATALOGUE, Known, add_alert, condition_for, display_name, plausible_alerts, sample_world,
-    set_rain, world_with,
+    set_rain, unambiguous_places, world_with,
 };
 
 use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};

@@ -104,6 +104,12 @@ pub(crate) fn shared_name(name: &str) -> bool {
     CATALOGUE.iter().filter(|k| k.name == name).count() > 1
 }
 
+/// The catalogue's places whose name no other place shares, in catalogue order: a goal can
+/// name them by name alone.
+pub fn unambiguous_places() -> impl Iterator<Item = &'static Known> {
+    CATALOGUE.iter().filter(|k| !shared_name(k.name))
+}
+
 /// How a person names the place so that it is unambiguous: `Lisbon, Portugal`, or with the
 /// region when the name is shared: `Springfield, Missouri, United States`.
 pub fn display_name(place: &Place) -> String {

@@ -458,16 +458,7 @@ fn report_file_and_announce(rng: &mut Rng) -> Composed {
 }
 
 fn forecast_to_channel(rng: &mut Rng) -> Composed {
-    let unique: Vec<&weather::Known> = weather::CATALOGUE
-        .iter()
-        .filter(|k| {
-            weather::CATALOGUE
-                .iter()
-                .filter(|o| o.name == k.name)
-                .count()
-                == 1
-        })
-        .collect();
+    let unique: Vec<&weather::Known> = weather::unambiguous_places().collect();
     let known = *rng.pick(&unique);
     let mut seed = weather::world_with(rng, &[known.id], 3);
     seed.units = *rng.pick(&[weather::Units::Metric, weather::Units::Imperial]);

@@ -46,16 +46,7 @@ fn event_at(title: &str, start: String, end: Option<String>) -> Pred<Atom> {
 }
 
 fn outing_on_driest_day(rng: &mut Rng) -> Composed {
-    let unique: Vec<&weather::Known> = weather::CATALOGUE
-        .iter()
-        .filter(|k| {
-            weather::CATALOGUE
-                .iter()
-                .filter(|o| o.name == k.name)
-                .count()
-                == 1
-        })
-        .collect();
+    let unique: Vec<&weather::Known> = weather::unambiguous_places().collect();
     let known = *rng.pick(&unique);
     let mut forecast = weather::world_with(rng, &[known.id], 2);
     // Three candidate days after today, with distinct chances of rain; one is the driest.

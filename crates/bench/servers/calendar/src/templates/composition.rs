@@ -11,7 +11,7 @@ use serde_json::json;
 pub(crate) fn count_pending(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
     let title = *rng.pick(TITLES);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let count = rng.range(3, 5) as usize;
     let guests = rng.sample(GUESTS, count);
     let answers = [
@@ -71,7 +71,7 @@ pub(crate) fn count_pending(rng: &mut Rng) -> Draft<Calendar> {
 pub(crate) fn reschedule(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
     let title = *rng.pick(TITLES);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let old = h(rng.range(9, 11), 30 * rng.range(0, 1));
     let length = *rng.pick(&[30, 45, 60]);
     let new = h(rng.range(14, 16), 30 * rng.range(0, 1));
@@ -149,7 +149,7 @@ pub(crate) fn reschedule(rng: &mut Rng) -> Draft<Calendar> {
 pub(crate) fn add_guest(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
     let title = *rng.pick(TITLES);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let people = rng.sample(GUESTS, 3);
     let start = h(rng.range(9, 15), 0);
     let mut target = event(&mut ids, title, day, start, start + 60);
@@ -205,7 +205,7 @@ pub(crate) fn book_free_slot(rng: &mut Rng) -> Draft<Calendar> {
     let title = *rng.pick(TITLES);
     let need = *rng.pick(&[30, 45, 60]);
     let who = *rng.pick(GUESTS);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let (mut events, answer) = packed_afternoon(rng, &mut ids, day, h(9, 0), need, &[title]);
     events.extend(next_day_events(rng, &mut ids, day, &[title]));
     let (s, e) = (day.at(answer), day.at(answer + need));
@@ -256,7 +256,7 @@ pub(crate) fn book_free_slot(rng: &mut Rng) -> Draft<Calendar> {
 
 pub(crate) fn clear_afternoon(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let n = rng.range(2, 3) as usize;
     let titles = other_titles(rng, &[], n + 4);
     let mut events = Vec::new();

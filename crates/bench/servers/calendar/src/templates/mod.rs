@@ -125,6 +125,7 @@ pub(crate) fn all() -> Vec<Template<Calendar>> {
     ]
 }
 
+pub(crate) use mcpbench_sim::Ids;
 pub(crate) use mcpbench_sim::params;
 pub(crate) use mcpbench_sim::{Kit, atom, not};
 
@@ -170,24 +171,6 @@ pub(crate) fn clock(minutes: i64) -> String {
 
 pub(crate) fn h(hours: i64, minutes: i64) -> i64 {
     hours * 60 + minutes
-}
-
-/// Event ids `evt-<n>` spaced 11 apart, so that a one-digit change never names another.
-pub(crate) struct Ids {
-    next: i64,
-}
-
-impl Ids {
-    pub(crate) fn new(rng: &mut Rng) -> Self {
-        Ids {
-            next: rng.range(1000, 4000),
-        }
-    }
-    pub(crate) fn take(&mut self) -> String {
-        let id = format!("evt-{}", self.next);
-        self.next += 11;
-        id
-    }
 }
 
 /// An event on `primary` from `start` to `end` minutes of `day`.

@@ -16,7 +16,7 @@ pub(crate) fn create_after_outage(rng: &mut Rng) -> Draft<Calendar> {
     let who = *rng.pick(GUESTS);
     let start = h(rng.range(9, 15), 30 * rng.range(0, 1));
     let end = start + *rng.pick(&[30, 60]);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let events = next_day_events(rng, &mut ids, day, &[title]);
     let kind = *rng.pick(&[
         ErrorKind::Unavailable,
@@ -76,7 +76,7 @@ pub(crate) fn read_only_fallback(rng: &mut Rng) -> Draft<Calendar> {
     ]);
     let start = h(rng.range(9, 14), 0);
     let end = start + 60 * rng.range(1, 3);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let mut events = next_day_events(rng, &mut ids, day, &[]);
     let mut holiday = event(
         &mut ids,
@@ -149,7 +149,7 @@ pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
     let (room_id, room) = *rng.pick(ROOMS);
     let title = *rng.pick(TITLES);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let start = h(rng.range(9, 13), 0);
     let length = *rng.pick(&[30, 60]);
     let taken_from = start - 30 + 15 * rng.range(0, 3);

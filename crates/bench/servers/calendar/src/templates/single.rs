@@ -13,7 +13,7 @@ pub(crate) fn create_event(rng: &mut Rng) -> Draft<Calendar> {
     let title = *rng.pick(TITLES);
     let start = h(rng.range(9, 15), 30 * rng.range(0, 1));
     let length = *rng.pick(&[30, 45, 60, 90]);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let others = other_titles(rng, &[title], 2);
     let mut events = vec![
         event(&mut ids, others[0], day, h(8, 30), h(9, 0)),
@@ -69,7 +69,7 @@ pub(crate) fn create_event(rng: &mut Rng) -> Draft<Calendar> {
 
 pub(crate) fn answer_invitation(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let titles = other_titles(rng, &[], 2);
     let organizers = rng.sample(GUESTS, 2);
     let start = h(rng.range(9, 15), 0);
@@ -142,7 +142,7 @@ pub(crate) fn invite_guests(rng: &mut Rng) -> Draft<Calendar> {
     let place = *rng.pick(PLACES);
     let start = h(rng.range(9, 15), 30 * rng.range(0, 1));
     let end = start + *rng.pick(&[30, 60]);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let mut events = next_day_events(rng, &mut ids, day, &[title]);
     let mut team_event = event(
         &mut ids,
@@ -207,7 +207,7 @@ pub(crate) fn first_free_slot(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
     let need = *rng.pick(&[30, 45, 60]);
     let from = *rng.pick(&[h(12, 0), h(13, 0)]);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "evt");
     let morning = other_titles(rng, &[], 1)[0];
     let mut events = vec![event(&mut ids, morning, day, h(9, 30), h(10, 30))];
     let (afternoon, answer) = packed_afternoon(rng, &mut ids, day, from, need, &[morning]);

@@ -39,7 +39,7 @@ fn shipped(order: i64, number: &str, carrier: &str) -> (String, String) {
 }
 
 pub(crate) fn tracking_number(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
     let shops = rng.sample(SHOPS, 2);
     let order = rng.range(10_000, 99_999);
@@ -89,7 +89,7 @@ pub(crate) fn tracking_number(rng: &mut Rng) -> Draft<Email> {
 }
 
 pub(crate) fn reply_in_thread(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
     let (name, from) = anyone(rng);
     let topics = rng.sample(TOPICS, 2);
@@ -147,7 +147,7 @@ const NEWSLETTERS: &[(&str, &str)] = &[
 ];
 
 pub(crate) fn trash_newsletters(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
     let picked = rng.sample(NEWSLETTERS, 2);
     let (sender, brand) = picked[0];
@@ -229,7 +229,7 @@ const NOTES: &[&str] = &[
 ];
 
 pub(crate) fn forward_and_archive(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
     let vendor = *rng.pick(VENDORS);
     let number = rng.range(1000, 9899);
@@ -311,7 +311,7 @@ pub(crate) fn forward_and_archive(rng: &mut Rng) -> Draft<Email> {
 const TRIAGE_LABELS: &[&str] = &["Clients", "Priority", "Partners", "To answer"];
 
 pub(crate) fn triage_from_domain(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let (_, contact) = *rng.pick(EXTERNALS);
     let domain = contact.split('@').nth(1).expect("an address").to_string();
     let label = *rng.pick(TRIAGE_LABELS);

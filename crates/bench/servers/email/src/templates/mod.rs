@@ -167,6 +167,7 @@ pub(crate) fn all() -> Vec<Template<Email>> {
     ]
 }
 
+pub(crate) use mcpbench_sim::Ids;
 pub(crate) use mcpbench_sim::params;
 pub(crate) use mcpbench_sim::{Kit, atom, not};
 
@@ -187,24 +188,6 @@ pub(crate) fn sent_exactly(to: &str, subject: &str, body: &str) -> Pred<Atom> {
         body_contains: None,
         thread_of: None,
     })
-}
-
-/// Message ids `msg-<n>` spaced 11 apart, so that a one-digit change never names another.
-pub(crate) struct Ids {
-    next: i64,
-}
-
-impl Ids {
-    pub(crate) fn new(rng: &mut Rng) -> Self {
-        Ids {
-            next: rng.range(1000, 4000),
-        }
-    }
-    pub(crate) fn take(&mut self) -> String {
-        let id = format!("msg-{}", self.next);
-        self.next += 11;
-        id
-    }
 }
 
 /// A timestamp in late February 2026, before the mailbox's "now".

@@ -13,7 +13,7 @@ pub(crate) fn send_after_outage(rng: &mut Rng) -> Draft<Email> {
     let (name, to) = anyone(rng);
     let subject = *rng.pick(TOPICS);
     let text = body(rng, name);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let kind = *rng.pick(&[
         ErrorKind::Unavailable,
         ErrorKind::RateLimited,
@@ -49,7 +49,7 @@ pub(crate) fn external_fallback_draft(rng: &mut Rng) -> Draft<Email> {
     let (name, to) = *rng.pick(EXTERNALS);
     let subject = *rng.pick(TOPICS);
     let text = body(rng, name);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     Draft {
         goal: format!(
             "Email {to} with the subject \"{subject}\" and exactly this body: {text}\nIf this mailbox is not allowed to send outside the company, save exactly that message as a draft addressed to {to} instead, so I can send it later from another account."
@@ -83,7 +83,7 @@ pub(crate) fn external_fallback_draft(rng: &mut Rng) -> Draft<Email> {
 }
 
 pub(crate) fn forward_fallback(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
     let pair = rng.sample(COLLEAGUES, 2);
     let (_, from) = pair[0];

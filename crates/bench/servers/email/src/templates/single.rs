@@ -12,7 +12,7 @@ pub(crate) fn send_message(rng: &mut Rng) -> Draft<Email> {
     let (name, to) = anyone(rng);
     let subject = *rng.pick(TOPICS);
     let text = body(rng, name);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     Draft {
         goal: format!(
             "Send an email to {to} with the subject \"{subject}\" and exactly this body: {text}"
@@ -43,7 +43,7 @@ pub(crate) fn save_draft(rng: &mut Rng) -> Draft<Email> {
     let (name, to) = anyone(rng);
     let subject = *rng.pick(TOPICS);
     let text = body(rng, name);
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let any_sent = atom(Atom::Sent {
         to: vec![to.into()],
         subject: subject.into(),
@@ -88,7 +88,7 @@ fn draft(rng: &mut Rng, ids: &mut Ids, to: &str, subject: &str, text: &str) -> S
 }
 
 pub(crate) fn send_saved_draft(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
     let topics = rng.sample(TOPICS, 2);
     let (name, to) = anyone(rng);
@@ -137,7 +137,7 @@ const LABELS: &[&str] = &[
 ];
 
 pub(crate) fn label_message(rng: &mut Rng) -> Draft<Email> {
-    let mut ids = Ids::new(rng);
+    let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 2, 4);
     let (_, from) = anyone(rng);
     let subject = *rng.pick(TOPICS);

@@ -133,11 +133,7 @@ fn matches(value: &str) -> Pred<Atom> {
 
 /// Catalogue ids whose place name no other catalogue place shares.
 fn unambiguous() -> Vec<&'static str> {
-    CATALOGUE
-        .iter()
-        .filter(|k| !shared_name(k.name))
-        .map(|k| k.id)
-        .collect()
+    crate::unambiguous_places().map(|k| k.id).collect()
 }
 
 /// Catalogue ids whose place name is shared, grouped by name, in catalogue order.
