@@ -2,7 +2,11 @@
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
-use mcpbench_tasks::{CheckReport, check_dir, servers_markdown, task_schema, write_set};
+use mcpbench_tasks::{
+    CheckReport, SetStats, Task, check_dir, load_dir, servers_markdown, stats, targets,
+    task_schema, write_set,
+};
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,6 +29,17 @@ pub enum TasksCommand {
     Check {
         dir: PathBuf,
         /// Print the report as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// How demanding a set is: reference lengths, servers, tools shown, goals that give the
+    /// answer away, no-skill passes, each beside the target a set worth ranking on meets.
+    Stats {
+        dir: PathBuf,
+        /// Compare goals with another set (a private month against the public dev set).
+        #[arg(long)]
+        against: Option<PathBuf>,
+        /// Print the figures as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -73,6 +88,17 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        TasksCommand::Stats { dir, against, json } => {
+            let tasks = load(&dir)?;
+            let other = against.as_deref().map(load).transpose()?;
+            let s = stats(&tasks, other.as_deref());
+            if json {
+                println!("{}", serde_json::to_string_pretty(&s)?);
+            } else {
+                print_stats(&s);
+            }
+            Ok(ExitCode::SUCCESS)
         }
         TasksCommand::Servers => {
             print!("{}", servers_markdown());
@@ -128,5 +154,62 @@ fn print_report(r: &CheckReport) {
         let bad =
             r.load_errors.len() + r.verdicts.iter().filter(|v| !v.problems.is_empty()).count();
         println!("\n{bad} problem(s); the set is not valid");
+    }
+}
+
+fn load(dir: &Path) -> anyhow::Result<Vec<Task>> {
+    if !dir.is_dir() {
+        bail!("{} is not a directory", dir.display());
+    }
+    load_dir(dir).map_err(|errors| {
+        let shown: Vec<String> = errors.iter().take(10).map(ToString::to_string).collect();
+        anyhow::anyhow!(
+            "{} does not load ({} errors; `mcpbench tasks check` names them all):\n{}",
+            dir.display(),
+            errors.len(),
+            shown.join("\n")
+        )
+    })
+}
+
+fn print_stats(s: &SetStats) {
+    println!("{} tasks", s.tasks);
+    println!("{:<40} {:>22}  target", "figure", "this set");
+    for t in targets(s) {
+        println!(
+            "{:<40} {:>22}  {} {}",
+            t.figure,
+            t.value,
+            t.target,
+            if t.met { "ok" } else { "MISSED" }
+        );
+    }
+    println!();
+    println!(
+        "reference calls: min {}, p25 {}, median {}, p75 {}, max {}",
+        s.reference_calls.min,
+        s.reference_calls.p25,
+        s.reference_calls.median,
+        s.reference_calls.p75,
+        s.reference_calls.max
+    );
+    let split: Vec<String> = s
+        .by_difficulty
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("difficulty: {}", split.join(", "));
+    for n in &s.no_skill {
+        println!(
+            "no skill: {:<48} passes {:>3}  {}",
+            n.strategy,
+            n.passes,
+            n.examples.join(" ")
+        );
+    }
+    if let Some(sim) = &s.similarity
+        && let Some((here, there)) = &sim.closest
+    {
+        println!("closest goals: {here} ~ {there} ({:.2})", sim.max);
     }
 }

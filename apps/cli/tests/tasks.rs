@@ -118,3 +118,34 @@ fn schema_prints_the_committed_schema() {
         "`mcpbench tasks schema` differs from schemas/task.schema.json"
     );
 }
+
+#[test]
+fn stats_prints_each_figure_beside_its_target_and_refuses_a_broken_set() {
+    let dev = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tasks/dev");
+    let o = mcpbench(&["tasks", "stats", dev]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.starts_with("200 tasks"), "{out}");
+    for figure in [
+        "reference calls, median",
+        "tools shown per task",
+        "no-skill passes",
+        "MISSED",
+    ] {
+        assert!(out.contains(figure), "{figure} missing from:\n{out}");
+    }
+    let o = mcpbench(&["tasks", "stats", dev, "--against", dev, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(json["tasks"], 200);
+    assert_eq!(json["similarity"]["identical_goals"], 200);
+
+    let broken = tempfile::tempdir().unwrap();
+    std::fs::write(broken.path().join("bad.json"), "{ not json").unwrap();
+    let o = mcpbench(&["tasks", "stats", broken.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("does not load"), "{}", text(&o));
+    let o = mcpbench(&["tasks", "stats", "/definitely/not/here"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("not a directory"), "{}", text(&o));
+}

@@ -9,6 +9,7 @@ mod generate;
 mod load;
 mod run;
 mod schema;
+mod stats;
 mod task;
 
 pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
@@ -17,6 +18,9 @@ pub use generate::{GENERATOR_VERSION, Manifest, generate, templates, write_set};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
+pub use stats::{
+    NoSkill, STRATEGIES, SetStats, Similarity, Spread, Target, goal_similarity, stats, targets,
+};
 pub use task::{Task, TemplateRef};
 
 pub use mcpbench_sim::{Call, Category, Difficulty, Fault, Pred, Step};

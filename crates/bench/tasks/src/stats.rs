@@ -1,0 +1,403 @@
+//! `mcpbench tasks stats`: how demanding a set is, measured from its files, beside the targets
+//! a set must meet to rank agents (docs/tasks.md states each figure and why).
+//!
+//! Everything here is deterministic and runs in process: the no-skill strategies replay
+//! against each task's own world through [`TaskRun`], under the same rules agents meet.
+
+use crate::run::TaskRun;
+use crate::task::Task;
+use mcpbench_sim::verify::Run;
+use mcpbench_sim::{Effect, Step};
+use mcpbench_world::tool_spec;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The figures of one set.
+#[derive(Clone, Debug, Serialize)]
+pub struct SetStats {
+    pub tasks: usize,
+    /// Calls of each task's shortest reference.
+    pub reference_calls: Spread,
+    /// Share of tasks whose shortest reference makes 8 calls or more.
+    pub long_share: f64,
+    /// Share of tasks that use two servers or more.
+    pub multi_server_share: f64,
+    /// Tools an agent is shown per task.
+    pub tools_per_task: Spread,
+    /// Over all tasks, the share of shown tools that no reference calls.
+    pub unused_tool_share: f64,
+    /// Goals that hand over an id a lookup would find (see [`id_values`]).
+    pub goals_with_ids: usize,
+    /// Tasks whose shortest reference has string arguments...
+    pub tasks_with_string_arguments: usize,
+    /// ...and of those, the ones whose goal holds every one of them word for word.
+    pub goals_with_every_argument: usize,
+    /// Passes of strategies that need no skill; a set worth ranking on has none.
+    pub no_skill: Vec<NoSkill>,
+    pub by_difficulty: BTreeMap<String, usize>,
+    /// Against another set (`--against`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<Similarity>,
+}
+
+/// Minimum, quartiles, maximum and mean of a count.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Spread {
+    pub min: u32,
+    pub p25: f64,
+    pub median: f64,
+    pub p75: f64,
+    pub max: u32,
+    pub mean: f64,
+}
+
+impl Spread {
+    /// Quartiles by linear interpolation between closest ranks (type 7, as numpy and R default).
+    pub fn of(values: &[u32]) -> Self {
+        if values.is_empty() {
+            return Self::default();
+        }
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let at = |q: f64| {
+            let pos = q * (v.len() - 1) as f64;
+            let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+            f64::from(v[lo]) + (f64::from(v[hi]) - f64::from(v[lo])) * (pos - lo as f64)
+        };
+        Self {
+            min: v[0],
+            p25: at(0.25),
+            median: at(0.5),
+            p75: at(0.75),
+            max: v[v.len() - 1],
+            mean: v.iter().map(|&x| f64::from(x)).sum::<f64>() / v.len() as f64,
+        }
+    }
+}
+
+/// One no-skill strategy and the tasks it passes.
+#[derive(Clone, Debug, Serialize)]
+pub struct NoSkill {
+    pub strategy: &'static str,
+    pub passes: usize,
+    /// Up to five of the tasks it passes.
+    pub examples: Vec<String>,
+}
+
+/// How close a set's goals come to another set's.
+#[derive(Clone, Debug, Serialize)]
+pub struct Similarity {
+    /// The highest Jaccard similarity of word 3-shingles between a goal here and one there.
+    pub max: f64,
+    /// The task here that comes closest, and its neighbour there.
+    pub closest: Option<(String, String)>,
+    /// Goals here that stand word for word in the other set.
+    pub identical_goals: usize,
+}
+
+/// The strategies, in the order they are reported.
+pub const STRATEGIES: [&str; 4] = [
+    "no calls, the answer \"1 2 3\"",
+    "no calls, the goal echoed back",
+    "no calls, every text of the initial state listed",
+    "the reference's reads without its writes",
+];
+
+/// Measures `tasks`; `against` is another set's tasks to compare goals with.
+pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
+    let shortest: Vec<Vec<&Step>> = tasks.iter().map(shortest_reference).collect();
+    let calls: Vec<u32> = shortest
+        .iter()
+        .map(|r| r.iter().filter(|s| s.as_call().is_some()).count() as u32)
+        .collect();
+    let tools: Vec<u32> = tasks
+        .iter()
+        .map(|t| t.available_tools.len() as u32)
+        .collect();
+    let (mut shown, mut unused) = (0usize, 0usize);
+    for t in tasks {
+        let used: BTreeSet<&str> = t
+            .reference_solutions
+            .iter()
+            .flatten()
+            .filter_map(Step::as_call)
+            .map(|c| c.tool.as_str())
+            .collect();
+        shown += t.available_tools.len();
+        unused += t
+            .available_tools
+            .iter()
+            .filter(|x| !used.contains(x.as_str()))
+            .count();
+    }
+    let mut with_args = 0;
+    let mut every_arg = 0;
+    let mut with_ids = 0;
+    for (t, r) in tasks.iter().zip(&shortest) {
+        let args: Vec<&str> = r
+            .iter()
+            .filter_map(|s| s.as_call())
+            .flat_map(|c| strings(&c.arguments))
+            .collect();
+        if !args.is_empty() {
+            with_args += 1;
+            every_arg += usize::from(args.iter().all(|a| t.goal.contains(a)));
+        }
+        with_ids += usize::from(id_values(r).iter().any(|id| t.goal.contains(id.as_str())));
+    }
+    let mut by_difficulty = BTreeMap::new();
+    for t in tasks {
+        *by_difficulty
+            .entry(t.difficulty.as_str().to_string())
+            .or_insert(0) += 1;
+    }
+    let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+    SetStats {
+        tasks: tasks.len(),
+        reference_calls: Spread::of(&calls),
+        long_share: share(calls.iter().filter(|&&c| c >= 8).count(), tasks.len()),
+        multi_server_share: share(
+            tasks.iter().filter(|t| t.servers.len() > 1).count(),
+            tasks.len(),
+        ),
+        tools_per_task: Spread::of(&tools),
+        unused_tool_share: share(unused, shown),
+        goals_with_ids: with_ids,
+        tasks_with_string_arguments: with_args,
+        goals_with_every_argument: every_arg,
+        no_skill: no_skill(tasks),
+        by_difficulty,
+        similarity: against.map(|other| similarity(tasks, other)),
+    }
+}
+
+fn shortest_reference(t: &Task) -> Vec<&Step> {
+    t.reference_solutions
+        .iter()
+        .min_by_key(|r| r.iter().filter(|s| s.as_call().is_some()).count())
+        .map(|r| r.iter().collect())
+        .unwrap_or_default()
+}
+
+/// Every string leaf of a JSON value, three characters or longer (shorter ones, like `ok`
+/// or `2`, stand in any text by chance).
+fn strings(v: &Value) -> Vec<&str> {
+    match v {
+        Value::String(s) if s.chars().count() >= 3 => vec![s.as_str()],
+        Value::Array(a) => a.iter().flat_map(strings).collect(),
+        Value::Object(o) => o.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The ids a reference passes: string values of arguments named `id`, `*_id`, `*Id`, `*_ids`
+/// or `*Ids`. A goal holding one hands the agent what it should have looked up.
+fn id_values(steps: &[&Step]) -> Vec<String> {
+    fn is_id_key(k: &str) -> bool {
+        k == "id"
+            || k.ends_with("_id")
+            || k.ends_with("Id")
+            || k.ends_with("_ids")
+            || k.ends_with("Ids")
+    }
+    let mut out = Vec::new();
+    for c in steps.iter().filter_map(|s| s.as_call()) {
+        if let Value::Object(o) = &c.arguments {
+            for (_, v) in o.iter().filter(|(k, _)| is_id_key(k)) {
+                out.extend(strings(v).into_iter().map(str::to_string));
+            }
+        }
+    }
+    out
+}
+
+fn no_skill(tasks: &[Task]) -> Vec<NoSkill> {
+    let mut passed: Vec<Vec<&str>> = vec![Vec::new(); STRATEGIES.len()];
+    for t in tasks {
+        let fresh = || TaskRun::new(t).expect("a loaded task builds its world");
+        // A few small numbers: a number check that tolerates extra numbers passes by chance.
+        if fresh().passes(Some("1 2 3")) {
+            passed[0].push(&t.id);
+        }
+        if fresh().passes(Some(&t.goal)) {
+            passed[1].push(&t.id);
+        }
+        let every_text = strings(&serde_json::to_value(&t.initial_state).unwrap_or_default())
+            .into_iter()
+            .filter(|s| s.chars().count() <= 200)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if fresh().passes(Some(&every_text)) {
+            passed[2].push(&t.id);
+        }
+        if reads_only_pass(t, &fresh) {
+            passed[3].push(&t.id);
+        }
+    }
+    STRATEGIES
+        .iter()
+        .zip(passed)
+        .map(|(strategy, ids)| NoSkill {
+            strategy,
+            passes: ids.len(),
+            examples: ids.iter().take(5).map(|s| s.to_string()).collect(),
+        })
+        .collect()
+}
+
+/// Whether some reference, with its writing calls left out, still passes: the task then asks
+/// for nothing the agent must change (or checks its answer only).
+fn reads_only_pass<'t>(t: &'t Task, fresh: &dyn Fn() -> TaskRun<&'t Task>) -> bool {
+    t.reference_solutions.iter().any(|steps| {
+        let writes = steps
+            .iter()
+            .filter_map(Step::as_call)
+            .any(|c| tool_spec(&c.tool).is_some_and(|s| s.effect == Effect::Write));
+        if !writes {
+            return false;
+        }
+        let mut run = fresh();
+        let mut answer = None;
+        for s in steps {
+            match s {
+                Step::Call(c) if tool_spec(&c.tool).is_some_and(|s| s.effect == Effect::Read) => {
+                    let _ = run.call(&c.tool, &c.arguments);
+                }
+                Step::Call(_) => {}
+                Step::Answer { answer: a } => answer = Some(a.as_str()),
+            }
+        }
+        run.passes(answer)
+    })
+}
+
+fn shingles(text: &str) -> BTreeSet<String> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.len() < 3 {
+        return std::iter::once(words.join(" ")).collect();
+    }
+    words.windows(3).map(|w| w.join(" ")).collect()
+}
+
+/// Jaccard similarity of the word 3-shingles of two texts (1.0 for the same words in order).
+pub fn goal_similarity(a: &str, b: &str) -> f64 {
+    jaccard(&shingles(a), &shingles(b))
+}
+
+fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / union as f64
+}
+
+fn similarity(tasks: &[Task], other: &[Task]) -> Similarity {
+    let theirs: Vec<(&str, BTreeSet<String>)> = other
+        .iter()
+        .map(|t| (t.id.as_str(), shingles(&t.goal)))
+        .collect();
+    let goals: BTreeSet<&str> = other.iter().map(|t| t.goal.as_str()).collect();
+    let mut best = (0.0f64, None);
+    for t in tasks {
+        let mine = shingles(&t.goal);
+        for (id, s) in &theirs {
+            let j = jaccard(&mine, s);
+            if j > best.0 || best.1.is_none() {
+                best = (j, Some((t.id.clone(), id.to_string())));
+            }
+        }
+    }
+    Similarity {
+        max: best.0,
+        closest: best.1,
+        identical_goals: tasks
+            .iter()
+            .filter(|t| goals.contains(t.goal.as_str()))
+            .count(),
+    }
+}
+
+/// One figure beside the target a set worth ranking on meets.
+#[derive(Clone, Debug, Serialize)]
+pub struct Target {
+    pub figure: &'static str,
+    pub value: String,
+    pub target: &'static str,
+    pub met: bool,
+}
+
+/// The figures of `s` against the targets of the benchmark's second version.
+pub fn targets(s: &SetStats) -> Vec<Target> {
+    let row = |figure, value: String, target, met| Target {
+        figure,
+        value,
+        target,
+        met,
+    };
+    let pct = |x: f64| format!("{:.0}%", x * 100.0);
+    let calls = &s.reference_calls;
+    let no_skill: usize = s.no_skill.iter().map(|n| n.passes).sum();
+    let mut rows = vec![
+        row(
+            "reference calls, median (p25-p75)",
+            format!("{} ({}-{})", calls.median, calls.p25, calls.p75),
+            ">= 5",
+            calls.median >= 5.0,
+        ),
+        row(
+            "tasks needing 8+ calls",
+            pct(s.long_share),
+            ">= 25%",
+            s.long_share >= 0.25,
+        ),
+        row(
+            "tasks on 2-3 servers",
+            pct(s.multi_server_share),
+            ">= 50%",
+            s.multi_server_share >= 0.5,
+        ),
+        row(
+            "tools shown per task, min (mean)",
+            format!("{} ({:.1})", s.tools_per_task.min, s.tools_per_task.mean),
+            ">= 20",
+            s.tools_per_task.min >= 20,
+        ),
+        row(
+            "shown tools no reference uses",
+            pct(s.unused_tool_share),
+            ">= 60%",
+            s.unused_tool_share >= 0.6,
+        ),
+        row(
+            "goals handing over an id",
+            s.goals_with_ids.to_string(),
+            "0",
+            s.goals_with_ids == 0,
+        ),
+        row(
+            "goals holding every argument",
+            format!(
+                "{} of {}",
+                s.goals_with_every_argument, s.tasks_with_string_arguments
+            ),
+            "0",
+            s.goals_with_every_argument == 0,
+        ),
+        row("no-skill passes", no_skill.to_string(), "0", no_skill == 0),
+    ];
+    if let Some(sim) = &s.similarity {
+        rows.push(row(
+            "highest goal similarity to --against",
+            format!("{:.2} ({} identical)", sim.max, sim.identical_goals),
+            "<= 0.9, none identical",
+            sim.max <= 0.9 && sim.identical_goals == 0,
+        ));
+    }
+    rows
+}

@@ -1,0 +1,107 @@
+//! `tasks stats`: the figures are computed as documented, and on today's dev set they agree
+//! with the audit that measured it independently (issue 17's figures). When the dev set is
+//! regenerated for a new version, these numbers change with it, and so does the README.
+
+use mcpbench_tasks::{Spread, Step, Task, goal_similarity, load_dir, stats};
+use std::path::Path;
+
+fn dev() -> Vec<Task> {
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev")).expect("dev set")
+}
+
+#[test]
+fn quartiles_interpolate_between_ranks() {
+    let s = Spread::of(&[4, 1, 3, 2]);
+    assert_eq!((s.min, s.max), (1, 4));
+    assert_eq!((s.p25, s.median, s.p75, s.mean), (1.75, 2.5, 3.25, 2.5));
+    assert_eq!(Spread::of(&[]), Spread::default());
+    assert_eq!(Spread::of(&[7]).median, 7.0);
+}
+
+#[test]
+fn goal_similarity_is_jaccard_of_word_triples() {
+    let a = "Move the audit draft into the archive folder";
+    assert_eq!(goal_similarity(a, a), 1.0);
+    assert_eq!(
+        goal_similarity(a, &a.to_uppercase()),
+        1.0,
+        "case is ignored"
+    );
+    assert_eq!(goal_similarity(a, "Book a table for two at seven"), 0.0);
+    let near = goal_similarity(a, "Move the audit draft into the trash folder");
+    assert!(near > 0.2 && near < 1.0, "{near}");
+}
+
+#[test]
+fn the_dev_set_measures_as_the_audit_found() {
+    let tasks = dev();
+    let s = stats(&tasks, Some(&tasks));
+    assert_eq!(s.tasks, 200);
+    assert_eq!((s.reference_calls.median, s.reference_calls.max), (2.0, 5));
+    assert_eq!(s.long_share, 0.0);
+    assert_eq!(s.multi_server_share, 0.2, "80% of tasks use one server");
+    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (3, 11));
+    assert!((s.tools_per_task.mean - 5.5).abs() < 0.05);
+    assert_eq!(s.tasks_with_string_arguments, 186);
+    assert_eq!(s.goals_with_every_argument, 82);
+    let spray = &s.no_skill[0];
+    assert_eq!(
+        spray.passes, 5,
+        "answering \"1 2 3\" passes five number questions"
+    );
+    let sim = s.similarity.expect("compared");
+    assert_eq!((sim.max, sim.identical_goals), (1.0, 200));
+}
+
+/// The string values of a reference's id arguments (`id`, `*_id`, `*Id`).
+fn first_id(t: &Task) -> Option<String> {
+    t.reference_solutions[0]
+        .iter()
+        .filter_map(Step::as_call)
+        .filter_map(|c| c.arguments.as_object())
+        .flat_map(|o| o.iter())
+        .find(|(k, v)| {
+            (k.as_str() == "id" || k.ends_with("_id") || k.ends_with("Id")) && v.is_string()
+        })
+        .and_then(|(_, v)| v.as_str().map(str::to_string))
+}
+
+#[test]
+fn a_goal_that_names_an_id_is_counted_and_one_that_does_not_is_not() {
+    let (task, id) = dev()
+        .into_iter()
+        .find_map(|t| {
+            let id = first_id(&t)?;
+            (!t.goal.contains(&id)).then_some((t, id))
+        })
+        .expect("a dev task whose goal does not name the id its reference uses");
+    assert_eq!(stats(std::slice::from_ref(&task), None).goals_with_ids, 0);
+    let mut told = task.clone();
+    told.goal = format!("{} (it is {id})", task.goal);
+    assert_eq!(stats(&[told], None).goals_with_ids, 1);
+}
+
+#[test]
+fn a_task_its_reads_alone_pass_is_caught() {
+    let reads_only = |tasks: &[Task]| {
+        stats(tasks, None)
+            .no_skill
+            .iter()
+            .find(|n| n.strategy.contains("reads without"))
+            .map(|n| n.passes)
+            .unwrap()
+    };
+    let tasks = dev();
+    assert_eq!(
+        reads_only(&tasks),
+        0,
+        "every dev task that writes needs its writes"
+    );
+    // A write task whose predicate asks for nothing: its reads alone pass it.
+    let mut hollow = tasks
+        .into_iter()
+        .find(|t| t.category.as_str() == "single-tool" && t.servers == ["filesystem"])
+        .expect("a filesystem task");
+    hollow.success_predicate = mcpbench_tasks::Pred::All(Vec::new());
+    assert_eq!(reads_only(&[hollow]), 1);
+}
