@@ -8,13 +8,14 @@ use axum::Router;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
     Implementation, InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The largest MCP request body accepted.
@@ -67,6 +68,14 @@ fn render(value: &Value) -> CallToolResult {
 }
 
 impl ServerHandler for McpHandler {
+    /// The two revisions of docs/protocol.md; the older ones rmcp also knows are not offered
+    /// (an `initialize` asking for one is answered with 2025-11-25).
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        const REVISIONS: &[ProtocolVersion] =
+            &[ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];
+        Cow::Borrowed(REVISIONS)
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
             Implementation::new("mcpbench-gateway", env!("CARGO_PKG_VERSION")),
@@ -79,19 +88,20 @@ impl ServerHandler for McpHandler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
         let (run, server, _) = self.target(&ctx)?;
-        let pending = run.begin(
-            &server,
-            "initialize",
-            Some(request.protocol_version.to_string()),
-        );
+        let asked = request.protocol_version.to_string();
+        let mut pending = run.begin(&server, "initialize", None);
         ctx.peer.set_peer_info(request.clone());
         let result = self.negotiate_initialize(&request);
-        run.record(
-            pending,
+        // The event's revision is the one agreed on (what the agent then speaks, and what the
+        // trace header lists); what the client proposed is kept as the event's result.
+        pending.protocol = Some(
             result
                 .as_ref()
-                .ok()
-                .map(|r| Value::String(r.protocol_version.to_string())),
+                .map_or(asked.clone(), |r| r.protocol_version.to_string()),
+        );
+        run.record(
+            pending,
+            Some(Value::String(format!("client asked for {asked}"))),
         );
         result
     }

@@ -150,3 +150,57 @@ async fn stateless_2026_requests_are_served_and_recorded() {
     assert_eq!(closed.revisions, vec!["2026-07-28".to_string()]);
     assert_eq!(closed.events[0].method, "tools/list");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_two_revisions_are_offered_and_the_trace_records_the_agreed_one() {
+    let (gw, _runner) = common::runner(Duration::from_secs(5)).await;
+    let task = common::dev_task("fs-");
+    let open = gw.gateway.open_run(task.clone()).unwrap();
+    let url = format!("{}/mcp/{}/filesystem", gw.base_url, open.run_id);
+    let mut agreed = Vec::new();
+    for asked in ["2025-06-18", "2025-11-25"] {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+        let text = reqwest::Client::new()
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .header("authorization", format!("Bearer {}", open.token))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let answer: serde_json::Value = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .find_map(|d| serde_json::from_str(d.trim()).ok())
+            .unwrap_or_else(|| panic!("no JSON-RPC answer in {text:?}"));
+        agreed.push(
+            answer["result"]["protocolVersion"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    assert_eq!(
+        agreed,
+        ["2025-11-25", "2025-11-25"],
+        "an older revision rmcp knows is not offered"
+    );
+    let closed = gw.gateway.close_run(&open.run_id).unwrap();
+    let first = &closed.events[0];
+    assert_eq!(first.method, "initialize");
+    assert_eq!(first.protocol.as_deref(), Some("2025-11-25"));
+    assert_eq!(
+        first.result,
+        Some(json!("client asked for 2025-06-18")),
+        "the proposal is kept as the event's result"
+    );
+    assert_eq!(
+        closed.revisions,
+        ["2025-11-25"],
+        "the header lists what was spoken"
+    );
+}
