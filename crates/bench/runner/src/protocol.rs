@@ -34,6 +34,18 @@ pub struct AgentReply {
     pub answer: Option<String>,
 }
 
+impl AgentReply {
+    /// Reads a reply body: a JSON object with an optional string `answer`. serde would also
+    /// take a struct written as an array (`["text"]`); the protocol does not, so neither do we.
+    pub fn parse(body: &[u8]) -> Result<Self, String> {
+        let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+        if !value.is_object() {
+            return Err("the reply is not a JSON object".into());
+        }
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
+}
+
 /// `sha256=<hex HMAC-SHA256 of body with secret>`, the `X-MCPBench-Signature` header.
 pub fn sign(secret: &[u8], body: &[u8]) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes keys of any length");

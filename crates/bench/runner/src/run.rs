@@ -276,7 +276,7 @@ impl Runner {
                     format!("the agent answered HTTP {status}: {snippet}"),
                 ));
             }
-            let reply: AgentReply = serde_json::from_slice(&bytes).map_err(|e| {
+            let reply = AgentReply::parse(&bytes).map_err(|e| {
                 (
                     Some(status),
                     format!("malformed reply: expected JSON {{\"answer\": string}}: {e}"),

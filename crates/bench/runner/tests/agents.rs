@@ -122,6 +122,11 @@ async fn broken_replies_are_agent_errors_that_say_what_was_wrong() {
             "malformed reply",
         ),
         (
+            // serde would read a struct from an array; the protocol asks for an object.
+            axum::Router::new().route("/", post(|| async { Json(json!(["the answer"])) })),
+            "not a JSON object",
+        ),
+        (
             axum::Router::new().route("/", post(|| async { "x".repeat(2 << 20) })),
             "larger than",
         ),
