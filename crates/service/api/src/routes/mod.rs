@@ -5,6 +5,7 @@ pub(crate) mod admin_sets;
 pub(crate) mod auth;
 pub(crate) mod ops;
 pub(crate) mod public;
+pub(crate) mod run_view;
 pub(crate) mod sets;
 pub(crate) mod submissions;
 pub(crate) mod upload;

@@ -11,7 +11,7 @@ use crate::extract::{Path, Query};
 use crate::params::{
     TaskFilters, category_schema, difficulty_schema, name, server_schema, set_name,
 };
-use crate::routes::submissions::RunView;
+use crate::routes::run_view::RunView;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;

@@ -1,7 +1,6 @@
 //! Vendors' submissions: create, list, read, cancel, publish, and their runs.
 
 use crate::AppState;
-use crate::access::{ShownDuration, shown_duration};
 use crate::answers::{
     BadRequest, Conflict, NotFound, TooLarge, TooMany, Unauthorized, Unprocessable, UnsupportedType,
 };
@@ -11,13 +10,13 @@ use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::limits::ClientAddr;
 use crate::params::name;
+use crate::routes::run_view::RunView;
 use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
 use mcpbench_db::{SetState, runs, submissions, workers};
 use mcpbench_egress::{check_resolved, check_url};
-use mcpbench_scoring::RunCounts;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -532,58 +531,6 @@ pub async fn publish(
         return Err(ApiError::not_found(format!("you have no submission {id}")));
     }
     Ok(AppJson(owned(&state, id, &caller).await?.into()))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct RunView {
-    pub id: Uuid,
-    pub task_id: String,
-    pub trial: i32,
-    pub passed: bool,
-    pub reason: String,
-    pub detail: Option<String>,
-    #[serde(flatten)]
-    pub counts: RunCounts,
-    /// The run's wall time; absent while its task is sealed (a live private set, or a retired
-    /// set that withholds it), when only `duration_range_ms` is given.
-    pub duration_ms: Option<i64>,
-    /// While the task is sealed: the bucket the duration falls in (exact times would be a
-    /// channel out of a sandboxed run).
-    pub duration_range_ms: Option<DurationRange>,
-}
-
-/// A duration known only to fall in `[at_least_ms, below_ms)`.
-#[derive(Serialize, ToSchema)]
-pub struct DurationRange {
-    pub at_least_ms: i64,
-    /// Absent for the last bucket.
-    pub below_ms: Option<i64>,
-}
-
-impl From<&runs::Run> for RunView {
-    fn from(r: &runs::Run) -> Self {
-        let (duration_ms, duration_range_ms) = match shown_duration(r) {
-            ShownDuration::Exact(ms) => (Some(ms), None),
-            ShownDuration::Within(at_least_ms, below_ms) => (
-                None,
-                Some(DurationRange {
-                    at_least_ms,
-                    below_ms,
-                }),
-            ),
-        };
-        Self {
-            id: r.id,
-            task_id: r.task_id.clone(),
-            trial: r.trial,
-            passed: r.passed,
-            reason: r.reason.to_string(),
-            detail: r.detail.clone(),
-            counts: r.counts,
-            duration_ms,
-            duration_range_ms,
-        }
-    }
 }
 
 #[derive(Serialize, ToSchema)]
