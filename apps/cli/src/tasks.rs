@@ -198,7 +198,18 @@ fn print_stats(s: &SetStats) {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!("difficulty: {}", split.join(", "));
+    let computed: Vec<String> = s
+        .by_computed_difficulty
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!(
+        "difficulty declared: {}; computed: {} ({} of {} agree)",
+        split.join(", "),
+        computed.join(", "),
+        s.difficulty_agrees,
+        s.tasks
+    );
     for n in &s.no_skill {
         println!(
             "no skill: {:<48} passes {:>3}  {}",

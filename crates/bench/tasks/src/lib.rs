@@ -5,6 +5,7 @@
 mod check;
 mod compose;
 mod describe;
+pub mod difficulty;
 mod generate;
 mod load;
 mod run;

@@ -35,7 +35,12 @@ pub struct SetStats {
     pub goals_with_every_argument: usize,
     /// Passes of strategies that need no skill; a set worth ranking on has none.
     pub no_skill: Vec<NoSkill>,
+    /// Declared difficulty labels, per label.
     pub by_difficulty: BTreeMap<String, usize>,
+    /// Difficulty computed from the tasks (see [`crate::difficulty`]), per label.
+    pub by_computed_difficulty: BTreeMap<String, usize>,
+    /// Tasks whose declared label is the computed one.
+    pub difficulty_agrees: usize,
     /// Against another set (`--against`), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<Similarity>,
@@ -147,10 +152,17 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         with_ids += usize::from(id_values(r).iter().any(|id| t.goal.contains(id.as_str())));
     }
     let mut by_difficulty = BTreeMap::new();
+    let mut by_computed_difficulty = BTreeMap::new();
+    let mut difficulty_agrees = 0;
     for t in tasks {
+        let computed = crate::difficulty::computed(t).difficulty;
         *by_difficulty
             .entry(t.difficulty.as_str().to_string())
             .or_insert(0) += 1;
+        *by_computed_difficulty
+            .entry(computed.as_str().to_string())
+            .or_insert(0) += 1;
+        difficulty_agrees += usize::from(computed == t.difficulty);
     }
     let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
     SetStats {
@@ -168,6 +180,8 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         goals_with_every_argument: every_arg,
         no_skill: no_skill(tasks),
         by_difficulty,
+        by_computed_difficulty,
+        difficulty_agrees,
         similarity: against.map(|other| similarity(tasks, other)),
     }
 }
@@ -390,6 +404,23 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             s.goals_with_every_argument == 0,
         ),
         row("no-skill passes", no_skill.to_string(), "0", no_skill == 0),
+        row(
+            "computed difficulty, easy/medium/hard",
+            ["easy", "medium", "hard"]
+                .map(|d| {
+                    s.by_computed_difficulty
+                        .get(d)
+                        .copied()
+                        .unwrap_or(0)
+                        .to_string()
+                })
+                .join("/"),
+            "about a third each",
+            ["easy", "medium", "hard"].iter().all(|d| {
+                let n = s.by_computed_difficulty.get(*d).copied().unwrap_or(0);
+                (0.2..=0.47).contains(&(n as f64 / s.tasks.max(1) as f64))
+            }),
+        ),
     ];
     if let Some(sim) = &s.similarity {
         rows.push(row(
