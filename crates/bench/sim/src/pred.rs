@@ -36,6 +36,18 @@ pub enum AnswerCheck {
         #[serde(default)]
         tolerance: f64,
     },
+    /// The answer states a number within `tolerance` of `value` and no other number (dates and
+    /// times are not numbers here): a spray of guesses never passes.
+    #[serde(rename = "answer.only_number")]
+    OnlyNumber {
+        value: f64,
+        #[serde(default)]
+        tolerance: f64,
+    },
+    /// The answer names `value` (as `answer.matches` does) and none of `others`, the other
+    /// candidates a careless answer could name: listing every candidate never passes.
+    #[serde(rename = "answer.names")]
+    Names { value: String, others: Vec<String> },
 }
 
 impl<A> Pred<A> {
@@ -74,6 +86,16 @@ impl<A> Pred<A> {
             Pred::Not(p) => p.collect_atoms(out),
             Pred::Answer(_) => {}
             Pred::Atom(a) => out.push(a),
+        }
+    }
+
+    /// Every answer check in the tree, depth first.
+    pub fn answer_checks(&self) -> Vec<&AnswerCheck> {
+        match self {
+            Pred::All(ps) | Pred::Any(ps) => ps.iter().flat_map(Pred::answer_checks).collect(),
+            Pred::Not(p) => p.answer_checks(),
+            Pred::Answer(c) => vec![c],
+            Pred::Atom(_) => Vec::new(),
         }
     }
 
@@ -139,6 +161,25 @@ impl AnswerCheck {
     /// Why `answer` fails the check (which [`AnswerCheck::holds`] said).
     fn unmet(&self, answer: &str) -> String {
         match self {
+            AnswerCheck::OnlyNumber { value, tolerance } => {
+                let others = numbers_in(answer)
+                    .into_iter()
+                    .filter(|n| (n - value).abs() > *tolerance + 1e-9)
+                    .count();
+                if others > 0 {
+                    format!(
+                        "the answer states {others} other number(s); it must state only {value}"
+                    )
+                } else {
+                    format!("the answer does not state {value}")
+                }
+            }
+            AnswerCheck::Names { value, others } => {
+                match others.iter().find(|o| contains_phrase(answer, o)) {
+                    Some(o) => format!("the answer names {o:?}, which is not the answer"),
+                    None => format!("the answer does not contain {value:?}"),
+                }
+            }
             AnswerCheck::Matches { value } => {
                 format!("the answer does not contain {value:?}")
             }
@@ -162,12 +203,39 @@ impl AnswerCheck {
         }
     }
 
+    /// What makes the check unusable, if anything: a phrase that normalises to nothing, or an
+    /// `answer.names` whose wrong candidates include the right one (nothing could pass).
+    pub fn problem(&self) -> Option<String> {
+        let empty = |s: &str| normalize_answer(s).is_empty();
+        match self {
+            AnswerCheck::Matches { value } if empty(value) => Some("value is empty".into()),
+            AnswerCheck::Names { value, others } => {
+                if empty(value) {
+                    Some("value is empty".into())
+                } else if let Some(o) = others.iter().find(|o| empty(o)) {
+                    Some(format!("others holds an empty candidate {o:?}"))
+                } else {
+                    others.iter().find(|o| contains_phrase(value, o)).map(|o| {
+                        format!("the right answer {value:?} names the wrong candidate {o:?}")
+                    })
+                }
+            }
+            _ => None,
+        }
+    }
+
     pub fn holds(&self, answer: &str) -> bool {
         match self {
-            AnswerCheck::Matches { value } => {
-                let want = normalize_answer(value);
-                let have = normalize_answer(answer);
-                !want.is_empty() && format!(" {have} ").contains(&format!(" {want} "))
+            AnswerCheck::Matches { value } => contains_phrase(answer, value),
+            AnswerCheck::Names { value, others } => {
+                contains_phrase(answer, value) && !others.iter().any(|o| contains_phrase(answer, o))
+            }
+            AnswerCheck::OnlyNumber { value, tolerance } => {
+                let numbers = numbers_in(answer);
+                !numbers.is_empty()
+                    && numbers
+                        .iter()
+                        .all(|n| (n - value).abs() <= *tolerance + 1e-9)
             }
             AnswerCheck::Number { value, tolerance } => {
                 let mut numbers = numbers_in(answer);
@@ -180,6 +248,13 @@ impl AnswerCheck {
             }
         }
     }
+}
+
+/// Whether the normalised `answer` holds the normalised `phrase` as whole words.
+fn contains_phrase(answer: &str, phrase: &str) -> bool {
+    let want = normalize_answer(phrase);
+    let have = normalize_answer(answer);
+    !want.is_empty() && format!(" {have} ").contains(&format!(" {want} "))
 }
 
 /// Lower case, punctuation at word edges dropped, thousands separators removed from numbers,

@@ -136,6 +136,17 @@ impl Task {
                 );
             }
         }
+        for problem in self
+            .success_predicate
+            .answer_checks()
+            .into_iter()
+            .filter_map(|c| c.problem())
+        {
+            bad(
+                "success_predicate",
+                format!("an answer check is unusable: {problem}"),
+            );
+        }
         if self.available_tools.is_empty() {
             bad("available_tools", "lists no tool".into());
         }
