@@ -33,6 +33,10 @@ pub struct SetStats {
     pub tasks_with_string_arguments: usize,
     /// ...and of those, the ones whose goal holds every one of them word for word.
     pub goals_with_every_argument: usize,
+    /// Tasks whose predicate names a value the run itself creates (an id a reference's call
+    /// returned that the initial state does not hold): a correct agent that first made one
+    /// mistaken record would fail them.
+    pub predicates_on_created_ids: Vec<String>,
     /// Passes of strategies that need no skill; a set worth ranking on has none.
     pub no_skill: Vec<NoSkill>,
     /// Declared difficulty labels, per label.
@@ -178,6 +182,11 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         goals_with_ids: with_ids,
         tasks_with_string_arguments: with_args,
         goals_with_every_argument: every_arg,
+        predicates_on_created_ids: tasks
+            .iter()
+            .filter(|t| names_created_value(t))
+            .map(|t| t.id.clone())
+            .collect(),
         no_skill: no_skill(tasks),
         by_difficulty,
         by_computed_difficulty,
@@ -224,6 +233,49 @@ fn id_values(steps: &[&Step]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether the predicate holds an id that only the run makes: an id-shaped string
+/// (`ENG-34`, `evt-1042`: letters, a dash, digits) that a reference call returned before any
+/// call sent it, and that neither the initial state nor the goal holds.
+fn names_created_value(t: &Task) -> bool {
+    let Ok(mut run) = TaskRun::new(t) else {
+        return false;
+    };
+    let initial = serde_json::to_value(&t.initial_state).unwrap_or_default();
+    let known: Vec<&str> = strings(&initial);
+    let predicate = serde_json::to_value(&t.success_predicate).unwrap_or_default();
+    let mut sent: Vec<String> = Vec::new();
+    let mut created = BTreeSet::new();
+    for c in shortest_reference(t).into_iter().filter_map(Step::as_call) {
+        sent.extend(strings(&c.arguments).into_iter().map(str::to_string));
+        if let Ok(result) = run.call(&c.tool, &c.arguments) {
+            created.extend(
+                strings(&result)
+                    .into_iter()
+                    .filter(|s| is_id_shaped(s))
+                    .filter(|s| {
+                        !known.iter().any(|k| k.contains(*s))
+                            && !t.goal.contains(*s)
+                            && !sent.iter().any(|x| x.contains(*s))
+                    })
+                    .map(str::to_string),
+            );
+        }
+    }
+    strings(&predicate)
+        .iter()
+        .any(|p| created.iter().any(|c| p.contains(c.as_str())))
+}
+
+/// Letters, one dash, digits: how the simulated servers name what they create.
+fn is_id_shaped(s: &str) -> bool {
+    s.split_once('-').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.chars().all(|c| c.is_ascii_alphabetic())
+            && b.chars().all(|c| c.is_ascii_digit())
+    })
 }
 
 fn no_skill(tasks: &[Task]) -> Vec<NoSkill> {
@@ -402,6 +454,12 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             ),
             "0",
             s.goals_with_every_argument == 0,
+        ),
+        row(
+            "predicates naming an id the run creates",
+            s.predicates_on_created_ids.len().to_string(),
+            "0",
+            s.predicates_on_created_ids.is_empty(),
         ),
         row("no-skill passes", no_skill.to_string(), "0", no_skill == 0),
         row(

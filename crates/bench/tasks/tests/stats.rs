@@ -44,6 +44,17 @@ fn the_dev_set_measures_as_the_audit_found() {
     assert!((s.tools_per_task.mean - 5.5).abs() < 0.05);
     assert_eq!(s.tasks_with_string_arguments, 186);
     assert_eq!(s.goals_with_every_argument, 82);
+    assert_eq!(
+        s.predicates_on_created_ids.len(),
+        3,
+        "three tasks check an issue key the run itself creates: {:?}",
+        s.predicates_on_created_ids
+    );
+    assert!(
+        s.predicates_on_created_ids
+            .iter()
+            .all(|id| id.contains("github-issue-to-tracker"))
+    );
     let spray = &s.no_skill[0];
     assert_eq!(
         spray.passes, 5,
