@@ -45,6 +45,19 @@ pub fn templates() -> Vec<AnyTemplate> {
 
 /// Generates `count` tasks from `seed`.
 pub fn generate(seed: u64, count: usize) -> Vec<Task> {
+    generate_avoiding(seed, count, &[])
+}
+
+/// Goals closer than this (Jaccard similarity of word 3-shingles) to a goal to avoid count as
+/// the same goal.
+pub const MAX_GOAL_SIMILARITY: f64 = 0.9;
+
+/// Generates `count` tasks from `seed` whose goals neither repeat nor come near (above
+/// [`MAX_GOAL_SIMILARITY`]) any goal of `avoid`: a private month drawn apart from the public
+/// goals. A slot whose goal comes too near draws again, as a repeated goal does; with `avoid`
+/// empty this is [`generate`], bit for bit.
+pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task> {
+    let avoid = crate::stats::GoalIndex::new(avoid);
     let all = templates();
     let width = count.saturating_sub(1).to_string().len().max(4);
     let mut usage: BTreeMap<&str, usize> = BTreeMap::new();
@@ -63,10 +76,33 @@ pub fn generate(seed: u64, count: usize) -> Vec<Task> {
             // that goals are unique unless a template's space is too small for the set.
             let mut body = template.build(&mut rng);
             let mut retry = 0;
-            while !goals.insert(body.goal.clone()) && retry < MAX_REDRAWS {
+            while (goals.contains(&body.goal) || avoid.near(&body.goal, MAX_GOAL_SIMILARITY))
+                && retry < MAX_REDRAWS
+            {
                 retry += 1;
                 body = template.build(&mut Rng::new(seed, i as u64 | (retry << 40)));
             }
+            // A private month must not come near a public goal: when the slot's template has
+            // no goal left that is far enough, another template that fits the slot is tried.
+            // (Never with nothing to avoid, so `generate` is unchanged.)
+            let mut template = template;
+            let taken = |goal: &str, goals: &std::collections::BTreeSet<String>| {
+                goals.contains(goal) || avoid.near(goal, MAX_GOAL_SIMILARITY)
+            };
+            if !avoid.is_empty() && taken(&body.goal, &goals) {
+                let others = all.iter().filter(|t| {
+                    t.id != template.id && t.servers.contains(&server) && t.category == category
+                });
+                for (k, other) in others.enumerate() {
+                    let candidate =
+                        other.build(&mut Rng::new(seed, i as u64 | ((k as u64 + 1) << 48)));
+                    if !taken(&candidate.goal, &goals) {
+                        (template, body) = (other, candidate);
+                        break;
+                    }
+                }
+            }
+            goals.insert(body.goal.clone());
             let short = template
                 .id
                 .split_once('.')

@@ -15,12 +15,16 @@ mod task;
 
 pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
 pub use describe::servers_markdown;
-pub use generate::{GENERATOR_VERSION, Manifest, generate, templates, write_set};
+pub use generate::{
+    GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, generate, generate_avoiding, templates,
+    write_set,
+};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
 pub use stats::{
-    NoSkill, STRATEGIES, SetStats, Similarity, Spread, Target, goal_similarity, stats, targets,
+    NoSkill, STRATEGIES, SetStats, Similarity, Spread, Target, closest_goal, goal_similarity,
+    stats, targets,
 };
 pub use task::{Task, TemplateRef};
 

@@ -116,3 +116,30 @@ fn a_task_its_reads_alone_pass_is_caught() {
     hollow.success_predicate = mcpbench_tasks::Pred::All(Vec::new());
     assert_eq!(reads_only(&[hollow]), 1);
 }
+
+#[test]
+fn a_month_drawn_apart_from_the_public_goals_repeats_none() {
+    let public = dev();
+    let goals: Vec<String> = public.iter().map(|t| t.goal.clone()).collect();
+    let plain = mcpbench_tasks::generate(77, 200);
+    let plain_sim = stats(&plain, Some(&public)).similarity.unwrap();
+    assert!(
+        plain_sim.identical_goals > 0,
+        "the plain generator repeats public goals (the problem this solves)"
+    );
+    let apart = mcpbench_tasks::generate_avoiding(77, 200, &goals);
+    assert_eq!(apart.len(), 200);
+    let sim = stats(&apart, Some(&public)).similarity.unwrap();
+    assert_eq!(sim.identical_goals, 0);
+    assert!(
+        sim.max <= mcpbench_tasks::MAX_GOAL_SIMILARITY,
+        "closest {:?} at {}",
+        sim.closest,
+        sim.max
+    );
+    assert_eq!(
+        mcpbench_tasks::generate_avoiding(77, 200, &goals),
+        apart,
+        "deterministic"
+    );
+}

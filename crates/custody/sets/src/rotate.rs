@@ -7,9 +7,11 @@
 //! fresh task passes the validity proof of `mcpbench tasks check` before the draft is stored.
 
 use crate::{Custody, SetError, create_with, info, open_all};
-use mcpbench_db::{PgPool, SetState};
+use mcpbench_db::{PgPool, SetState, sets};
 use mcpbench_sim::Rng;
-use mcpbench_tasks::{Task, check_tasks, generate};
+use mcpbench_tasks::{
+    MAX_GOAL_SIMILARITY, Task, check_tasks, closest_goal, generate, generate_avoiding,
+};
 use std::collections::HashSet;
 
 /// The rotation's result, in set order.
@@ -127,11 +129,25 @@ pub fn secret_seed() -> u64 {
     u64::from_le_bytes(seed)
 }
 
-/// `count` fresh tasks for set `set` from `seed`, each proven valid; their ids carry the
+/// `count` fresh tasks for set `set` from `seed`, each proven valid, none of whose goals
+/// repeats or comes near (see [`MAX_GOAL_SIMILARITY`]) a goal of `public`; their ids carry the
 /// month (`...-202611`), so that no two months share an id.
-pub fn fresh_tasks(seed: u64, count: usize, set: &str) -> Result<Vec<Task>, SetError> {
+pub fn fresh_tasks(
+    seed: u64,
+    count: usize,
+    set: &str,
+    public: &[String],
+) -> Result<Vec<Task>, SetError> {
     let suffix = set.replace('-', "");
-    let mut tasks = generate(seed, count);
+    let mut tasks = generate_avoiding(seed, count, public);
+    let goals: Vec<String> = tasks.iter().map(|t| t.goal.clone()).collect();
+    let closest = closest_goal(&goals, public);
+    if closest > MAX_GOAL_SIMILARITY {
+        // Names no goal: the message may be shown, and the goals are private.
+        return Err(SetError::Invalid(format!(
+            "a generated goal comes too near a public one (similarity {closest:.2}); generate again"
+        )));
+    }
     for t in &mut tasks {
         t.id = format!("{}-{suffix}", t.id);
     }
@@ -155,9 +171,11 @@ pub async fn generate_draft(
     }
     custody.keyring()?;
     let set = id.to_string();
-    let tasks = tokio::task::spawn_blocking(move || fresh_tasks(secret_seed(), count, &set))
-        .await
-        .expect("task generation does not panic")?;
+    let public = sets::clear_goals(pool).await?;
+    let tasks =
+        tokio::task::spawn_blocking(move || fresh_tasks(secret_seed(), count, &set, &public))
+            .await
+            .expect("task generation does not panic")?;
     create_with(pool, custody, id, &tasks, false, None, None).await
 }
 

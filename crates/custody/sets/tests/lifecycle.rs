@@ -367,3 +367,26 @@ async fn a_kept_task_stays_withheld_until_no_live_set_holds_it_and_no_rotation_o
         text.contains(&quoted[1..quoted.len() - 1])
     }));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_month_repeats_no_goal_anyone_may_have_read() {
+    let (pool, _) = fresh().await;
+    let public = load_dir(&workspace().join("tasks/dev")).unwrap();
+    let rows: Vec<_> = public.iter().map(mcpbench_sets::set_task).collect();
+    sets::put_public_set(&pool, "dev", &rows).await.unwrap();
+    let mut goals = sets::clear_goals(&pool).await.unwrap();
+    goals.sort();
+    let mut want: Vec<String> = public.iter().map(|t| t.goal.clone()).collect();
+    want.sort();
+    want.dedup();
+    assert_eq!(goals, want, "every goal held in clear, once");
+
+    let month = mcpbench_sets::fresh_tasks(77, 200, "2027-01", &goals).unwrap();
+    assert_eq!(month.len(), 200);
+    assert!(
+        month.iter().all(|t| !goals.contains(&t.goal)),
+        "no public goal is repeated"
+    );
+    let mine: Vec<String> = month.iter().map(|t| t.goal.clone()).collect();
+    assert!(mcpbench_tasks::closest_goal(&mine, &goals) <= mcpbench_tasks::MAX_GOAL_SIMILARITY);
+}

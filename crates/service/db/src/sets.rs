@@ -560,6 +560,18 @@ pub async fn public_tasks(
     Ok(rows)
 }
 
+/// The goal of every task held in clear (public sets, and retired months once revealed): what
+/// anyone may have read, which a new private month must not repeat.
+pub async fn clear_goals(pool: &PgPool) -> Result<Vec<String>, DbError> {
+    let rows = sqlx::query_scalar!(
+        r#"SELECT DISTINCT t.task->>'goal' AS "goal!" FROM set_tasks t
+           WHERE t.task IS NOT NULL AND t.task ? 'goal'"#
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
 /// One task of a public set; `None` for a private set, an unknown set or an unknown task alike.
 pub async fn public_task(
     pool: &PgPool,
