@@ -1,6 +1,6 @@
-//! Open runs: each holds its task, its live world, its counts and its events. The rules of
-//! a call (budget, listed tools, schema, faults) are applied here, apart from HTTP, so they
-//! can be tested directly.
+//! Open runs: each holds its task, its live world (a `TaskRun`, which decides and counts every
+//! call under the task's rules) and its events. Here a call's outcome is worded for the agent
+//! and recorded, apart from HTTP.
 
 use crate::guard::GatewayConfig;
 use crate::trace::{Event, Outcome};
@@ -228,68 +228,47 @@ impl LiveRun {
         let mut state = self.state.lock().expect("run lock");
         state.note_revision(p.protocol.as_deref());
         let outcome = state.run.attempt(&qualified, &args);
-        let mut event = Event {
-            seq: state.events.len() as u32 + 1,
+        let hallucinated = matches!(outcome, CallOutcome::Unlisted);
+        let invalid_arguments = matches!(outcome, CallOutcome::InvalidArguments(_));
+        let over_budget = matches!(outcome, CallOutcome::OverBudget { .. });
+        let injected_fault = matches!(outcome, CallOutcome::InjectedFault(_));
+        let answer = match outcome {
+            CallOutcome::Ok(v) => Answer::Result(v),
+            CallOutcome::OverBudget { max_steps, call } => Answer::ToolError(format!(
+                "budget exceeded: this task allows {max_steps} tool calls and this was call {call}; the run has failed its budget"
+            )),
+            CallOutcome::Unlisted => Answer::Refused(format!(
+                "tool {tool} is not available on this server; call tools/list for the tools you may use"
+            )),
+            CallOutcome::InvalidArguments(e)
+            | CallOutcome::InjectedFault(e)
+            | CallOutcome::ToolError(e) => Answer::ToolError(e.to_string()),
+        };
+        let (outcome, result, error, response) = match &answer {
+            Answer::Result(v) => (Outcome::Ok, Some(v.clone()), None, v.to_string()),
+            Answer::ToolError(m) => (Outcome::ToolError, None, Some(m.clone()), m.clone()),
+            Answer::Refused(m) => (Outcome::ProtocolError, None, Some(m.clone()), m.clone()),
+        };
+        let seq = state.events.len() as u32 + 1;
+        state.events.push(Event {
+            seq,
             start_us: p.start_us,
-            end_us: 0,
+            end_us: self.now_us(),
             server: p.server,
             method: p.method.into(),
             protocol: p.protocol,
             tool: p.tool,
             arguments: Some(args),
-            outcome: Outcome::ToolError,
-            result: None,
-            error: None,
-            hallucinated: false,
-            invalid_arguments: false,
-            over_budget: false,
-            injected_fault: false,
+            outcome,
+            result,
+            error,
+            hallucinated,
+            invalid_arguments,
+            over_budget,
+            injected_fault,
             request_bytes,
-            response_bytes: 0,
-        };
-        let answer = match outcome {
-            CallOutcome::Ok(v) => Answer::Result(v),
-            CallOutcome::OverBudget { max_steps, call } => {
-                event.over_budget = true;
-                Answer::ToolError(format!(
-                    "budget exceeded: this task allows {max_steps} tool calls and this was call {call}; the run has failed its budget"
-                ))
-            }
-            CallOutcome::Unlisted => {
-                event.hallucinated = true;
-                Answer::Refused(format!(
-                    "tool {tool} is not available on this server; call tools/list for the tools you may use"
-                ))
-            }
-            CallOutcome::InvalidArguments(e) => {
-                event.invalid_arguments = true;
-                Answer::ToolError(e.to_string())
-            }
-            CallOutcome::InjectedFault(e) => {
-                event.injected_fault = true;
-                Answer::ToolError(e.to_string())
-            }
-            CallOutcome::ToolError(e) => Answer::ToolError(e.to_string()),
-        };
-        let response = match &answer {
-            Answer::Result(v) => {
-                event.outcome = Outcome::Ok;
-                event.result = Some(v.clone());
-                v.to_string()
-            }
-            Answer::ToolError(m) => {
-                event.error = Some(m.clone());
-                m.clone()
-            }
-            Answer::Refused(m) => {
-                event.outcome = Outcome::ProtocolError;
-                event.error = Some(m.clone());
-                m.clone()
-            }
-        };
-        event.response_bytes = response.len() as u64;
-        event.end_us = self.now_us();
-        state.events.push(event);
+            response_bytes: response.len() as u64,
+        });
         answer
     }
 }

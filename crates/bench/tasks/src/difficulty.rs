@@ -35,26 +35,10 @@ pub const HARD_FROM: f64 = 7.0;
 
 /// The computed difficulty of `task`.
 pub fn computed(task: &Task) -> DifficultyScore {
-    let shortest = task
-        .reference_solutions
-        .iter()
-        .min_by_key(|r| r.iter().filter(|s| s.as_call().is_some()).count());
-    let calls = shortest.map_or(0, |r| r.iter().filter(|s| s.as_call().is_some()).count()) as u32;
-    let hops = shortest.map_or(0, |r| hops(task, r));
-    let used: BTreeSet<&str> = task
-        .reference_solutions
-        .iter()
-        .flatten()
-        .filter_map(Step::as_call)
-        .map(|c| c.tool.as_str())
-        .collect();
-    let shown = task.available_tools.len().max(1) as f64;
-    let unused = task
-        .available_tools
-        .iter()
-        .filter(|t| !used.contains(t.as_str()))
-        .count() as f64
-        / shown;
+    let shortest = task.shortest_reference();
+    let calls = shortest.iter().filter(|s| s.as_call().is_some()).count() as u32;
+    let hops = hops(task, shortest);
+    let unused = task.unused_tools() as f64 / task.available_tools.len().max(1) as f64;
     let servers = task.servers.len().max(1) as u32;
     let recovery = !task.faults.is_empty();
     let score = f64::from(calls.min(12)) / 2.0

@@ -57,7 +57,7 @@ pub const MAX_GOAL_SIMILARITY: f64 = 0.9;
 /// goals. A slot whose goal comes too near draws again, as a repeated goal does; with `avoid`
 /// empty this is [`generate`], bit for bit.
 pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task> {
-    let avoid = crate::stats::GoalIndex::new(avoid);
+    let avoid = crate::similarity::GoalIndex::new(avoid);
     let all = templates();
     let width = count.saturating_sub(1).to_string().len().max(4);
     let mut usage: BTreeMap<&str, usize> = BTreeMap::new();
@@ -74,11 +74,12 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
             *usage.entry(template.id).or_default() += 1;
             // A slot whose goal came up before draws again from further streams of its own, so
             // that goals are unique unless a template's space is too small for the set.
+            let taken = |goal: &str, goals: &std::collections::BTreeSet<String>| {
+                goals.contains(goal) || avoid.near(goal, MAX_GOAL_SIMILARITY)
+            };
             let mut body = template.build(&mut rng);
             let mut retry = 0;
-            while (goals.contains(&body.goal) || avoid.near(&body.goal, MAX_GOAL_SIMILARITY))
-                && retry < MAX_REDRAWS
-            {
+            while taken(&body.goal, &goals) && retry < MAX_REDRAWS {
                 retry += 1;
                 body = template.build(&mut Rng::new(seed, i as u64 | (retry << 40)));
             }
@@ -86,9 +87,6 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
             // no goal left that is far enough, another template that fits the slot is tried.
             // (Never with nothing to avoid, so `generate` is unchanged.)
             let mut template = template;
-            let taken = |goal: &str, goals: &std::collections::BTreeSet<String>| {
-                goals.contains(goal) || avoid.near(goal, MAX_GOAL_SIMILARITY)
-            };
             if !avoid.is_empty() && taken(&body.goal, &goals) {
                 let others = all.iter().filter(|t| {
                     t.id != template.id && t.servers.contains(&server) && t.category == category

@@ -10,6 +10,7 @@ mod generate;
 mod load;
 mod run;
 mod schema;
+mod similarity;
 mod stats;
 mod task;
 
@@ -22,10 +23,8 @@ pub use generate::{
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
-pub use stats::{
-    NoSkill, STRATEGIES, SetStats, Similarity, Spread, Target, closest_goal, goal_similarity,
-    stats, targets,
-};
+pub use similarity::{closest_goal, goal_similarity};
+pub use stats::{NoSkill, STRATEGIES, SetStats, Similarity, Spread, Target, stats, targets};
 pub use task::{Task, TemplateRef};
 
 pub use mcpbench_sim::{Call, Category, Difficulty, Fault, Pred, Step};

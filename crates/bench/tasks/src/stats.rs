@@ -5,6 +5,7 @@
 //! against each task's own world through [`TaskRun`], under the same rules agents meet.
 
 use crate::run::TaskRun;
+use crate::similarity::{jaccard, shingles};
 use crate::task::Task;
 use mcpbench_sim::verify::Run;
 use mcpbench_sim::{Effect, Step};
@@ -115,7 +116,7 @@ pub const STRATEGIES: [&str; 4] = [
 
 /// Measures `tasks`; `against` is another set's tasks to compare goals with.
 pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
-    let shortest: Vec<Vec<&Step>> = tasks.iter().map(shortest_reference).collect();
+    let shortest: Vec<&[Step]> = tasks.iter().map(Task::shortest_reference).collect();
     let calls: Vec<u32> = shortest
         .iter()
         .map(|r| r.iter().filter(|s| s.as_call().is_some()).count() as u32)
@@ -124,22 +125,8 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         .iter()
         .map(|t| t.available_tools.len() as u32)
         .collect();
-    let (mut shown, mut unused) = (0usize, 0usize);
-    for t in tasks {
-        let used: BTreeSet<&str> = t
-            .reference_solutions
-            .iter()
-            .flatten()
-            .filter_map(Step::as_call)
-            .map(|c| c.tool.as_str())
-            .collect();
-        shown += t.available_tools.len();
-        unused += t
-            .available_tools
-            .iter()
-            .filter(|x| !used.contains(x.as_str()))
-            .count();
-    }
+    let shown: usize = tasks.iter().map(|t| t.available_tools.len()).sum();
+    let unused: usize = tasks.iter().map(Task::unused_tools).sum();
     let mut with_args = 0;
     let mut every_arg = 0;
     let mut with_ids = 0;
@@ -195,14 +182,6 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
     }
 }
 
-fn shortest_reference(t: &Task) -> Vec<&Step> {
-    t.reference_solutions
-        .iter()
-        .min_by_key(|r| r.iter().filter(|s| s.as_call().is_some()).count())
-        .map(|r| r.iter().collect())
-        .unwrap_or_default()
-}
-
 /// Every string leaf of a JSON value, three characters or longer (shorter ones, like `ok`
 /// or `2`, stand in any text by chance).
 fn strings(v: &Value) -> Vec<&str> {
@@ -216,7 +195,7 @@ fn strings(v: &Value) -> Vec<&str> {
 
 /// The ids a reference passes: string values of arguments named `id`, `*_id`, `*Id`, `*_ids`
 /// or `*Ids`. A goal holding one hands the agent what it should have looked up.
-fn id_values(steps: &[&Step]) -> Vec<String> {
+fn id_values(steps: &[Step]) -> Vec<String> {
     fn is_id_key(k: &str) -> bool {
         k == "id"
             || k.ends_with("_id")
@@ -247,7 +226,7 @@ fn names_created_value(t: &Task) -> bool {
     let predicate = serde_json::to_value(&t.success_predicate).unwrap_or_default();
     let mut sent: Vec<String> = Vec::new();
     let mut created = BTreeSet::new();
-    for c in shortest_reference(t).into_iter().filter_map(Step::as_call) {
+    for c in t.shortest_reference().iter().filter_map(Step::as_call) {
         sent.extend(strings(&c.arguments).into_iter().map(str::to_string));
         if let Ok(result) = run.call(&c.tool, &c.arguments) {
             created.extend(
@@ -336,75 +315,6 @@ fn reads_only_pass<'t>(t: &'t Task, fresh: &dyn Fn() -> TaskRun<&'t Task>) -> bo
         }
         run.passes(answer)
     })
-}
-
-fn shingles(text: &str) -> BTreeSet<String> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    if words.len() < 3 {
-        return std::iter::once(words.join(" ")).collect();
-    }
-    words.windows(3).map(|w| w.join(" ")).collect()
-}
-
-/// Jaccard similarity of the word 3-shingles of two texts (1.0 for the same words in order).
-pub fn goal_similarity(a: &str, b: &str) -> f64 {
-    jaccard(&shingles(a), &shingles(b))
-}
-
-fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
-    let union = a.union(b).count();
-    if union == 0 {
-        return 0.0;
-    }
-    a.intersection(b).count() as f64 / union as f64
-}
-
-/// Goals prepared for comparison: their word 3-shingles, and the goals themselves.
-pub(crate) struct GoalIndex {
-    goals: BTreeSet<String>,
-    shingles: Vec<BTreeSet<String>>,
-}
-
-impl GoalIndex {
-    pub(crate) fn new(goals: &[String]) -> Self {
-        Self {
-            goals: goals.iter().cloned().collect(),
-            shingles: goals.iter().map(|g| shingles(g)).collect(),
-        }
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.goals.is_empty()
-    }
-
-    /// Whether `goal` is one of the goals, or more similar than `max` to one.
-    pub(crate) fn near(&self, goal: &str, max: f64) -> bool {
-        if self.goals.contains(goal) {
-            return true;
-        }
-        if self.shingles.is_empty() {
-            return false;
-        }
-        let mine = shingles(goal);
-        self.shingles.iter().any(|s| jaccard(&mine, s) > max)
-    }
-}
-
-/// The highest similarity (word 3-shingles, 1.0 for the same goal) between a goal of `goals`
-/// and one of `others`; 0 when either is empty.
-pub fn closest_goal(goals: &[String], others: &[String]) -> f64 {
-    let theirs: Vec<BTreeSet<String>> = others.iter().map(|g| shingles(g)).collect();
-    goals
-        .iter()
-        .map(|g| {
-            let mine = shingles(g);
-            theirs.iter().map(|s| jaccard(&mine, s)).fold(0.0, f64::max)
-        })
-        .fold(0.0, f64::max)
 }
 
 fn similarity(tasks: &[Task], other: &[Task]) -> Similarity {

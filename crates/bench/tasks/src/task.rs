@@ -63,6 +63,29 @@ fn valid_id(id: &str) -> bool {
 }
 
 impl Task {
+    /// The reference solution with the fewest calls (empty when there is none).
+    pub fn shortest_reference(&self) -> &[Step] {
+        self.reference_solutions
+            .iter()
+            .min_by_key(|r| r.iter().filter(|s| s.as_call().is_some()).count())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// How many of the tools shown to the agent no reference calls.
+    pub fn unused_tools(&self) -> usize {
+        let used: std::collections::BTreeSet<&str> = self
+            .reference_solutions
+            .iter()
+            .flatten()
+            .filter_map(Step::as_call)
+            .map(|c| c.tool.as_str())
+            .collect();
+        self.available_tools
+            .iter()
+            .filter(|t| !used.contains(t.as_str()))
+            .count()
+    }
+
     /// A task from a template's body, filed under `server` (one of the body's servers).
     pub fn from_body(id: String, server: &str, template: &str, body: TaskBody) -> Task {
         Task {
