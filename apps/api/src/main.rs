@@ -1,10 +1,12 @@
-//! `mcpbench-api`: config -> telemetry -> pool -> migrate -> serve.
+//! `mcpbench-api`: config -> telemetry -> pool -> migrate -> dev set -> serve.
 
 use anyhow::Context;
 use clap::Parser;
 use mcpbench_config::{ApiArgs, CustodyArgs, LogArgs, StoreArgs, shutdown_signal};
+use mcpbench_sets::PublicSet;
 use mcpbench_storage::TraceStore;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 /// The MCPBench HTTP API. Every flag can also be given as the environment variable shown.
 #[derive(Parser)]
@@ -16,6 +18,10 @@ struct Cli {
     /// Where to listen.
     #[arg(long, env = "MCPBENCH_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// The dev set's task files, published at start under the id their manifest names (which
+    /// becomes the default set unless MCPBENCH_DEV_SET names another).
+    #[arg(long, env = "MCPBENCH_DEV_TASKS")]
+    dev_tasks: Option<PathBuf>,
     #[command(flatten)]
     api: ApiArgs,
     #[command(flatten)]
@@ -28,14 +34,28 @@ struct Cli {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     mcpbench_telemetry::init_logging(cli.log.log_json, &cli.log.log);
-    let config =
-        mcpbench_api::Config::from_args(&cli.api, &cli.custody).map_err(anyhow::Error::msg)?;
+    // The settings are checked before anything is touched.
+    mcpbench_api::Config::from_args(&cli.api, &cli.custody).map_err(anyhow::Error::msg)?;
+    let dev = match &cli.dev_tasks {
+        Some(dir) => Some(PublicSet::read(dir).context("the dev set (MCPBENCH_DEV_TASKS)")?),
+        None => None,
+    };
     let pool = mcpbench_db::connect(&cli.database_url, 16)
         .await
         .context("connecting to the database")?;
     mcpbench_db::migrate(&pool).await.context("migrating")?;
+    if let Some(dev) = dev {
+        let id = dev
+            .publish(&pool, None)
+            .await
+            .context("publishing the dev set")?;
+        tracing::info!(set = %id, tasks = dev.tasks.len(), "dev set published");
+        cli.api.dev_set.get_or_insert(id);
+    }
+    let config =
+        mcpbench_api::Config::from_args(&cli.api, &cli.custody).map_err(anyhow::Error::msg)?;
     let store = TraceStore::from_args(&cli.store)
         .await
         .context("opening the trace store")?;

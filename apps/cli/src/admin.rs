@@ -1,9 +1,9 @@
 //! `mcpbench admin`: operator commands against the service's database.
 
 use crate::admin_set::{self, SetCommand};
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Subcommand;
-use mcpbench_db::{sets, vendors};
+use mcpbench_db::vendors;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,9 +34,10 @@ pub enum AdminCommand {
     /// go through `admin set create`, sealed and committed.
     LoadSet {
         dir: PathBuf,
-        /// The set's id (letters, digits and '-').
+        /// The set's id (letters, digits and '-'); by default the one the set's manifest.json
+        /// names (`dev` when it names none).
         #[arg(long)]
-        id: String,
+        id: Option<String>,
         #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
@@ -84,18 +85,10 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                 id,
                 database_url,
             } => {
-                let tasks = mcpbench_tasks::load_dir(&dir).map_err(|errors| {
-                    let lines: Vec<String> =
-                        errors.iter().take(10).map(ToString::to_string).collect();
-                    anyhow::anyhow!("the tasks do not load:\n{}", lines.join("\n"))
-                })?;
-                if tasks.is_empty() {
-                    bail!("{} holds no task files", dir.display());
-                }
+                let set = mcpbench_sets::PublicSet::read(&dir)?;
                 let pool = connect(database_url).await?;
-                let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
-                sets::put_public_set(&pool, &id, &set).await?;
-                eprintln!("set {id:?} holds {} tasks", set.len());
+                let id = set.publish(&pool, id.as_deref()).await?;
+                eprintln!("set {id:?} holds {} tasks", set.tasks.len());
             }
         }
         anyhow::Ok(ExitCode::SUCCESS)

@@ -2,19 +2,21 @@
 //!
 //! Without `DATABASE_URL` a PostgreSQL cluster is started in `DIR/postgres` (and stopped on
 //! Ctrl-C); traces go to `DIR/traces`. The API and a worker run in this process; the dev set
-//! is loaded; on the first start the reference agents (oracle, null, random) are run on it so
+//! is loaded under the id its manifest names (`dev-v2`; a set without one is `dev`, benchmark
+//! version 1, whose results stay on the board under that id); on the first start the reference agents (oracle, null, random) are run on it so
 //! the leaderboard is not empty; a `demo` vendor gets a fresh key at each start (the earlier
 //! ones are revoked). The URL, the database URL (its password masked) and the demo key are
 //! printed, and written to `DIR/up.json` (mode 0600).
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 use mcpbench_agents::AgentKind;
 use mcpbench_config::{ApiArgs, CustodyArgs, WorkerArgs, shutdown_signal};
-use mcpbench_db::{DbError, PgPool, leaderboard, sets, submissions, vendors};
+use mcpbench_db::{DbError, PgPool, leaderboard, submissions, vendors};
 use mcpbench_egress::Policy;
 use mcpbench_pgcluster::{Cluster, Options};
-use mcpbench_tasks::{Task, load_dir};
+use mcpbench_sets::PublicSet;
+use mcpbench_tasks::Task;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -91,7 +93,11 @@ pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
     mcpbench_telemetry::init_logging(false, "info,sqlx=warn,rmcp=warn");
     std::fs::create_dir_all(&args.data_dir)
         .with_context(|| format!("creating {}", args.data_dir.display()))?;
-    let tasks = load_tasks(&args.tasks)?;
+    let set = mcpbench_sets::PublicSet::read(&args.tasks).map_err(|e| {
+        anyhow::anyhow!(
+            "the dev set does not load (run from the repository root or pass --tasks): {e}"
+        )
+    })?;
     let cluster = match &args.database_url {
         Some(_) => None,
         None => {
@@ -111,7 +117,7 @@ pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
         (None, None) => unreachable!("a cluster is started when no URL is given"),
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let result = runtime.block_on(serve(&args, &database_url, tasks));
+    let result = runtime.block_on(serve(&args, &database_url, &set));
     drop(runtime);
     if let Some(cluster) = cluster {
         eprintln!("stopping PostgreSQL");
@@ -120,28 +126,16 @@ pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
     result.map(|()| ExitCode::SUCCESS)
 }
 
-fn load_tasks(dir: &Path) -> anyhow::Result<Vec<Task>> {
-    let tasks = load_dir(dir).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().take(10).map(ToString::to_string).collect();
-        anyhow::anyhow!(
-            "the dev set in {} does not load (run from the repository root or pass --tasks):\n{}",
-            dir.display(),
-            lines.join("\n")
-        )
-    })?;
-    if tasks.is_empty() {
-        bail!("{} holds no task files", dir.display());
-    }
-    Ok(tasks)
-}
-
-async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::Result<()> {
+async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Result<()> {
     let pool = mcpbench_db::connect(database_url, 24)
         .await
         .context("connecting to the database")?;
     mcpbench_db::migrate(&pool).await.context("migrating")?;
-    let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
-    sets::put_public_set(&pool, "dev", &set).await?;
+    let set = dev
+        .publish(&pool, None)
+        .await
+        .with_context(|| format!("loading the dev set as {:?}", dev.id))?;
+    let set = set.as_str();
     let store = mcpbench_storage::TraceStore::local(args.data_dir.join("traces"))?;
     let metrics = mcpbench_telemetry::Metrics::new();
     let mut secret = [0u8; 32];
@@ -150,7 +144,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
         jwt_secret: Some(hex::encode(secret)),
         allow_private_agents: true,
         submission_quota: 10,
-        dev_set: "dev".into(),
+        dev_set: Some(set.into()),
         max_attempts: 3,
         image_upload_max_bytes: mcpbench_api::DEFAULT_IMAGE_UPLOAD_MAX_BYTES,
         public_url: None,
@@ -204,7 +198,7 @@ async fn serve(args: &UpArgs, database_url: &str, tasks: Vec<Task>) -> anyhow::R
     let _agents = if args.no_reference {
         Vec::new()
     } else {
-        reference_runs(&pool, &tasks).await?
+        reference_runs(&pool, set, &dev.tasks).await?
     };
 
     write_up_json(&args.data_dir, &url, database_url, &demo_key)?;
@@ -262,9 +256,10 @@ fn masked(url: &str) -> String {
 /// has reference entries for the dev set already. The servers live as long as the handles.
 async fn reference_runs(
     pool: &PgPool,
+    set: &str,
     tasks: &[Task],
 ) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
-    let entries = leaderboard::entries(pool, "dev").await?;
+    let entries = leaderboard::entries(pool, set).await?;
     if entries.iter().any(|e| e.is_reference) {
         return Ok(Vec::new());
     }
@@ -301,7 +296,7 @@ async fn reference_runs(
             pool,
             &submissions::NewSubmission {
                 vendor_id: vendor,
-                set_id: "dev",
+                set_id: set,
                 name,
                 model: &format!("reference-{name}"),
                 agent: submissions::Agent::Endpoint(&endpoint),
@@ -313,7 +308,7 @@ async fn reference_runs(
             },
         )
         .await?;
-        eprintln!("queued the reference agent {name} on the dev set");
+        eprintln!("queued the reference agent {name} on the dev set {set}");
     }
     Ok(servers)
 }

@@ -33,25 +33,15 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
     assert_eq!(r.status(), 200);
 
     // The dev set is browsable and the reference agents reach the leaderboard, marked.
-    let tasks: Value = http
-        .get(format!("{url}/tasks?limit=5"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let get = |path: String| {
+        let request = http.get(format!("{url}{path}"));
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let tasks = get("/tasks?limit=5".into()).await;
     assert_eq!(tasks["tasks"].as_array().unwrap().len(), 5);
     let deadline = Instant::now() + Duration::from_secs(400);
     let board = loop {
-        let board: Value = http
-            .get(format!("{url}/leaderboard"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let board = get(format!("/leaderboard?set={}", mcpbench_tasks::DEV_SET)).await;
         if board["entries"].as_array().unwrap().len() == 3 {
             break board;
         }
@@ -63,6 +53,9 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
     };
     let entries = board["entries"].as_array().unwrap();
     assert!(entries.iter().all(|e| e["reference"] == true));
+    // The dev set is published under the id its manifest names, the default set.
+    let default = get("/leaderboard".into()).await;
+    assert_eq!(default["entries"], board["entries"]);
     assert_eq!(entries[0]["name"], "oracle");
     assert_eq!(entries[0]["success_rate"], 1.0);
 

@@ -112,7 +112,7 @@ pub(crate) async fn guard(
             "missing or wrong bearer token for this run, or the run has ended",
         );
     };
-    if !run.task.servers.iter().any(|s| s == server) {
+    if !run.task.offered_servers().iter().any(|s| s == server) {
         return refuse(StatusCode::NOT_FOUND, "this run has no server of that name");
     }
     next.run(request).await

@@ -98,7 +98,7 @@ impl Gateway {
         let open = OpenRun {
             run_id: format!("run_{}", random_hex(12)),
             token: random_hex(32),
-            servers: task.servers.clone(),
+            servers: task.offered_servers(),
         };
         let live = LiveRun {
             token: open.token.clone(),
@@ -214,6 +214,7 @@ impl LiveRun {
             invalid_arguments: false,
             over_budget: false,
             injected_fault: false,
+            distractor: false,
             request_bytes: 0,
             response_bytes,
         });
@@ -232,6 +233,8 @@ impl LiveRun {
         let invalid_arguments = matches!(outcome, CallOutcome::InvalidArguments(_));
         let over_budget = matches!(outcome, CallOutcome::OverBudget { .. });
         let injected_fault = matches!(outcome, CallOutcome::InjectedFault(_));
+        let distractor =
+            self.task.is_distractor(&p.server) && self.task.available_tools.contains(&qualified);
         let answer = match outcome {
             CallOutcome::Ok(v) => Answer::Result(v),
             CallOutcome::OverBudget { max_steps, call } => Answer::ToolError(format!(
@@ -266,6 +269,7 @@ impl LiveRun {
             invalid_arguments,
             over_budget,
             injected_fault,
+            distractor,
             request_bytes,
             response_bytes: response.len() as u64,
         });

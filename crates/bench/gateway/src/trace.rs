@@ -24,7 +24,36 @@ pub struct Header {
     /// Wall-clock start, RFC 3339, UTC.
     pub started_at: String,
     pub max_steps: u32,
+    /// The servers the task needs.
     pub servers: Vec<String>,
+    /// The servers offered beside them that the task does not need (benchmark version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub distractor_servers: Vec<String>,
+}
+
+impl Header {
+    /// The header of a run of `task`.
+    pub fn of(
+        task: &mcpbench_tasks::Task,
+        run_id: String,
+        set: &str,
+        agent: &str,
+        started_at: String,
+        protocol_revisions: Vec<String>,
+    ) -> Self {
+        Self {
+            format: FORMAT.into(),
+            run_id,
+            task_id: task.id.clone(),
+            set: set.into(),
+            agent: agent.into(),
+            protocol_revisions,
+            started_at,
+            max_steps: task.max_steps,
+            servers: task.servers.clone(),
+            distractor_servers: task.distractor_servers.clone(),
+        }
+    }
 }
 
 /// What became of one MCP request.
@@ -76,6 +105,9 @@ pub struct Event {
     /// The error was injected by one of the task's faults.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub injected_fault: bool,
+    /// A call of a listed tool of a server the task does not need (a distractor server).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub distractor: bool,
     /// Bytes of the request's arguments and of the answer, as JSON.
     pub request_bytes: u64,
     pub response_bytes: u64,

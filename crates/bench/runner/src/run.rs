@@ -3,7 +3,7 @@
 use crate::protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
 use mcpbench_egress::{GuardedClient, Policy, Timeouts};
 use mcpbench_gateway::Gateway;
-use mcpbench_gateway::trace::{AgentExchange, FORMAT, Header, Line, RunSummary};
+use mcpbench_gateway::trace::{AgentExchange, Header, Line, RunSummary};
 use mcpbench_scoring::RunCounts;
 use mcpbench_tasks::Task;
 use serde::Serialize;
@@ -206,17 +206,14 @@ impl Runner {
             counts,
             duration_ms: duration.as_millis() as u64,
         };
-        let mut trace = vec![Line::Header(Header {
-            format: FORMAT.into(),
-            run_id: open.run_id.clone(),
-            task_id: task.id.clone(),
-            set: set.to_string(),
-            agent: agent.label.clone(),
-            protocol_revisions: closed.revisions.clone(),
-            started_at: rfc3339(started_at),
-            max_steps: task.max_steps,
-            servers: task.servers.clone(),
-        })];
+        let mut trace = vec![Line::Header(Header::of(
+            &task,
+            open.run_id.clone(),
+            set,
+            &agent.label,
+            rfc3339(started_at),
+            closed.revisions.clone(),
+        ))];
         trace.extend(closed.events.iter().cloned().map(Line::Event));
         trace.push(Line::Agent(exchange.clone()));
         trace.push(Line::Result(summary));

@@ -7,10 +7,7 @@ use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::routing::post;
 use mcpbench_runner::{AgentRequest, Reason};
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -21,20 +18,7 @@ fn scripted(unlisted: u32, listed: u32) -> axum::Router {
         "/",
         post(move |body: Bytes| async move {
             let request: AgentRequest = serde_json::from_slice(&body).unwrap();
-            let server = &request.mcp_servers[0];
-            let token = server.headers["Authorization"]
-                .strip_prefix("Bearer ")
-                .unwrap()
-                .to_string();
-            let config = StreamableHttpClientTransportConfig::with_uri(server.url.clone())
-                .auth_header(token);
-            let client = ()
-                .serve(StreamableHttpClientTransport::with_client(
-                    reqwest::Client::new(),
-                    config,
-                ))
-                .await
-                .unwrap();
+            let client = common::connect(&request.mcp_servers[0]).await;
             for _ in 0..unlisted {
                 let refused = client
                     .call_tool(CallToolRequestParams::new("teleport"))

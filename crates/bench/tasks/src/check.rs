@@ -215,7 +215,7 @@ fn check_task(task: &Task) -> TaskVerdict {
 fn goal_problems(task: &Task) -> Vec<String> {
     let mut out = Vec::new();
     let goal = task.goal.to_lowercase();
-    for server in &task.servers {
+    for server in &task.offered_servers() {
         for phrase in [format!("{server} server"), format!("{server} tool")] {
             if goal.contains(&phrase) {
                 out.push(format!("the goal names the server ({phrase:?})"));

@@ -14,13 +14,21 @@
 use crate::compose;
 use crate::task::Task;
 use mcpbench_sim::{Category, Difficulty, Rng};
-use mcpbench_world::{AnyTemplate, SERVERS, single_server_templates};
+use mcpbench_world::{AnyTemplate, SERVERS, catalog, single_server_templates};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks.
-pub const GENERATOR_VERSION: &str = "2";
+pub const GENERATOR_VERSION: &str = "3";
+
+/// The id the public dev set is published under. A set id names one list of tasks for good:
+/// when the generator's dev set changes, so does this id, and the results run on the old set
+/// stay under the old id (the store refuses other tasks under an id that has runs).
+pub const DEV_SET: &str = "dev-v2";
+
+/// The id of dev sets whose manifest names none: benchmark version 1.
+pub const DEV_SET_V1: &str = "dev";
 
 /// How often a slot may draw again to get a goal not yet in the set.
 const MAX_REDRAWS: u64 = 50;
@@ -29,11 +37,31 @@ const MAX_REDRAWS: u64 = 50;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    /// The id the set is published under ([`DEV_SET_V1`] when absent).
+    #[serde(default = "dev_set_v1")]
+    pub set: String,
     pub seed: u64,
     pub generator_version: String,
     pub count: usize,
     /// The ids of the set, in generation order.
     pub tasks: Vec<String>,
+}
+
+fn dev_set_v1() -> String {
+    DEV_SET_V1.into()
+}
+
+impl Manifest {
+    /// The manifest of the set in `dir`, if it has one.
+    pub fn read(dir: &Path) -> std::io::Result<Option<Manifest>> {
+        match std::fs::read_to_string(dir.join("manifest.json")) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(std::io::Error::other),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// Every template: each server's own, then those across servers.
@@ -110,9 +138,42 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
                 "{}-{short}-{i:0width$}",
                 mcpbench_world::short_name(server).unwrap_or("task")
             );
-            Task::from_body(id, server, template.id, body)
+            let mut task = Task::from_body(id, server, template.id, body);
+            widen(&mut task, &all, &mut Rng::new(seed, i as u64 | (1 << 56)));
+            task
         })
         .collect()
+}
+
+/// The tool surface a real agent faces: every tool of the task's servers, and one to three
+/// servers the task does not need, each with its whole catalogue and a world drawn by one of
+/// its own templates (so it looks like any other server's). Drawn from a stream of its own,
+/// after the task, so the choice of templates and goals is the same as without it.
+fn widen(task: &mut Task, all: &[AnyTemplate], rng: &mut Rng) {
+    let spare: Vec<&str> = SERVERS
+        .iter()
+        .copied()
+        .filter(|s| !task.servers.iter().any(|x| x == s))
+        .collect();
+    let count = (1 + rng.below(3) as usize).min(spare.len());
+    let mut distractors = rng.sample(&spare, count);
+    distractors.sort_by_key(|s| SERVERS.iter().position(|x| x == s));
+    for server in &distractors {
+        let own: Vec<&AnyTemplate> = all.iter().filter(|t| t.servers == [*server]).collect();
+        let body = rng.pick(&own).build(rng);
+        task.initial_state.take_server(server, body.initial_state);
+    }
+    task.distractor_servers = distractors.iter().map(|s| s.to_string()).collect();
+    task.available_tools = task
+        .offered_servers()
+        .iter()
+        .flat_map(|s| {
+            catalog(s)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |t| format!("{s}.{}", t.name))
+        })
+        .collect();
 }
 
 fn choose<'a>(
@@ -165,13 +226,7 @@ pub fn task_file_bytes(task: &Task) -> String {
 pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifest> {
     std::fs::create_dir_all(dir)?;
     let manifest_path = dir.join("manifest.json");
-    let old: Vec<String> = match std::fs::read_to_string(&manifest_path) {
-        Ok(text) => serde_json::from_str::<Manifest>(&text)
-            .map(|m| m.tasks)
-            .map_err(std::io::Error::other)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e),
-    };
+    let old: Vec<String> = Manifest::read(dir)?.map(|m| m.tasks).unwrap_or_default();
     for f in crate::load::task_files(dir)? {
         let stem = f
             .file_stem()
@@ -199,6 +254,7 @@ pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifes
         std::fs::write(dir.join(format!("{}.json", t.id)), task_file_bytes(t))?;
     }
     let manifest = Manifest {
+        set: DEV_SET.into(),
         seed,
         generator_version: GENERATOR_VERSION.into(),
         count,

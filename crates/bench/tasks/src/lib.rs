@@ -17,8 +17,8 @@ mod task;
 pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
 pub use describe::servers_markdown;
 pub use generate::{
-    GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, generate, generate_avoiding, templates,
-    write_set,
+    DEV_SET, DEV_SET_V1, GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, generate,
+    generate_avoiding, templates, write_set,
 };
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use run::{CallOutcome, TaskRun};

@@ -59,7 +59,10 @@ pub struct TaskRun<T: Borrow<Task>> {
 
 impl<T: Borrow<Task>> TaskRun<T> {
     pub fn new(task: T) -> Result<Self, WorldError> {
-        let world = World::new(&task.borrow().initial_state, &task.borrow().servers)?;
+        let world = {
+            let t: &Task = task.borrow();
+            World::new(&t.initial_state, &t.offered_servers())?
+        };
         Ok(Self {
             task,
             world,

@@ -22,6 +22,11 @@ pub struct Task {
     /// Every server the task uses (extension).
     #[schemars(length(min = 1, max = 3))]
     pub servers: Vec<String>,
+    /// Servers offered to the agent that the task does not need, with their whole catalogues
+    /// (extension, benchmark version 2). Calls to their tools are recorded as distractor calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 3))]
+    pub distractor_servers: Vec<String>,
     pub category: Category,
     pub difficulty: Difficulty,
     /// Tool calls allowed; one more fails the task's budget.
@@ -32,7 +37,7 @@ pub struct Task {
     pub goal: String,
     pub initial_state: InitialState,
     /// Qualified names (`server.tool`) of the tools the agent is offered.
-    #[schemars(length(min = 1, max = 64))]
+    #[schemars(length(min = 1, max = 256))]
     pub available_tools: Vec<String>,
     pub success_predicate: Pred<Atom>,
     /// Errors injected into the run (extension).
@@ -71,6 +76,26 @@ impl Task {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// Every server the agent is offered: the task's own and its distractors, in catalogue
+    /// order, so a server's place says nothing about whether the task needs it.
+    pub fn offered_servers(&self) -> Vec<String> {
+        SERVERS
+            .iter()
+            .filter(|s| {
+                self.servers
+                    .iter()
+                    .chain(&self.distractor_servers)
+                    .any(|x| x == *s)
+            })
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    /// Whether `server` is offered to the agent without the task needing it.
+    pub fn is_distractor(&self, server: &str) -> bool {
+        self.distractor_servers.iter().any(|s| s == server)
+    }
+
     /// How many of the tools shown to the agent no reference calls.
     pub fn unused_tools(&self) -> usize {
         let used: std::collections::BTreeSet<&str> = self
@@ -92,6 +117,7 @@ impl Task {
             id,
             server: server.to_string(),
             servers: body.servers,
+            distractor_servers: Vec::new(),
             category: body.category,
             difficulty: body.difficulty,
             max_steps: body.max_steps,
@@ -145,6 +171,26 @@ impl Task {
         if self.servers.is_empty() {
             bad("servers", "lists no server".into());
         }
+        if self.distractor_servers.len() > 3 {
+            bad(
+                "distractor_servers",
+                format!("lists {}; at most 3", self.distractor_servers.len()),
+            );
+        }
+        for (i, s) in self.distractor_servers.iter().enumerate() {
+            let field = format!("distractor_servers[{i}]");
+            if !SERVERS.contains(&s.as_str()) {
+                bad(
+                    &field,
+                    format!("unknown server {s:?}; the servers are {SERVERS:?}"),
+                );
+            } else if self.servers.contains(s) {
+                bad(&field, format!("{s:?} is one of the task's servers"));
+            } else if self.distractor_servers[..i].contains(s) {
+                bad(&field, format!("{s:?} is listed twice"));
+            }
+        }
+        let offered = self.offered_servers();
         if !self.servers.contains(&self.server) {
             bad(
                 "server",
@@ -152,10 +198,10 @@ impl Task {
             );
         }
         for s in self.initial_state.servers() {
-            if !self.servers.iter().any(|x| x == s) {
+            if !offered.iter().any(|x| x == s) {
                 bad(
                     &format!("initial_state.{s}"),
-                    format!("seeds {s}, which is not in servers"),
+                    format!("seeds {s}, which is in neither servers nor distractor_servers"),
                 );
             }
         }
@@ -176,9 +222,11 @@ impl Task {
         for (i, t) in self.available_tools.iter().enumerate() {
             let field = format!("available_tools[{i}]");
             match t.split_once('.') {
-                Some((server, _)) if !self.servers.iter().any(|s| s == server) => bad(
+                Some((server, _)) if !offered.iter().any(|s| s == server) => bad(
                     &field,
-                    format!("{t} belongs to {server}, which is not in servers"),
+                    format!(
+                        "{t} belongs to {server}, which is in neither servers nor distractor_servers"
+                    ),
                 ),
                 _ if tool_spec(t).is_none() => bad(&field, format!("no such tool {t:?}")),
                 _ if self.available_tools[..i].contains(t) => {
@@ -203,7 +251,7 @@ impl Task {
                 );
             }
         }
-        if let Err(e) = World::new(&self.initial_state, &self.servers) {
+        if let Err(e) = World::new(&self.initial_state, &offered) {
             bad("initial_state", e.to_string());
         }
         out

@@ -77,3 +77,55 @@ fn writing_a_set_replaces_an_earlier_set_but_never_foreign_files() {
     assert!(err.to_string().contains("mine.json"), "{err}");
     assert!(dir.path().join("mine.json").exists());
 }
+
+/// Benchmark version 2's tool surface: every tool of the task's servers and of one to three
+/// servers it does not need, at least 20 tools, most of them used by no reference.
+#[test]
+fn every_task_faces_whole_catalogues_and_servers_it_does_not_need() {
+    let tasks = generate(11, 400);
+    let mut distractor_counts = BTreeMap::new();
+    let mut unused = 0usize;
+    let mut shown = 0usize;
+    for t in &tasks {
+        let n = t.distractor_servers.len();
+        assert!((1..=3).contains(&n), "{}: {n} distractor servers", t.id);
+        *distractor_counts.entry(n).or_insert(0) += 1;
+        for d in &t.distractor_servers {
+            assert!(!t.servers.contains(d), "{}: {d} is needed", t.id);
+            assert!(
+                t.initial_state.servers().contains(&d.as_str()),
+                "{}: the distractor {d} has a world of its own",
+                t.id
+            );
+        }
+        let whole: Vec<String> = t
+            .offered_servers()
+            .iter()
+            .flat_map(|s| {
+                mcpbench_world::catalog(s)
+                    .unwrap()
+                    .into_iter()
+                    .map(move |tool| format!("{s}.{}", tool.name))
+            })
+            .collect();
+        assert_eq!(t.available_tools, whole, "{}", t.id);
+        assert!(t.available_tools.len() >= 20, "{}", t.id);
+        unused += t.unused_tools();
+        shown += t.available_tools.len();
+    }
+    assert_eq!(
+        distractor_counts.len(),
+        3,
+        "one, two and three distractors all occur"
+    );
+    assert!(
+        unused as f64 / shown as f64 >= 0.6,
+        "{unused} of {shown} tools shown are used by no reference"
+    );
+    // The distractors and their worlds come from the seed too.
+    let again = generate(11, 400);
+    assert_eq!(
+        serde_json::to_string(&tasks).unwrap(),
+        serde_json::to_string(&again).unwrap()
+    );
+}

@@ -34,6 +34,22 @@ fn a_generated_task_loads() {
     assert_eq!(errors_of(&valid()), "");
 }
 
+/// A task of benchmark version 1 (hand-picked tools, no distractor servers), as the first dev
+/// set held it: it still loads and still checks.
+#[test]
+fn a_version_1_task_loads_and_checks() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v1");
+    let task = load_task(&dir.join("cal-meeting-time-to-channel-0014.json")).unwrap();
+    assert!(task.distractor_servers.is_empty());
+    assert_eq!(
+        task.offered_servers(),
+        ["slack", "calendar"],
+        "catalogue order"
+    );
+    let report = check_dir(&dir);
+    assert!(report.ok() && report.valid == 1, "{report:?}");
+}
+
 /// A change that breaks a valid task.
 type Damage = Box<dyn Fn(&mut Value)>;
 
@@ -142,9 +158,54 @@ fn each_kind_of_damage_is_named() {
         (
             "fault on unlisted tool",
             Box::new(|v| {
+                let tools = v["available_tools"].as_array_mut().unwrap();
+                tools.retain(|t| t != "filesystem.delete_file");
                 v["faults"] = json!([{"tool": "filesystem.delete_file", "on_call": 1, "error": "unavailable", "message": "down"}]);
             }),
             "faults[0].tool",
+        ),
+        (
+            "distractor the task needs",
+            Box::new(|v| {
+                v["distractor_servers"] = json!(["filesystem"]);
+            }),
+            "is one of the task's servers",
+        ),
+        (
+            "unknown distractor",
+            Box::new(|v| {
+                v["distractor_servers"] = json!(["fax"]);
+            }),
+            "distractor_servers[0]",
+        ),
+        (
+            "four distractors",
+            Box::new(|v| {
+                v["distractor_servers"] = json!(["github", "slack", "email", "shop"]);
+            }),
+            "at most 3",
+        ),
+        (
+            "tool of a server not offered",
+            Box::new(|v| {
+                let offered: Vec<Value> = v["servers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .chain(v["distractor_servers"].as_array().unwrap())
+                    .cloned()
+                    .collect();
+                let other = ["calendar", "weather", "memory", "shop"]
+                    .into_iter()
+                    .find(|s| !offered.contains(&json!(s)))
+                    .unwrap();
+                let tool = mcpbench_world::catalog(other).unwrap()[0].name;
+                v["available_tools"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!(format!("{other}.{tool}")));
+            }),
+            "in neither servers nor distractor_servers",
         ),
     ];
     for (what, damage, expect) in cases {

@@ -40,8 +40,10 @@ fn the_dev_set_measures_as_the_audit_found() {
     assert_eq!((s.reference_calls.median, s.reference_calls.max), (2.0, 5));
     assert_eq!(s.long_share, 0.0);
     assert_eq!(s.multi_server_share, 0.2, "80% of tasks use one server");
-    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (3, 11));
-    assert!((s.tools_per_task.mean - 5.5).abs() < 0.05);
+    // Version 2's tool surface: whole catalogues and one to three servers not needed.
+    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (23, 88));
+    assert!((s.tools_per_task.mean - 45.5).abs() < 0.05);
+    assert!(s.unused_tool_share >= 0.9, "{}", s.unused_tool_share);
     assert_eq!(s.tasks_with_string_arguments, 186);
     assert_eq!(s.goals_with_every_argument, 82);
     assert_eq!(

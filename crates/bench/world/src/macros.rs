@@ -33,6 +33,14 @@ macro_rules! servers {
                 $( if self.$name.is_some() { out.push(stringify!($name)); } )*
                 out
             }
+
+            /// Takes `server`'s seed from `other` (nothing when `other` does not seed it).
+            pub fn take_server(&mut self, server: &str, other: InitialState) {
+                match server {
+                    $( stringify!($name) => self.$name = other.$name, )*
+                    _ => {}
+                }
+            }
         }
 
         // Each server's seed and atom schemas are inlined under the server's name, so that the

@@ -17,10 +17,12 @@
 //! The errors name sets, states and counts, never a task's content.
 
 pub mod anomaly;
+mod public;
 mod rotate;
 mod settings;
 
 pub use anomaly::analyze;
+pub use public::PublicSet;
 pub use rotate::{
     Rotation, RotationPlan, fresh_tasks, generate_draft, plan_rotation, rotate, secret_seed,
 };

@@ -51,6 +51,10 @@ pub const UPLOAD_TIMEOUT: Duration = Duration::from_secs(3600);
 /// The default cap on an uploaded image archive: 2 GiB.
 pub const DEFAULT_IMAGE_UPLOAD_MAX_BYTES: u64 = 2 << 30;
 
+/// The set shown when a request names none and the deployment names no dev set: the dev set's
+/// id ([`mcpbench_tasks::DEV_SET`]).
+pub const DEFAULT_DEV_SET: &str = mcpbench_tasks::DEV_SET;
+
 /// What the API is configured with.
 #[derive(Clone)]
 pub struct Config {
@@ -294,7 +298,10 @@ impl Config {
                 Policy::hosted()
             },
             monthly_quota: (args.submission_quota > 0).then_some(args.submission_quota),
-            default_set: args.dev_set.clone(),
+            default_set: args
+                .dev_set
+                .clone()
+                .unwrap_or_else(|| DEFAULT_DEV_SET.into()),
             max_attempts: args.max_attempts,
             image_upload_max_bytes: args.image_upload_max_bytes,
             custody: Arc::new(custody),

@@ -150,9 +150,10 @@ pub struct ApiArgs {
     /// limited.
     #[arg(long, env = "MCPBENCH_SUBMISSION_QUOTA", default_value_t = 10)]
     pub submission_quota: i64,
-    /// The set shown when a request names none.
-    #[arg(long, env = "MCPBENCH_DEV_SET", default_value = "dev")]
-    pub dev_set: String,
+    /// The set shown when a request names none; by default the one `MCPBENCH_DEV_TASKS` loads,
+    /// else `dev-v2`.
+    #[arg(long, env = "MCPBENCH_DEV_SET")]
+    pub dev_set: Option<String>,
     /// Attempts a job gets before it fails on our side.
     #[arg(long, env = "MCPBENCH_MAX_ATTEMPTS", default_value_t = 3)]
     pub max_attempts: i32,

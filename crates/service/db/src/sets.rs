@@ -103,15 +103,45 @@ pub enum StoredTask {
     },
 }
 
-/// Stores a public set as active with its tasks in clear (idempotent by id; tasks are replaced
-/// by id): the dev set. Private sets go through [`create_draft`], sealed.
+/// Stores a public set as active with its tasks in clear: the dev set. Private sets go
+/// through [`create_draft`], sealed.
+///
+/// A set id names one list of tasks for good: once a submission was made on the set, storing
+/// the same tasks again does nothing and storing other tasks is refused (they need a new id),
+/// so every result stays with the tasks it was run on. Before that, the tasks are replaced.
 pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Result<(), DbError> {
     let mut tx = pool.begin().await?;
-    let existing = sqlx::query_scalar!("SELECT public FROM task_sets WHERE id = $1", id)
+    let existing = sqlx::query_scalar!("SELECT public FROM task_sets WHERE id = $1 FOR UPDATE", id)
         .fetch_optional(&mut *tx)
         .await?;
     if existing == Some(false) {
         return Err(DbError::Conflict(format!("set {id:?} is private")));
+    }
+    let used = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM submissions WHERE set_id = $1) AS "used!""#,
+        id
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if used {
+        let stored = sqlx::query!(
+            "SELECT task_id, task FROM set_tasks WHERE set_id = $1 ORDER BY position",
+            id
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let same = stored.len() == tasks.len()
+            && stored
+                .iter()
+                .zip(tasks)
+                .all(|(row, t)| row.task_id == t.id && row.task.as_ref() == Some(&t.task));
+        return if same {
+            Ok(())
+        } else {
+            Err(DbError::Conflict(format!(
+                "set {id:?} has results and holds other tasks; publish these tasks under a new set id"
+            )))
+        };
     }
     sqlx::query!(
         "INSERT INTO task_sets (id, state, public, activated_at) VALUES ($1, 'active', TRUE, now())
@@ -120,15 +150,14 @@ pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Resul
     )
     .execute(&mut *tx)
     .await?;
+    sqlx::query!("DELETE FROM set_tasks WHERE set_id = $1", id)
+        .execute(&mut *tx)
+        .await?;
     for (position, t) in tasks.iter().enumerate() {
         sqlx::query!(
             "INSERT INTO set_tasks (set_id, task_id, position, task, server, category, difficulty,
                                     max_steps, first_set)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $1)
-             ON CONFLICT (set_id, task_id) DO UPDATE SET
-                 task = EXCLUDED.task, position = EXCLUDED.position, server = EXCLUDED.server,
-                 category = EXCLUDED.category, difficulty = EXCLUDED.difficulty,
-                 max_steps = EXCLUDED.max_steps",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $1)",
             id,
             t.id,
             position as i32,

@@ -557,3 +557,45 @@ async fn a_runs_counts_come_back_as_they_were_recorded() {
     let scored = mcpbench_db::runs::for_scoring(&pool, sub).await.unwrap();
     assert_eq!(scored[0].counts, counts);
 }
+
+#[tokio::test]
+async fn a_public_set_id_never_takes_other_tasks_once_it_has_results() {
+    let (pool, vendor) = fresh(3).await;
+    let ids = |pool: PgPool| async move {
+        sets::public_tasks(&pool, "dev", sets::TaskFilter::default(), None, 100)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // Before any result: the set's tasks are replaced, none of the old ones left behind.
+    let fresh_list: Vec<sets::SetTask> = ["u-1", "u-2"].iter().map(|i| task(i)).collect();
+    sets::put_public_set(&pool, "dev", &fresh_list)
+        .await
+        .unwrap();
+    assert_eq!(ids(pool.clone()).await, ["u-1", "u-2"]);
+
+    submit(&pool, vendor, 1).await;
+    // The same tasks again are fine (a restart loads its dev set again).
+    sets::put_public_set(&pool, "dev", &fresh_list)
+        .await
+        .unwrap();
+    // Other tasks, or the same ids with other content, are refused and change nothing.
+    let mut changed = fresh_list.clone();
+    changed[1].task = serde_json::json!({ "id": "u-2", "goal": "something else" });
+    for other in [changed, vec![task("u-1")]] {
+        let err = sets::put_public_set(&pool, "dev", &other)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, mcpbench_db::DbError::Conflict(m) if m.contains("new set id")),
+            "{err}"
+        );
+    }
+    assert_eq!(ids(pool.clone()).await, ["u-1", "u-2"]);
+    // A new id takes them.
+    sets::put_public_set(&pool, "dev-v2", &[task("u-1")])
+        .await
+        .unwrap();
+}

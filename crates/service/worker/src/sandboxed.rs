@@ -3,7 +3,7 @@
 
 use crate::Worker;
 use mcpbench_db::queue::Claim;
-use mcpbench_gateway::trace::{FORMAT, Header, Line, RunSummary};
+use mcpbench_gateway::trace::{Header, Line, RunSummary};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sandbox::{Finished, PodSpec};
 use mcpbench_scoring::RunCounts;
@@ -225,17 +225,14 @@ fn explain(
 fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant) -> RunResult {
     let duration = started.elapsed();
     let trace = vec![
-        Line::Header(Header {
-            format: FORMAT.into(),
-            run_id: String::new(),
-            task_id: task.id.clone(),
-            set: set.into(),
-            agent: agent.into(),
-            protocol_revisions: Vec::new(),
-            started_at: humantime::format_rfc3339_seconds(SystemTime::now() - duration).to_string(),
-            max_steps: task.max_steps,
-            servers: task.servers.clone(),
-        }),
+        Line::Header(Header::of(
+            task,
+            String::new(),
+            set,
+            agent,
+            humantime::format_rfc3339_seconds(SystemTime::now() - duration).to_string(),
+            Vec::new(),
+        )),
         Line::Result(RunSummary {
             passed: false,
             reason: Reason::AgentError.as_str().into(),

@@ -59,3 +59,24 @@ pub fn target(url: &str, secret: &[u8]) -> AgentTarget {
         sandbox_gateway: None,
     }
 }
+
+/// An MCP client session on one of a run's servers, as an agent opens it from the request.
+pub async fn connect(
+    server: &mcpbench_runner::McpServerRef,
+) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let token = server.headers["Authorization"]
+        .strip_prefix("Bearer ")
+        .expect("a bearer token")
+        .to_string();
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(token);
+    ().serve(StreamableHttpClientTransport::with_client(
+        reqwest::Client::new(),
+        config,
+    ))
+    .await
+    .expect("the run's server answers initialize")
+}
