@@ -203,6 +203,26 @@ impl AnswerCheck {
         }
     }
 
+    /// `answer.names` for `value` among the `candidates` a careless answer could name (the
+    /// state's other titles, names, files, ...): a candidate equal to `value` or named by it is
+    /// left out, since nothing could pass with it.
+    pub fn names<'a>(value: &str, candidates: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut others: Vec<String> = Vec::new();
+        for c in candidates {
+            let kept = normalize_answer(c) != normalize_answer(value)
+                && !normalize_answer(c).is_empty()
+                && !contains_phrase(value, c)
+                && !others.iter().any(|o| o == c);
+            if kept {
+                others.push(c.to_string());
+            }
+        }
+        AnswerCheck::Names {
+            value: value.to_string(),
+            others,
+        }
+    }
+
     /// What makes the check unusable, if anything: a phrase that normalises to nothing, or an
     /// `answer.names` whose wrong candidates include the right one (nothing could pass).
     pub fn problem(&self) -> Option<String> {

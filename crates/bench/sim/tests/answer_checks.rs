@@ -92,3 +92,23 @@ fn the_new_checks_round_trip_in_the_task_format() {
         "the other candidates are required"
     );
 }
+
+#[test]
+fn names_from_the_states_candidates_leaves_out_what_nothing_could_pass() {
+    let titles = [
+        "Staff Engineer",
+        "Engineer",
+        "Product Designer",
+        "Staff Engineer",
+        "Support Lead",
+    ];
+    let c = AnswerCheck::names("Staff Engineer", titles);
+    assert_eq!(
+        c,
+        names("Staff Engineer", &["Product Designer", "Support Lead"]),
+        "the right one, a phrase it holds and repeats are no wrong candidates"
+    );
+    assert_eq!(c.problem(), None);
+    assert!(c.holds("Ada Park is a Staff Engineer."));
+    assert!(!c.holds("Staff Engineer, Product Designer or Support Lead"));
+}

@@ -101,3 +101,38 @@ fn dev_set_regenerates_byte_for_byte_from_its_seed() {
     }
     assert_eq!(generate(manifest.seed, 5).len(), 5);
 }
+
+/// Every id the dev set was published under, with the SHA-256 of its task files (in manifest
+/// order, each file's bytes): a set id names one list of tasks for good, so results run on it
+/// are never attributed to other tasks. A dev set that changes needs a new `DEV_SET` and a new
+/// line here; the old lines stay.
+const PUBLISHED: &[(&str, &str)] = &[(
+    "dev-v2",
+    "2ecdc94f379bf06d255a624ff7aa721b2c801ce96b4d966fbd25ab92be6054eb",
+)];
+
+#[test]
+fn the_dev_sets_id_names_the_tasks_it_was_published_with() {
+    use sha2::{Digest, Sha256};
+    let dir = root().join("tasks/dev");
+    let manifest: Manifest =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest.set, mcpbench_tasks::DEV_SET);
+    let mut digest = Sha256::new();
+    for id in &manifest.tasks {
+        digest.update(std::fs::read(dir.join(format!("{id}.json"))).unwrap());
+    }
+    let digest = hex::encode(digest.finalize());
+    let pinned = PUBLISHED
+        .iter()
+        .find(|(id, _)| *id == manifest.set)
+        .unwrap_or_else(|| panic!("add ({:?}, {digest:?}) to PUBLISHED", manifest.set));
+    assert_eq!(
+        pinned.1, digest,
+        "tasks/dev changed while its set id stayed {:?}: give the new dev set a new id \
+         (DEV_SET) and add it to PUBLISHED, so results on the old one stay with their tasks",
+        manifest.set
+    );
+    let ids: std::collections::BTreeSet<&str> = PUBLISHED.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids.len(), PUBLISHED.len(), "an id is published once");
+}

@@ -1,6 +1,6 @@
-//! `tasks stats`: the figures are computed as documented, and on today's dev set they agree
-//! with the audit that measured it independently (issue 17's figures). When the dev set is
-//! regenerated for a new version, these numbers change with it, and so does the README.
+//! `tasks stats`: the figures are computed as documented; on version 1's tasks (fixtures from the
+//! first dev set) the tricks pass as the audit found, and today's dev set's figures are pinned.
+//! When the dev set is regenerated, these numbers change with it, and so does the README.
 
 use mcpbench_tasks::{Spread, Step, Task, goal_similarity, load_dir, stats};
 use std::path::Path;
@@ -33,7 +33,7 @@ fn goal_similarity_is_jaccard_of_word_triples() {
 }
 
 #[test]
-fn the_dev_set_measures_as_the_audit_found() {
+fn the_dev_set_measures_as_it_stands() {
     let tasks = dev();
     let s = stats(&tasks, Some(&tasks));
     assert_eq!(s.tasks, 200);
@@ -46,24 +46,41 @@ fn the_dev_set_measures_as_the_audit_found() {
     assert!(s.unused_tool_share >= 0.9, "{}", s.unused_tool_share);
     assert_eq!(s.tasks_with_string_arguments, 186);
     assert_eq!(s.goals_with_every_argument, 82);
-    assert_eq!(
-        s.predicates_on_created_ids.len(),
-        3,
-        "three tasks check an issue key the run itself creates: {:?}",
-        s.predicates_on_created_ids
-    );
-    assert!(
-        s.predicates_on_created_ids
-            .iter()
-            .all(|id| id.contains("github-issue-to-tracker"))
-    );
-    let spray = &s.no_skill[0];
-    assert_eq!(
-        spray.passes, 5,
-        "answering \"1 2 3\" passes five number questions"
-    );
+    // Version 2's answer checks and predicates: nothing for a trick to pass.
+    assert!(s.predicates_on_created_ids.is_empty());
+    for n in &s.no_skill {
+        assert_eq!(n.passes, 0, "{}: {:?}", n.strategy, n.examples);
+    }
     let sim = s.similarity.expect("compared");
     assert_eq!((sim.max, sim.identical_goals), (1.0, 200));
+}
+
+/// Version 1's lenient checks, as the audit found them: three tasks of the first dev set.
+#[test]
+fn the_tricks_pass_version_1_tasks_as_the_audit_found() {
+    let v1 = load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v1"))
+        .expect("the version 1 fixtures");
+    let s = stats(&v1, None);
+    assert_eq!(
+        s.predicates_on_created_ids,
+        ["trk-github-issue-to-tracker-0016"],
+        "a task checks an issue key the run itself creates"
+    );
+    let passes: Vec<(usize, Vec<String>)> = s
+        .no_skill
+        .iter()
+        .map(|n| (n.passes, n.examples.clone()))
+        .collect();
+    assert_eq!(
+        passes[0],
+        (1, vec!["gh-count-open-bugs-0121".to_string()]),
+        "answering \"1 2 3\" passes a number question"
+    );
+    assert_eq!(
+        passes[2],
+        (1, vec!["chat-user-title-0093".to_string()]),
+        "listing every text passes a question without a guard"
+    );
 }
 
 /// The string values of a reference's id arguments (`id`, `*_id`, `*Id`).

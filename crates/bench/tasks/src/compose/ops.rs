@@ -198,21 +198,16 @@ fn github_issue_to_tracker(rng: &mut Rng) -> Composed {
     let project = rng.pick(&tracker.projects).clone();
     let key = project.key.clone();
     let label = *rng.pick(TRACKING_LABELS);
-    let prefix = format!("{key}-");
-    let next = tracker
-        .issues
-        .iter()
-        .filter_map(|i| i.id.strip_prefix(&prefix)?.parse::<u32>().ok())
-        .max()
-        .map_or(1, |n| n + 1);
-    let new_id = format!("{key}-{next}");
-    let comment = format!("Tracked as {new_id}");
+    // The comment names the project, not the new issue's key: a check on a key the run
+    // creates would fail a correct agent whose first attempt made a mistaken issue.
+    let comment = format!("Now tracked in our tracker: {}", project.name);
     let (owner, name, number) = (repo.owner.clone(), repo.name.clone(), issue.number);
     let reference = vec![
         call::<Github>(
             "get_issue",
             json!({ "owner": owner, "repo": name, "issue_number": number }),
         ),
+        call::<Tracker>("list_projects", json!({})),
         call::<Tracker>(
             "create_issue",
             json!({ "project": key, "title": issue.title, "labels": [label] }),
@@ -234,25 +229,19 @@ fn github_issue_to_tracker(rng: &mut Rng) -> Composed {
             estimate: None,
             parent: None,
         })),
-        Pred::Atom(Atom::tracker(
-            mcpbench_server_tracker::Atom::IssueHasLabel {
-                id: new_id.clone(),
-                label: label.into(),
-            },
-        )),
         Pred::Atom(Atom::github(
             mcpbench_server_github::Atom::IssueCommentContains {
                 owner: owner.clone(),
                 repo: name.clone(),
                 number,
-                text: comment.clone(),
+                text: project.name.clone(),
             },
         )),
     ]);
     Composed {
-        max_steps: 6,
+        max_steps: 7,
         goal: format!(
-            "GitHub issue #{number} in {owner}/{name} should be tracked in our issue tracker. Create an issue in the {} project ({key}) whose title is exactly the GitHub issue's title, with the label {label}. Then comment on the GitHub issue with exactly `Tracked as <id>`, where <id> is the identifier the tracker gives the new issue.",
+            "GitHub issue #{number} in {owner}/{name} should be tracked in our issue tracker. Add it to the {} project there, under the same title as on GitHub and with the label {label}, and leave a comment on the GitHub issue saying which tracker project it is now tracked in.",
             project.name
         ),
         initial_state: InitialState {
@@ -290,7 +279,6 @@ fn github_issue_to_tracker(rng: &mut Rng) -> Composed {
             ("issue", json!(number)),
             ("project", json!(key)),
             ("label", json!(label)),
-            ("tracker_id", json!(new_id)),
         ]),
     }
 }

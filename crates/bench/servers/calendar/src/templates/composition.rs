@@ -53,7 +53,7 @@ pub(crate) fn count_pending(rng: &mut Rng) -> Draft<Calendar> {
             "get_event",
             "respond_to_event",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: pending as f64,
             tolerance: 0.0,
         }),

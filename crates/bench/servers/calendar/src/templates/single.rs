@@ -214,6 +214,12 @@ pub(crate) fn first_free_slot(rng: &mut Rng) -> Draft<Calendar> {
     events.extend(afternoon);
     events.extend(next_day_events(rng, &mut ids, day, &[]));
     let answer = clock(answer);
+    // The times the calendar shows that day: a careless answer lists them.
+    let shown: Vec<String> = events
+        .iter()
+        .filter(|e| e.start.starts_with(&day.date()))
+        .flat_map(|e| [e.start[11..].to_string(), e.end[11..].to_string()])
+        .collect();
     Draft {
         goal: format!(
             "On {}, when does the first free {need}-minute slot on my calendar start, at or after {}? My working day ends at 17:00. Answer with just the start time as HH:MM (24-hour).",
@@ -232,9 +238,10 @@ pub(crate) fn first_free_slot(rng: &mut Rng) -> Draft<Calendar> {
             "create_event",
             "get_current_time",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Matches {
-            value: answer.clone(),
-        }),
+        predicate: Pred::Answer(AnswerCheck::names(
+            &answer,
+            shown.iter().map(String::as_str),
+        )),
         references: vec![vec![
             call::<Calendar>(
                 "find_free_slots",

@@ -49,8 +49,10 @@ pub(crate) fn tracking_number(rng: &mut Rng) -> Draft<Email> {
     let target = received(rng, &mut ids, shops[0], &subject, &text);
     let target_id = target.id.clone();
     messages.push(target);
+    let mut decoys = Vec::new();
     for (shop, o) in [(shops[0], other_order), (shops[1], order + 500)] {
         let (n, c) = tracking(rng);
+        decoys.push(n.clone());
         let (s, t) = shipped(o, &n, c);
         messages.push(received(rng, &mut ids, shop, &s, &t));
     }
@@ -72,9 +74,10 @@ pub(crate) fn tracking_number(rng: &mut Rng) -> Draft<Email> {
             "archive_email",
             "mark_as_read",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Matches {
-            value: number.clone(),
-        }),
+        predicate: Pred::Answer(AnswerCheck::names(
+            &number,
+            decoys.iter().map(String::as_str),
+        )),
         references: vec![vec![
             call::<Email>(
                 "search_emails",

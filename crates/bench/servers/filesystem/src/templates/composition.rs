@@ -144,6 +144,7 @@ pub(super) fn find_largest(rng: &mut Rng) -> Draft<Filesystem> {
         .max_by_key(|(_, s)| **s)
         .expect("non-empty");
     let answer = format!("{largest}.bin");
+    let others: Vec<String> = names.iter().map(|n| format!("{n}.bin")).collect();
     Draft {
         goal: format!("Which file in {dir} is the largest? Reply with just its file name."),
         max_steps: 5,
@@ -157,9 +158,10 @@ pub(super) fn find_largest(rng: &mut Rng) -> Draft<Filesystem> {
             "get_file_info",
             "read_text_file",
         ]),
-        predicate: Pred::Answer(mcpbench_sim::AnswerCheck::Matches {
-            value: answer.clone(),
-        }),
+        predicate: Pred::Answer(mcpbench_sim::AnswerCheck::names(
+            &answer,
+            others.iter().map(String::as_str),
+        )),
         references: vec![vec![
             call::<Filesystem>(
                 "list_directory_with_sizes",

@@ -340,7 +340,7 @@ pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Github> {
             "get_issue",
             "list_pull_requests",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: open_bugs as f64,
             tolerance: 0.0,
         }),

@@ -21,7 +21,7 @@ pub(super) fn count_after_outage(rng: &mut Rng) -> Draft<Memory> {
         max_steps: 5,
         seed: c.graph.seed,
         tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: staff as f64,
             tolerance: 0.0,
         }),

@@ -77,9 +77,12 @@ pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
     let who = rng.pick(&c.people).clone();
     let org = c.employer[&who].clone();
     let former = rng.chance(1, 2);
+    // Every organization the graph names is a candidate a careless answer could give.
+    let mut candidates: Vec<String> = c.orgs.clone();
     if former {
         let old = *rng.pick(&c.other_orgs());
         c.graph.observe(&who, &format!("Used to work at {old}"));
+        candidates.push(old.to_string());
     }
     Draft {
         goal: format!(
@@ -88,7 +91,10 @@ pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),
-        predicate: Pred::Answer(AnswerCheck::Matches { value: org.clone() }),
+        predicate: Pred::Answer(AnswerCheck::names(
+            &org,
+            candidates.iter().map(String::as_str),
+        )),
         references: vec![vec![
             call::<Memory>("read_graph", json!({})),
             Step::Answer { answer: org },

@@ -50,7 +50,7 @@ pub(super) fn customer_total(rng: &mut Rng) -> Draft<Postgres> {
             "get_object_details",
             "get_table_sample",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: amount(total),
             tolerance: 0.005,
         }),

@@ -196,9 +196,10 @@ pub(super) fn most_expensive(rng: &mut Rng) -> Draft<Postgres> {
             "count_rows",
             "explain_query",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Matches {
-            value: answer.clone(),
-        }),
+        predicate: Pred::Answer(AnswerCheck::names(
+            &answer,
+            shop.products.iter().map(|p| p.name.as_str()),
+        )),
         references: vec![vec![
             read(&format!(
                 "SELECT name FROM products ORDER BY price {order} LIMIT 1"

@@ -29,7 +29,7 @@ pub(crate) fn units_left(rng: &mut Rng) -> Draft<Shop> {
             "list_products",
             "list_locations",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: f64::from(units),
             tolerance: 0.0,
         }),

@@ -250,7 +250,7 @@ pub(crate) fn order_total(rng: &mut Rng) -> Draft<Shop> {
         max_steps: 3,
         seed,
         tools: Shop::tools(&["get_order", "list_orders", "search_products"]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: total as f64 / 100.0,
             tolerance: 0.001,
         }),

@@ -259,9 +259,10 @@ pub(super) fn who_posted(rng: &mut Rng) -> Draft<Slack> {
             "get_users",
             "get_user_profile",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Matches {
-            value: answer.clone(),
-        }),
+        predicate: Pred::Answer(AnswerCheck::names(
+            &answer,
+            w.people.iter().map(|p| p.real_name.as_str()),
+        )),
         references: vec![
             vec![
                 step("list_channels", json!({})),
@@ -323,7 +324,7 @@ pub(super) fn count_mentions(rng: &mut Rng) -> Draft<Slack> {
             "search_messages",
             "get_thread_replies",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: hits as f64,
             tolerance: 0.0,
         }),

@@ -103,9 +103,10 @@ pub(super) fn user_title(rng: &mut Rng) -> Draft<Slack> {
             "search_messages",
             "list_channels",
         ]),
-        predicate: Pred::Answer(AnswerCheck::Matches {
-            value: who.title.clone(),
-        }),
+        predicate: Pred::Answer(AnswerCheck::names(
+            &who.title,
+            w.people.iter().map(|p| p.title.as_str()),
+        )),
         references: vec![
             vec![
                 step("get_users", json!({})),

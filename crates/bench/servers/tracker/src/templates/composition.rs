@@ -39,7 +39,7 @@ pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Tracker> {
         max_steps: 6,
         seed,
         tools: Tracker::tools(&["search_issues", "get_issue", "list_projects", "list_labels"]),
-        predicate: Pred::Answer(AnswerCheck::Number {
+        predicate: Pred::Answer(AnswerCheck::OnlyNumber {
             value: open as f64,
             tolerance: 0.0,
         }),

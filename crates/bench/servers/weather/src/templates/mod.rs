@@ -119,7 +119,7 @@ pub(crate) use mcpbench_sim::params;
 pub(crate) use mcpbench_sim::{Kit, atom, not};
 
 fn number(value: i64, tolerance: f64) -> Pred<Atom> {
-    Pred::Answer(AnswerCheck::Number {
+    Pred::Answer(AnswerCheck::OnlyNumber {
         value: value as f64,
         tolerance,
     })
