@@ -2,6 +2,9 @@
 //! JSON Schema, it loads (names, tools and seeds exist), its references pass within budget
 //! with schema-valid calls to listed tools, doing nothing fails, and its mutants fail
 //! (see `mcpbench_sim::verify`). Multi-server tasks must make calls on every server they list.
+//! And no strategy without skill passes it ([`crate::no_skill`]): no calls with a spray of
+//! small numbers, the goal echoed back, every text of the state listed, a reference's reads
+//! without its writes.
 
 use crate::load::task_files;
 use crate::run::TaskRun;
@@ -186,6 +189,13 @@ fn check_task(task: &Task) -> TaskVerdict {
         }
     };
     problems.extend(report.problems);
+    if problems.is_empty() {
+        problems.extend(
+            crate::no_skill::tricks_passing(task)
+                .into_iter()
+                .map(|i| format!("passes with no skill: {}", crate::no_skill::STRATEGIES[i])),
+        );
+    }
     let killed = report.mutants.iter().filter(|m| m.killed).count();
     let survivors = report
         .mutants

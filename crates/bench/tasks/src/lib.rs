@@ -8,6 +8,7 @@ mod describe;
 pub mod difficulty;
 mod generate;
 mod load;
+mod no_skill;
 mod run;
 mod schema;
 mod similarity;
@@ -21,10 +22,11 @@ pub use generate::{
     generate_avoiding, templates, write_set,
 };
 pub use load::{LoadError, load_dir, load_task, parse_task};
+pub use no_skill::{STRATEGIES, tricks_passing};
 pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
 pub use similarity::{closest_goal, goal_similarity};
-pub use stats::{NoSkill, STRATEGIES, SetStats, Similarity, Spread, Target, stats, targets};
+pub use stats::{NoSkill, SetStats, Similarity, Spread, Target, stats, targets};
 pub use task::{Task, TemplateRef};
 
 pub use mcpbench_sim::{Call, Category, Difficulty, Fault, Pred, Step};

@@ -1,15 +1,15 @@
 //! `mcpbench tasks stats`: how demanding a set is, measured from its files, beside the targets
 //! a set must meet to rank agents (docs/tasks.md states each figure and why).
 //!
-//! Everything here is deterministic and runs in process: the no-skill strategies replay
-//! against each task's own world through [`TaskRun`], under the same rules agents meet.
+//! Everything here is deterministic and runs in process: the no-skill strategies
+//! ([`crate::no_skill`]) replay against each task's own world, under the rules agents meet.
 
+use crate::no_skill::{STRATEGIES, strings, tricks_passing};
 use crate::run::TaskRun;
 use crate::similarity::{jaccard, shingles};
 use crate::task::Task;
+use mcpbench_sim::Step;
 use mcpbench_sim::verify::Run;
-use mcpbench_sim::{Effect, Step};
-use mcpbench_world::tool_spec;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,14 +106,6 @@ pub struct Similarity {
     pub identical_goals: usize,
 }
 
-/// The strategies, in the order they are reported.
-pub const STRATEGIES: [&str; 4] = [
-    "no calls, the answer \"1 2 3\"",
-    "no calls, the goal echoed back",
-    "no calls, every text of the initial state listed",
-    "the reference's reads without its writes",
-];
-
 /// Measures `tasks`; `against` is another set's tasks to compare goals with.
 pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
     let shortest: Vec<&[Step]> = tasks.iter().map(Task::shortest_reference).collect();
@@ -179,17 +171,6 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         by_computed_difficulty,
         difficulty_agrees,
         similarity: against.map(|other| similarity(tasks, other)),
-    }
-}
-
-/// Every string leaf of a JSON value, three characters or longer (shorter ones, like `ok`
-/// or `2`, stand in any text by chance).
-fn strings(v: &Value) -> Vec<&str> {
-    match v {
-        Value::String(s) if s.chars().count() >= 3 => vec![s.as_str()],
-        Value::Array(a) => a.iter().flat_map(strings).collect(),
-        Value::Object(o) => o.values().flat_map(strings).collect(),
-        _ => Vec::new(),
     }
 }
 
@@ -260,24 +241,8 @@ fn is_id_shaped(s: &str) -> bool {
 fn no_skill(tasks: &[Task]) -> Vec<NoSkill> {
     let mut passed: Vec<Vec<&str>> = vec![Vec::new(); STRATEGIES.len()];
     for t in tasks {
-        let fresh = || TaskRun::new(t).expect("a loaded task builds its world");
-        // A few small numbers: a number check that tolerates extra numbers passes by chance.
-        if fresh().passes(Some("1 2 3")) {
-            passed[0].push(&t.id);
-        }
-        if fresh().passes(Some(&t.goal)) {
-            passed[1].push(&t.id);
-        }
-        let every_text = strings(&serde_json::to_value(&t.initial_state).unwrap_or_default())
-            .into_iter()
-            .filter(|s| s.chars().count() <= 200)
-            .collect::<Vec<_>>()
-            .join("\n");
-        if fresh().passes(Some(&every_text)) {
-            passed[2].push(&t.id);
-        }
-        if reads_only_pass(t, &fresh) {
-            passed[3].push(&t.id);
+        for i in tricks_passing(t) {
+            passed[i].push(&t.id);
         }
     }
     STRATEGIES
@@ -289,32 +254,6 @@ fn no_skill(tasks: &[Task]) -> Vec<NoSkill> {
             examples: ids.iter().take(5).map(|s| s.to_string()).collect(),
         })
         .collect()
-}
-
-/// Whether some reference, with its writing calls left out, still passes: the task then asks
-/// for nothing the agent must change (or checks its answer only).
-fn reads_only_pass<'t>(t: &'t Task, fresh: &dyn Fn() -> TaskRun<&'t Task>) -> bool {
-    t.reference_solutions.iter().any(|steps| {
-        let writes = steps
-            .iter()
-            .filter_map(Step::as_call)
-            .any(|c| tool_spec(&c.tool).is_some_and(|s| s.effect == Effect::Write));
-        if !writes {
-            return false;
-        }
-        let mut run = fresh();
-        let mut answer = None;
-        for s in steps {
-            match s {
-                Step::Call(c) if tool_spec(&c.tool).is_some_and(|s| s.effect == Effect::Read) => {
-                    let _ = run.call(&c.tool, &c.arguments);
-                }
-                Step::Call(_) => {}
-                Step::Answer { answer: a } => answer = Some(a.as_str()),
-            }
-        }
-        run.passes(answer)
-    })
 }
 
 fn similarity(tasks: &[Task], other: &[Task]) -> Similarity {

@@ -35,7 +35,8 @@ fn a_generated_task_loads() {
 }
 
 /// Tasks of benchmark version 1 (hand-picked tools, no distractor servers, lenient answer
-/// checks), as the first dev set held them: they still load and still check.
+/// checks), as the first dev set held them: they still load, and the check finds the tricks
+/// that pass them.
 #[test]
 fn version_1_tasks_load_and_check() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v1");
@@ -47,7 +48,32 @@ fn version_1_tasks_load_and_check() {
         "catalogue order"
     );
     let report = check_dir(&dir);
-    assert!(report.ok() && report.valid == 4, "{report:?}");
+    assert!(report.load_errors.is_empty(), "{report:?}");
+    // Their references still pass and their mutants still fail; what version 2 adds is that
+    // no trick passes, which three of them were found to allow.
+    let problems: Vec<(&str, &[String])> = report
+        .verdicts
+        .iter()
+        .map(|v| (v.id.as_str(), v.problems.as_slice()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            ("cal-meeting-time-to-channel-0014", &[][..]),
+            (
+                "chat-user-title-0093",
+                &[
+                    "passes with no skill: no calls, every text of the initial state listed"
+                        .to_string()
+                ][..]
+            ),
+            (
+                "gh-count-open-bugs-0121",
+                &["passes with no skill: no calls, the answer \"1 2 3\"".to_string()][..]
+            ),
+            ("trk-github-issue-to-tracker-0016", &[][..]),
+        ]
+    );
 }
 
 /// A change that breaks a valid task.

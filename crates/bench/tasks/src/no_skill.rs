@@ -1,0 +1,73 @@
+//! Strategies that need no skill: what a task must fail, or it ranks nothing. Each replays
+//! against the task's own world through [`TaskRun`], under the rules agents meet. `tasks
+//! check` refuses a task one of them passes; `tasks stats` counts them over a set.
+
+use crate::run::TaskRun;
+use crate::task::Task;
+use mcpbench_sim::verify::Run;
+use mcpbench_sim::{Effect, Step};
+use mcpbench_world::tool_spec;
+use serde_json::Value;
+
+/// The strategies, in the order they are reported.
+pub const STRATEGIES: [&str; 4] = [
+    "no calls, the answer \"1 2 3\"",
+    "no calls, the goal echoed back",
+    "no calls, every text of the initial state listed",
+    "the reference's reads without its writes",
+];
+
+/// Which of [`STRATEGIES`] pass `task` (their indexes).
+pub fn tricks_passing(task: &Task) -> Vec<usize> {
+    let fresh = || TaskRun::new(task).expect("a loaded task builds its world");
+    let every_text = strings(&serde_json::to_value(&task.initial_state).unwrap_or_default())
+        .into_iter()
+        .filter(|s| s.chars().count() <= 200)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let passes = [
+        // A few small numbers: a number check that tolerates extra numbers passes by chance.
+        fresh().passes(Some("1 2 3")),
+        fresh().passes(Some(&task.goal)),
+        fresh().passes(Some(&every_text)),
+        reads_only_pass(task, &fresh),
+    ];
+    (0..STRATEGIES.len()).filter(|&i| passes[i]).collect()
+}
+
+/// Every string leaf of a JSON value, three characters or longer (shorter ones, like `ok`
+/// or `2`, stand in any text by chance).
+pub(crate) fn strings(v: &Value) -> Vec<&str> {
+    match v {
+        Value::String(s) if s.chars().count() >= 3 => vec![s.as_str()],
+        Value::Array(a) => a.iter().flat_map(strings).collect(),
+        Value::Object(o) => o.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether some reference, with its writing calls left out, still passes: the task then asks
+/// for nothing the agent must change (or checks its answer only).
+fn reads_only_pass<'t>(t: &'t Task, fresh: &dyn Fn() -> TaskRun<&'t Task>) -> bool {
+    t.reference_solutions.iter().any(|steps| {
+        let writes = steps
+            .iter()
+            .filter_map(Step::as_call)
+            .any(|c| tool_spec(&c.tool).is_some_and(|s| s.effect == Effect::Write));
+        if !writes {
+            return false;
+        }
+        let mut run = fresh();
+        let mut answer = None;
+        for s in steps {
+            match s {
+                Step::Call(c) if tool_spec(&c.tool).is_some_and(|s| s.effect == Effect::Read) => {
+                    let _ = run.call(&c.tool, &c.arguments);
+                }
+                Step::Call(_) => {}
+                Step::Answer { answer: a } => answer = Some(a.as_str()),
+            }
+        }
+        run.passes(answer)
+    })
+}
