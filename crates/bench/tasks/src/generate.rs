@@ -2,8 +2,8 @@
 //! the plan of which template fills slot `i` is a pure function of `i` and earlier choices, so
 //! a set regenerates bit for bit from `(seed, count, GENERATOR_VERSION)`.
 //!
-//! Goals are unique within a set as far as the templates allow (a repeated goal makes the
-//! slot draw again, up to 50 times).
+//! Goals are unique within a set as far as the templates allow, and no strategy without skill
+//! passes a task (either makes the slot draw again, up to 50 times).
 //!
 //! Balance: servers take turns (slot `i` is filed under server `i mod 10`); within a server,
 //! its `k`-th task cycles through the three categories, and every nine tasks through all nine
@@ -100,46 +100,55 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
             let mut rng = Rng::new(seed, i as u64);
             let template = choose(&all, &usage, &mut rng, server, category, difficulty, multi);
             *usage.entry(template.id).or_default() += 1;
-            // A slot whose goal came up before draws again from further streams of its own, so
-            // that goals are unique unless a template's space is too small for the set.
-            let taken = |goal: &str, goals: &std::collections::BTreeSet<String>| {
-                goals.contains(goal) || avoid.near(goal, MAX_GOAL_SIMILARITY)
+            let short = |t: &AnyTemplate| {
+                let s =
+                    t.id.split_once('.')
+                        .map_or(t.id, |(_, s)| s)
+                        .replace('_', "-");
+                format!(
+                    "{}-{s}-{i:0width$}",
+                    mcpbench_world::short_name(server).unwrap_or("task")
+                )
             };
-            let mut body = template.build(&mut rng);
+            let make = |t: &AnyTemplate, rng: &mut Rng| {
+                let mut task = Task::from_body(short(t), server, t.id, t.build(rng));
+                widen(&mut task, &all, &mut Rng::new(seed, i as u64 | (1 << 56)));
+                task
+            };
+            // A slot draws again from further streams of its own while its goal came up before
+            // (or comes near a goal to avoid) or a strategy without skill passes it (a number
+            // question whose answer the goal happens to state, say): unique goals unless a
+            // template's space is too small for the set, and no task a trick passes.
+            let taken = |task: &Task, goals: &std::collections::BTreeSet<String>| {
+                goals.contains(&task.goal)
+                    || avoid.near(&task.goal, MAX_GOAL_SIMILARITY)
+                    || !crate::no_skill::tricks_passing(task).is_empty()
+            };
+            let mut task = make(template, &mut rng);
             let mut retry = 0;
-            while taken(&body.goal, &goals) && retry < MAX_REDRAWS {
+            while taken(&task, &goals) && retry < MAX_REDRAWS {
                 retry += 1;
-                body = template.build(&mut Rng::new(seed, i as u64 | (retry << 40)));
+                task = make(template, &mut Rng::new(seed, i as u64 | (retry << 40)));
             }
             // A private month must not come near a public goal: when the slot's template has
             // no goal left that is far enough, another template that fits the slot is tried.
             // (Never with nothing to avoid, so `generate` is unchanged.)
-            let mut template = template;
-            if !avoid.is_empty() && taken(&body.goal, &goals) {
+            if !avoid.is_empty() && taken(&task, &goals) {
                 let others = all.iter().filter(|t| {
                     t.id != template.id && t.servers.contains(&server) && t.category == category
                 });
                 for (k, other) in others.enumerate() {
-                    let candidate =
-                        other.build(&mut Rng::new(seed, i as u64 | ((k as u64 + 1) << 48)));
-                    if !taken(&candidate.goal, &goals) {
-                        (template, body) = (other, candidate);
+                    let candidate = make(
+                        other,
+                        &mut Rng::new(seed, i as u64 | ((k as u64 + 1) << 48)),
+                    );
+                    if !taken(&candidate, &goals) {
+                        task = candidate;
                         break;
                     }
                 }
             }
-            goals.insert(body.goal.clone());
-            let short = template
-                .id
-                .split_once('.')
-                .map_or(template.id, |(_, s)| s)
-                .replace('_', "-");
-            let id = format!(
-                "{}-{short}-{i:0width$}",
-                mcpbench_world::short_name(server).unwrap_or("task")
-            );
-            let mut task = Task::from_body(id, server, template.id, body);
-            widen(&mut task, &all, &mut Rng::new(seed, i as u64 | (1 << 56)));
+            goals.insert(task.goal.clone());
             task
         })
         .collect()

@@ -45,7 +45,11 @@ fn the_dev_set_measures_as_it_stands() {
     assert!((s.tools_per_task.mean - 45.5).abs() < 0.05);
     assert!(s.unused_tool_share >= 0.9, "{}", s.unused_tool_share);
     assert_eq!(s.tasks_with_string_arguments, 186);
-    assert_eq!(s.goals_with_every_argument, 82);
+    assert_eq!(s.goals_with_every_argument, 66);
+    assert_eq!(
+        s.goals_with_ids, 0,
+        "version 2's goals name things, not ids"
+    );
     // Version 2's answer checks and predicates: nothing for a trick to pass.
     assert!(s.predicates_on_created_ids.is_empty());
     for n in &s.no_skill {

@@ -100,12 +100,12 @@ pub(crate) fn read_only_fallback(rng: &mut Rng) -> Draft<Calendar> {
     };
     Draft {
         goal: format!(
-            "Add \"{title}\" on {} from {} to {} to the Company events calendar (id company-events). If you are not allowed to add it there, put it on my own calendar instead.",
+            "Add \"{title}\" on {} from {} to {} to the Company events calendar. If you are not allowed to add it there, put it on my own calendar instead.",
             day.long(),
             clock(start),
             clock(end)
         ),
-        max_steps: 4,
+        max_steps: 5,
         seed: Seed {
             calendars: vec![shared_calendar(
                 "company-events",
@@ -125,6 +125,7 @@ pub(crate) fn read_only_fallback(rng: &mut Rng) -> Draft<Calendar> {
         ]),
         predicate: wanted("primary"),
         references: vec![vec![
+            call::<Calendar>("list_calendars", json!({})),
             call::<Calendar>(
                 "create_event",
                 json!({ "calendarId": "company-events", "summary": title, "start": s, "end": e }),
@@ -181,14 +182,14 @@ pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
     );
     Draft {
         goal: format!(
-            "Book the {room} room (calendar id {room_id}) for \"{title}\" on {} from {} to {}. If that time is already taken there, book it from {} to {} instead. Do not change anyone else's booking.",
+            "Book the {room} room for \"{title}\" on {} from {} to {}. If that time is already taken there, book it from {} to {} instead. Do not change anyone else's booking.",
             day.long(),
             clock(start),
             clock(start + length),
             clock(alt),
             clock(alt + length)
         ),
-        max_steps: 6,
+        max_steps: 7,
         seed: Seed {
             calendars: vec![shared_calendar(
                 room_id,
@@ -220,6 +221,7 @@ pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
             not(atom(Atom::EventAbsent { id: booked })),
         ]),
         references: vec![vec![
+            call::<Calendar>("list_calendars", json!({})),
             first.clone(),
             first,
             call::<Calendar>(

@@ -97,12 +97,12 @@ pub(crate) fn answer_invitation(rng: &mut Rng) -> Draft<Calendar> {
     events.extend(next_day_events(rng, &mut ids, day, &titles));
     Draft {
         goal: format!(
-            "{verb} the invitation to \"{}\" on {} at {} (event id {id}).",
+            "{verb} the invitation to \"{}\" on {} at {}.",
             titles[0],
             day.long(),
             clock(start)
         ),
-        max_steps: 3,
+        max_steps: 4,
         seed: Seed {
             events,
             ..Seed::default()
@@ -119,10 +119,13 @@ pub(crate) fn answer_invitation(rng: &mut Rng) -> Draft<Calendar> {
             email: USER.into(),
             response,
         }),
-        references: vec![vec![call::<Calendar>(
-            "respond_to_event",
-            json!({ "eventId": id, "response": value }),
-        )]],
+        references: vec![vec![
+            call::<Calendar>("search_events", json!({ "query": titles[0] })),
+            call::<Calendar>(
+                "respond_to_event",
+                json!({ "eventId": id, "response": value }),
+            ),
+        ]],
         faults: vec![],
         params: params(&[("title", json!(titles[0])), ("response", json!(value))]),
     }
@@ -156,7 +159,7 @@ pub(crate) fn invite_guests(rng: &mut Rng) -> Draft<Calendar> {
     let (s, e) = (day.at(start), day.at(end));
     Draft {
         goal: format!(
-            "Create \"{title}\" on the {cal_name} calendar (id {cal_id}) on {} from {} to {} at {place}, inviting {} and {}.",
+            "Create \"{title}\" on the {cal_name} calendar on {} from {} to {} at {place}, inviting {} and {}.",
             day.long(),
             clock(start),
             clock(end),
@@ -187,13 +190,16 @@ pub(crate) fn invite_guests(rng: &mut Rng) -> Draft<Calendar> {
             attendees: Some(guests.iter().map(|g| g.to_string()).collect()),
             location: Some(place.into()),
         }),
-        references: vec![vec![call::<Calendar>(
-            "create_event",
-            json!({
-                "calendarId": cal_id, "summary": title, "start": s, "end": e, "location": place,
-                "attendees": guests.iter().map(|g| json!({ "email": g })).collect::<Vec<_>>(),
-            }),
-        )]],
+        references: vec![vec![
+            call::<Calendar>("list_calendars", json!({})),
+            call::<Calendar>(
+                "create_event",
+                json!({
+                    "calendarId": cal_id, "summary": title, "start": s, "end": e, "location": place,
+                    "attendees": guests.iter().map(|g| json!({ "email": g })).collect::<Vec<_>>(),
+                }),
+            ),
+        ]],
         faults: vec![],
         params: params(&[
             ("calendar", json!(cal_id)),

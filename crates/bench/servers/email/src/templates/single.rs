@@ -102,10 +102,10 @@ pub(crate) fn send_saved_draft(rng: &mut Rng) -> Draft<Email> {
     rng.shuffle(&mut messages);
     Draft {
         goal: format!(
-            "I already wrote a draft to {to} with the subject \"{}\"; its id is {id}. Send that draft exactly as it is.",
+            "I already wrote a draft to {to} with the subject \"{}\". Send that draft exactly as it is.",
             topics[0]
         ),
-        max_steps: 3,
+        max_steps: 4,
         seed: Seed {
             messages,
             ..Seed::default()
@@ -121,7 +121,10 @@ pub(crate) fn send_saved_draft(rng: &mut Rng) -> Draft<Email> {
             in_folder(&id, Folder::Sent),
             sent_exactly(to, topics[0], &text),
         ]),
-        references: vec![vec![call::<Email>("send_draft", json!({ "draftId": id }))]],
+        references: vec![vec![
+            call::<Email>("list_emails", json!({ "folder": "drafts" })),
+            call::<Email>("send_draft", json!({ "draftId": id })),
+        ]],
         faults: vec![],
         params: params(&[("to", json!(to)), ("subject", json!(topics[0]))]),
     }
@@ -153,10 +156,8 @@ pub(crate) fn label_message(rng: &mut Rng) -> Draft<Email> {
         .collect();
     let label = labels[rng.below(3) as usize].clone();
     Draft {
-        goal: format!(
-            "Add the label \"{label}\" to the email {id} from {from} (subject \"{subject}\")."
-        ),
-        max_steps: 3,
+        goal: format!("Add the label \"{label}\" to the email from {from} about \"{subject}\"."),
+        max_steps: 4,
         seed: Seed {
             labels,
             messages,
@@ -173,10 +174,13 @@ pub(crate) fn label_message(rng: &mut Rng) -> Draft<Email> {
             id: id.clone(),
             label: label.clone(),
         }),
-        references: vec![vec![call::<Email>(
-            "add_label",
-            json!({ "messageId": id, "label": label }),
-        )]],
+        references: vec![vec![
+            call::<Email>(
+                "search_emails",
+                json!({ "query": format!("from:{from} subject:\"{subject}\"") }),
+            ),
+            call::<Email>("add_label", json!({ "messageId": id, "label": label })),
+        ]],
         faults: vec![],
         params: params(&[("label", json!(label)), ("from", json!(from))]),
     }

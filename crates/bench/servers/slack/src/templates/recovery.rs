@@ -23,15 +23,15 @@ pub(super) fn post_after_rate_limit(rng: &mut Rng) -> Draft<Slack> {
     ]);
     let post = step("post_message", json!({ "channel_id": id, "text": text }));
     Draft {
-        goal: format!("Post a message in #{name} (channel ID {id}) that says exactly: {text}"),
-        max_steps: 4,
+        goal: format!("Post a message in #{name} that says exactly: {text}"),
+        max_steps: 5,
         seed: w.seed,
         tools: tools(&["post_message", "post_ephemeral", "list_channels", "get_channel_history"]),
         predicate: Pred::All(vec![
             bot_posted(&id, &text),
             atom(Atom::MessageCount { channel: id.clone(), count: 1, text: Some(text.clone()), user: None }),
         ]),
-        references: vec![vec![post.clone(), post]],
+        references: vec![vec![step("list_channels", json!({})), post.clone(), post]],
         faults: vec![Fault {
             tool: qualified::<Slack>("slack_post_message"),
             on_call: 1,

@@ -25,8 +25,8 @@ pub(super) fn post_message(rng: &mut Rng) -> Draft<Slack> {
     let (id, name) = rng.pick(&chans).clone();
     let text = announcement(rng);
     Draft {
-        goal: format!("Post a message in #{name} (channel ID {id}) that says exactly: {text}"),
-        max_steps: 3,
+        goal: format!("Post a message in #{name} that says exactly: {text}"),
+        max_steps: 4,
         seed: w.seed,
         tools: tools(&[
             "post_message",
@@ -36,10 +36,10 @@ pub(super) fn post_message(rng: &mut Rng) -> Draft<Slack> {
             "get_channel_history",
         ]),
         predicate: bot_posted(&id, &text),
-        references: vec![vec![step(
-            "post_message",
-            json!({ "channel_id": id, "text": text }),
-        )]],
+        references: vec![vec![
+            step("list_channels", json!({})),
+            step("post_message", json!({ "channel_id": id, "text": text })),
+        ]],
         faults: vec![],
         params: params(&[("channel", json!(name)), ("text", json!(text))]),
     }
@@ -64,8 +64,8 @@ pub(super) fn set_topic(rng: &mut Rng) -> Draft<Slack> {
     };
     w.channel_mut(&id).topic = format!("Welcome to #{name}");
     Draft {
-        goal: format!("Change the topic of #{name} (channel ID {id}) to exactly: {topic}"),
-        max_steps: 3,
+        goal: format!("Change the topic of #{name} to exactly: {topic}"),
+        max_steps: 4,
         seed: w.seed,
         tools: tools(&[
             "set_channel_topic",
@@ -77,10 +77,13 @@ pub(super) fn set_topic(rng: &mut Rng) -> Draft<Slack> {
             channel: id.clone(),
             topic: topic.clone(),
         }),
-        references: vec![vec![step(
-            "set_channel_topic",
-            json!({ "channel_id": id, "topic": topic }),
-        )]],
+        references: vec![vec![
+            step("list_channels", json!({})),
+            step(
+                "set_channel_topic",
+                json!({ "channel_id": id, "topic": topic }),
+            ),
+        ]],
         faults: vec![],
         params: params(&[("channel", json!(name)), ("topic", json!(topic))]),
     }

@@ -81,10 +81,10 @@ pub(crate) fn close_duplicate(rng: &mut Rng) -> Draft<Tracker> {
     );
     Draft {
         goal: format!(
-            "{} (\"{}\") reports the same problem as {} (\"{}\"). Mark {} as a duplicate of {} and cancel {}; leave {} as it is.",
-            dup.id, dup.title, orig.id, orig.title, dup.id, orig.id, dup.id, orig.id
+            "The issue \"{}\" reports the same problem as \"{}\". Mark the first as a duplicate of the second and cancel it; leave the second as it is.",
+            dup.title, orig.title
         ),
-        max_steps: 5,
+        max_steps: 6,
         seed,
         tools: Tracker::tools(&[
             "link_issues",
@@ -111,6 +111,7 @@ pub(crate) fn close_duplicate(rng: &mut Rng) -> Draft<Tracker> {
         ]),
         references: vec![
             vec![
+                call::<Tracker>("search_issues", json!({ "query": orig.title })),
                 call::<Tracker>(
                     "link_issues",
                     json!({ "id": dup.id, "target": orig.id, "type": "duplicates" }),
@@ -118,6 +119,7 @@ pub(crate) fn close_duplicate(rng: &mut Rng) -> Draft<Tracker> {
                 cancel.clone(),
             ],
             vec![
+                call::<Tracker>("search_issues", json!({ "query": orig.title })),
                 call::<Tracker>(
                     "link_issues",
                     json!({ "id": orig.id, "target": dup.id, "type": "duplicated_by" }),
@@ -212,10 +214,10 @@ pub(crate) fn split_into_subtasks(rng: &mut Rng) -> Draft<Tracker> {
     }
     Draft {
         goal: format!(
-            "Break {} (\"{}\") down into two sub-issues in the same project: \"{}\" estimated at {} points, and \"{}\" estimated at {} points.",
-            parent.id, parent.title, titles[0], points[0], titles[1], points[1]
+            "Break the issue \"{}\" down into two sub-issues in the same project: \"{}\" estimated at {} points, and \"{}\" estimated at {} points.",
+            parent.title, titles[0], points[0], titles[1], points[1]
         ),
-        max_steps: 5,
+        max_steps: 6,
         seed,
         tools: Tracker::tools(&[
             "create_issue",
@@ -225,7 +227,14 @@ pub(crate) fn split_into_subtasks(rng: &mut Rng) -> Draft<Tracker> {
             "link_issues",
         ]),
         predicate: Pred::All(checks),
-        references: vec![steps],
+        references: vec![
+            std::iter::once(call::<Tracker>(
+                "search_issues",
+                json!({ "query": parent.title }),
+            ))
+            .chain(steps)
+            .collect(),
+        ],
         faults: vec![],
         params: params(&[
             ("parent", json!(parent.id)),

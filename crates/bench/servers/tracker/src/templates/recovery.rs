@@ -30,8 +30,8 @@ pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
     ]);
     let comment = call::<Tracker>("add_comment", json!({ "id": issue.id, "body": body }));
     Draft {
-        goal: format!("Add this comment to {}: {body}", issue.id),
-        max_steps: 4,
+        goal: format!("Add this comment to the issue \"{}\": {body}", issue.title),
+        max_steps: 5,
         seed,
         tools: Tracker::tools(&["add_comment", "list_comments", "get_issue", "update_issue"]),
         predicate: atom(Atom::IssueHasComment {
@@ -39,7 +39,11 @@ pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
             body: body.clone(),
             author: None,
         }),
-        references: vec![vec![comment.clone(), comment]],
+        references: vec![vec![
+            call::<Tracker>("search_issues", json!({ "query": issue.title })),
+            comment.clone(),
+            comment,
+        ]],
         faults: vec![Fault {
             tool: qualified::<Tracker>("add_comment"),
             on_call: 1,
@@ -116,10 +120,10 @@ pub(crate) fn add_missing_label(rng: &mut Rng) -> Draft<Tracker> {
     let tag = call::<Tracker>("update_issue", json!({ "id": issue.id, "labels": labels }));
     Draft {
         goal: format!(
-            "Tag {} with the label {new}, keeping any labels it already has. If no label called {new} exists yet, create it first.",
-            issue.id
+            "Tag the issue \"{}\" with the label {new}, keeping any labels it already has. If no label called {new} exists yet, create it first.",
+            issue.title
         ),
-        max_steps: 7,
+        max_steps: 8,
         seed,
         tools: Tracker::tools(&[
             "update_issue",
@@ -130,7 +134,7 @@ pub(crate) fn add_missing_label(rng: &mut Rng) -> Draft<Tracker> {
         ]),
         predicate: Pred::All(checks),
         references: vec![vec![
-            call::<Tracker>("get_issue", json!({ "id": issue.id })),
+            call::<Tracker>("search_issues", json!({ "query": issue.title })),
             tag.clone(),
             call::<Tracker>("create_label", json!({ "name": new })),
             tag,
@@ -148,10 +152,10 @@ pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
     let to = |s: &str| call::<Tracker>("transition_issue", json!({ "id": issue.id, "status": s }));
     Draft {
         goal: format!(
-            "The work on {} (\"{}\") has been reviewed and approved. Mark it Done, going through whatever intermediate status the workflow requires.",
-            issue.id, issue.title
+            "The work on the issue \"{}\" has been reviewed and approved. Mark it Done, going through whatever intermediate status the workflow requires.",
+            issue.title
         ),
-        max_steps: 6,
+        max_steps: 7,
         seed,
         tools: Tracker::tools(&[
             "transition_issue",
@@ -165,8 +169,14 @@ pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
             status: Status::Done,
         }),
         references: vec![
-            vec![to("done"), to("in_review"), to("done")],
             vec![
+                call::<Tracker>("search_issues", json!({ "query": issue.title })),
+                to("done"),
+                to("in_review"),
+                to("done"),
+            ],
+            vec![
+                call::<Tracker>("search_issues", json!({ "query": issue.title })),
                 call::<Tracker>("list_transitions", json!({ "id": issue.id })),
                 to("in_review"),
                 to("done"),

@@ -59,11 +59,8 @@ pub(crate) fn assign_to_teammate(rng: &mut Rng) -> Draft<Tracker> {
     let name = *rng.pick(&others);
     let who = user(&seed, name).clone();
     Draft {
-        goal: format!(
-            "Assign {} (\"{}\") to {} ({}).",
-            issue.id, issue.title, who.name, who.email
-        ),
-        max_steps: 3,
+        goal: format!("Assign the issue \"{}\" to {}.", issue.title, who.name),
+        max_steps: 5,
         seed,
         tools: Tracker::tools(&[
             "assign_issue",
@@ -76,16 +73,16 @@ pub(crate) fn assign_to_teammate(rng: &mut Rng) -> Draft<Tracker> {
             id: issue.id.clone(),
             assignee: Some(who.username.clone()),
         }),
-        references: vec![
-            vec![call::<Tracker>(
-                "assign_issue",
-                json!({ "id": issue.id, "assignee": who.email }),
-            )],
-            vec![call::<Tracker>(
-                "update_issue",
-                json!({ "id": issue.id, "assignee": who.email }),
-            )],
-        ],
+        references: ["assign_issue", "update_issue"]
+            .into_iter()
+            .map(|tool| {
+                vec![
+                    call::<Tracker>("search_issues", json!({ "query": issue.title })),
+                    call::<Tracker>("list_users", json!({})),
+                    call::<Tracker>(tool, json!({ "id": issue.id, "assignee": who.email })),
+                ]
+            })
+            .collect(),
         faults: vec![],
         params: params(&[
             ("issue", json!(issue.id)),
@@ -101,10 +98,10 @@ pub(crate) fn send_to_review(rng: &mut Rng) -> Draft<Tracker> {
     let issue = seed.issues[at].clone();
     Draft {
         goal: format!(
-            "{} (\"{}\") is ready for review: move it to In Review.",
-            issue.id, issue.title
+            "The issue \"{}\" is ready for review: move it to In Review.",
+            issue.title
         ),
-        max_steps: 3,
+        max_steps: 4,
         seed,
         tools: Tracker::tools(&[
             "transition_issue",
@@ -116,10 +113,13 @@ pub(crate) fn send_to_review(rng: &mut Rng) -> Draft<Tracker> {
             id: issue.id.clone(),
             status: Status::InReview,
         }),
-        references: vec![vec![call::<Tracker>(
-            "transition_issue",
-            json!({ "id": issue.id, "status": "in_review" }),
-        )]],
+        references: vec![vec![
+            call::<Tracker>("search_issues", json!({ "query": issue.title })),
+            call::<Tracker>(
+                "transition_issue",
+                json!({ "id": issue.id, "status": "in_review" }),
+            ),
+        ]],
         faults: vec![],
         params: params(&[("issue", json!(issue.id))]),
     }
@@ -151,11 +151,11 @@ pub(crate) fn add_label(rng: &mut Rng) -> Draft<Tracker> {
     checks.push(exact.pred());
     Draft {
         goal: format!(
-            "{} is labelled {}. Add the label {new} to it as well, keeping the labels it has.",
-            issue.id,
+            "The issue \"{}\" is labelled {}. Add the label {new} to it as well, keeping the labels it has.",
+            issue.title,
             old.join(" and ")
         ),
-        max_steps: 3,
+        max_steps: 4,
         seed,
         tools: Tracker::tools(&[
             "update_issue",
@@ -165,10 +165,10 @@ pub(crate) fn add_label(rng: &mut Rng) -> Draft<Tracker> {
             "search_issues",
         ]),
         predicate: Pred::All(checks),
-        references: vec![vec![call::<Tracker>(
-            "update_issue",
-            json!({ "id": issue.id, "labels": labels }),
-        )]],
+        references: vec![vec![
+            call::<Tracker>("search_issues", json!({ "query": issue.title })),
+            call::<Tracker>("update_issue", json!({ "id": issue.id, "labels": labels })),
+        ]],
         faults: vec![],
         params: params(&[
             ("issue", json!(issue.id)),
