@@ -112,6 +112,7 @@ pub(crate) fn answer_invitation(rng: &mut Rng) -> Draft<Calendar> {
             "update_event",
             "get_event",
             "list_events",
+            "search_events",
             "delete_event",
         ]),
         predicate: atom(Atom::AttendeeResponse {

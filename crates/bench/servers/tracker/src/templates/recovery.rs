@@ -33,7 +33,13 @@ pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
         goal: format!("Add this comment to the issue \"{}\": {body}", issue.title),
         max_steps: 5,
         seed,
-        tools: Tracker::tools(&["add_comment", "list_comments", "get_issue", "update_issue"]),
+        tools: Tracker::tools(&[
+            "add_comment",
+            "list_comments",
+            "get_issue",
+            "search_issues",
+            "update_issue",
+        ]),
         predicate: atom(Atom::IssueHasComment {
             id: issue.id.clone(),
             body: body.clone(),
@@ -162,6 +168,7 @@ pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
             "update_issue",
             "list_transitions",
             "get_issue",
+            "search_issues",
             "add_comment",
         ]),
         predicate: atom(Atom::IssueStatus {

@@ -107,6 +107,7 @@ pub(crate) fn send_to_review(rng: &mut Rng) -> Draft<Tracker> {
             "transition_issue",
             "update_issue",
             "get_issue",
+            "search_issues",
             "list_transitions",
         ]),
         predicate: atom(Atom::IssueStatus {
