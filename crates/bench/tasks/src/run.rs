@@ -59,10 +59,14 @@ pub struct TaskRun<T: Borrow<Task>> {
 
 impl<T: Borrow<Task>> TaskRun<T> {
     pub fn new(task: T) -> Result<Self, WorldError> {
-        let world = {
-            let t: &Task = task.borrow();
-            World::new(&t.initial_state, &t.offered_servers())?
-        };
+        let servers = task.borrow().offered_servers();
+        Self::on(task, &servers)
+    }
+
+    /// A run whose world holds only `servers` (of those the task offers): calls to any other
+    /// server's tools fail. For judging what cannot touch the rest, without building it.
+    pub(crate) fn on(task: T, servers: &[String]) -> Result<Self, WorldError> {
+        let world = World::new(&task.borrow().initial_state, servers)?;
         Ok(Self {
             task,
             world,
