@@ -11,7 +11,7 @@ use std::sync::Arc;
 pub enum AgentCommand {
     /// Serve a reference agent over mcpbench/1.
     Serve {
-        /// oracle, null or random.
+        /// oracle, null, random or heuristic.
         #[arg(long)]
         kind: AgentKind,
         #[arg(long, default_value = "127.0.0.1:8080")]

@@ -19,7 +19,8 @@ pub struct EvalArgs {
     /// The directory of task files.
     #[arg(long)]
     tasks: PathBuf,
-    /// `oracle`, `null`, `random` (reference agents served here), or an agent's URL.
+    /// `oracle`, `null`, `random`, `heuristic` (reference agents served here), or an agent's
+    /// URL.
     #[arg(long)]
     agent: String,
     /// Runs at a time.

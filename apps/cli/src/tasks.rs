@@ -3,8 +3,8 @@
 use anyhow::{Context, bail};
 use clap::Subcommand;
 use mcpbench_tasks::{
-    CheckReport, SetStats, Task, check_dir, load_dir, servers_markdown, stats, targets,
-    task_schema, write_set,
+    CheckReport, SetStats, Task, check_dir, check_set_id, generated_set_id, load_dir,
+    servers_markdown, stats, targets, task_schema, write_set,
 };
 use std::path::Path;
 use std::path::PathBuf;
@@ -24,6 +24,10 @@ pub enum TasksCommand {
         out: PathBuf,
         #[arg(long, default_value_t = 200)]
         count: usize,
+        /// The set id written into manifest.json, which `admin load-set` publishes the set
+        /// under (default `generated-<seed>`; the dev set is generated with `--set dev-v2`).
+        #[arg(long)]
+        set: Option<String>,
     },
     /// Prove every task of a directory valid; exits 1 naming each invalid task.
     Check {
@@ -51,7 +55,12 @@ pub enum TasksCommand {
 
 pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        TasksCommand::Generate { seed, out, count } => {
+        TasksCommand::Generate {
+            seed,
+            out,
+            count,
+            set,
+        } => {
             if seed > MAX_SEED {
                 bail!(
                     "--seed must be at most 2^53 ({MAX_SEED}) so that it survives canonical JSON"
@@ -60,12 +69,15 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             if count == 0 || count > 100_000 {
                 bail!("--count must be between 1 and 100000");
             }
+            let set = set.unwrap_or_else(|| generated_set_id(seed));
+            check_set_id(&set).map_err(anyhow::Error::msg)?;
             let started = Instant::now();
-            let m = write_set(&out, seed, count)
+            let m = write_set(&out, &set, seed, count)
                 .with_context(|| format!("writing the set to {}", out.display()))?;
             eprintln!(
-                "wrote {} tasks and manifest.json to {} in {:.2?}",
+                "wrote {} tasks and manifest.json (set {}) to {} in {:.2?}",
                 m.count,
+                m.set,
                 out.display(),
                 started.elapsed()
             );
@@ -218,6 +230,13 @@ fn print_stats(s: &SetStats) {
             n.examples.join(" ")
         );
     }
+    println!(
+        "heuristic agent: passes {} of {} ({:.0}%)  {}",
+        s.heuristic_passes.len(),
+        s.tasks,
+        s.heuristic_pass_rate * 100.0,
+        s.heuristic_passes[..s.heuristic_passes.len().min(10)].join(" ")
+    );
     if let Some(sim) = &s.similarity
         && let Some((here, there)) = &sim.closest
     {

@@ -3,9 +3,9 @@
 //! Without `DATABASE_URL` a PostgreSQL cluster is started in `DIR/postgres` (and stopped on
 //! Ctrl-C); traces go to `DIR/traces`. The API and a worker run in this process; the dev set
 //! is loaded under the id its manifest names (`dev-v2`; a set without one is `dev`, benchmark
-//! version 1, whose results stay on the board under that id); on the first start the reference agents (oracle, null, random) are run on it so
-//! the leaderboard is not empty; a `demo` vendor gets a fresh key at each start (the earlier
-//! ones are revoked). The URL, the database URL (its password masked) and the demo key are
+//! version 1, whose results stay on the board under that id); on the first start the reference
+//! agents (oracle, null, random, heuristic) are run on it so the leaderboard is not empty; a
+//! `demo` vendor gets a fresh key at each start (the earlier ones are revoked). The URL, the database URL (its password masked) and the demo key are
 //! printed, and written to `DIR/up.json` (mode 0600).
 
 use anyhow::Context;
@@ -283,6 +283,7 @@ async fn reference_runs(
         (AgentKind::Oracle, "oracle"),
         (AgentKind::Null, "null"),
         (AgentKind::Random, "random"),
+        (AgentKind::Heuristic, "heuristic"),
     ] {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;

@@ -98,26 +98,31 @@ impl Drop for Served {
     }
 }
 
-#[test]
-fn a_served_agent_is_evaluated_by_url() {
+/// `mcpbench agent serve --kind <kind>` on a free loopback port; its URL.
+fn serve_agent(kind: &str) -> (Served, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let addr = format!("127.0.0.1:{port}");
-    let _agent = Served(
+    let agent = Served(
         Command::new(env!("CARGO_BIN_EXE_mcpbench"))
-            .args(["agent", "serve", "--kind", "null", "--addr", &addr])
+            .args(["agent", "serve", "--kind", kind, "--addr", &addr])
             .spawn()
             .unwrap(),
     );
-    let url = format!("http://{addr}/");
     let up = (0..100).any(|_| {
         std::thread::sleep(Duration::from_millis(50));
         std::net::TcpStream::connect(&addr).is_ok()
     });
     assert!(up, "the agent listens");
+    (agent, format!("http://{addr}/"))
+}
+
+#[test]
+fn a_served_agent_is_evaluated_by_url() {
+    let (_agent, url) = serve_agent("null");
     let tasks = some_tasks(3, "pg-");
     let out = tempfile::tempdir().unwrap();
     let o = mcpbench(&[
@@ -143,6 +148,37 @@ fn a_served_agent_is_evaluated_by_url() {
 }
 
 #[test]
+fn the_heuristic_agent_is_served_and_named_like_the_others_and_passes_what_stats_counts() {
+    let tasks = some_tasks(8, "fs-");
+    let loaded = mcpbench_tasks::load_dir(tasks.path()).unwrap();
+    let (_agent, url) = serve_agent("heuristic");
+    for agent in [url.as_str(), "heuristic"] {
+        let out = tempfile::tempdir().unwrap();
+        let o = mcpbench(&[
+            "eval",
+            "--tasks",
+            tasks.path().to_str().unwrap(),
+            "--agent",
+            agent,
+            "--json",
+            "--out",
+            out.path().to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        for run in report["runs"].as_array().unwrap() {
+            let task = loaded.iter().find(|t| t.id == run["task_id"]).unwrap();
+            assert_eq!(
+                run["passed"],
+                mcpbench_tasks::heuristic_passes(task),
+                "{agent}: {run}"
+            );
+            assert_eq!(run["hallucinated_calls"], 0, "{run}");
+        }
+    }
+}
+
+#[test]
 fn eval_refuses_what_it_cannot_run() {
     let o = mcpbench(&["eval", "--tasks", "/nowhere", "--agent", "oracle"]);
     assert_eq!(o.status.code(), Some(2));
@@ -154,5 +190,5 @@ fn eval_refuses_what_it_cannot_run() {
         "telepathy",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("oracle, null, random"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("oracle, null, random, heuristic"));
 }

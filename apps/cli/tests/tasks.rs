@@ -32,6 +32,10 @@ fn generate_then_check_passes_and_prints_a_summary() {
         "30",
     ]);
     assert!(o.status.success(), "{}", text(&o));
+    // A set generated for a try is never published as the dev set by mistake.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["set"], "generated-3");
     let o = mcpbench(&["tasks", "check", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
@@ -97,6 +101,19 @@ fn usage_errors_exit_2_with_a_reason() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("2^53"), "{}", text(&o));
+    let o = mcpbench(&[
+        "tasks",
+        "generate",
+        "--seed",
+        "1",
+        "--set",
+        "../dev",
+        "--out",
+        "/tmp/never",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("set id"), "{}", text(&o));
+    assert!(!std::path::Path::new("/tmp/never").exists());
     let o = mcpbench(&["tasks", "check", "/definitely/not/here"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("not a directory"), "{}", text(&o));
@@ -130,6 +147,8 @@ fn stats_prints_each_figure_beside_its_target_and_refuses_a_broken_set() {
         "reference calls, median",
         "tools shown per task",
         "no-skill passes",
+        "heuristic agent passes",
+        "heuristic agent: passes",
         "MISSED",
     ] {
         assert!(out.contains(figure), "{figure} missing from:\n{out}");

@@ -7,8 +7,13 @@
 //! - `null` answers at once and calls nothing. It should pass nothing.
 //! - `random` lists the tools and calls random ones with arguments drawn from their input
 //!   schemas until the budget is spent. It is the floor a real agent must clear.
+//! - `heuristic` lists the tools and plays [`mcpbench_heuristic::solve`]: tools picked by the
+//!   words they share with the goal, arguments filled from the goal's values and from what it
+//!   reads, no model. It stands for pattern matching without reasoning: it passes some easy
+//!   single-tool tasks, and a set worth ranking on lets it pass at most 10%.
 
 mod client;
+mod heuristic;
 mod random;
 mod server;
 

@@ -22,6 +22,7 @@ pub enum AgentKind {
     Oracle,
     Null,
     Random,
+    Heuristic,
 }
 
 impl std::str::FromStr for AgentKind {
@@ -31,8 +32,9 @@ impl std::str::FromStr for AgentKind {
             "oracle" => Ok(Self::Oracle),
             "null" => Ok(Self::Null),
             "random" => Ok(Self::Random),
+            "heuristic" => Ok(Self::Heuristic),
             other => Err(format!(
-                "unknown agent kind {other:?}; the kinds are oracle, null, random"
+                "unknown agent kind {other:?}; the kinds are oracle, null, random, heuristic"
             )),
         }
     }
@@ -117,11 +119,15 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
             }
         },
         AgentKind::Random => random(&agent.http, &request).await,
+        AgentKind::Heuristic => crate::heuristic::run(&agent.http, &request).await,
     };
     reply(StatusCode::OK, json!({ "answer": answer }))
 }
 
-async fn connect_all(http: &reqwest::Client, servers: &[McpServerRef]) -> Vec<(String, Session)> {
+pub(crate) async fn connect_all(
+    http: &reqwest::Client,
+    servers: &[McpServerRef],
+) -> Vec<(String, Session)> {
     let mut sessions = Vec::new();
     for s in servers {
         match Session::connect(http, s).await {

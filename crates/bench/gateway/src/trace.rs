@@ -17,7 +17,7 @@ pub struct Header {
     pub task_id: String,
     /// The task set (`dev`, `2026-11`, ...).
     pub set: String,
-    /// Who ran: `oracle`, `null`, `random`, or the agent's URL.
+    /// Who ran: `oracle`, `null`, `random`, `heuristic`, or the agent's URL.
     pub agent: String,
     /// The MCP protocol revisions the agent used, in order of first use.
     pub protocol_revisions: Vec<String>,

@@ -19,7 +19,7 @@ mod tool;
 
 pub use capacity::{Capacity, Usage, footprint};
 pub use error::{ErrorKind, SeedError, ToolError};
-pub use pred::{AnswerCheck, Pred, normalize_answer};
+pub use pred::{AnswerCheck, Pred, contains_phrase, normalize_answer};
 pub use rng::Rng;
 pub use server::{Server, Simulated};
 pub use step::{Call, Category, Difficulty, Fault, Step};

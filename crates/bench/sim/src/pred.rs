@@ -270,8 +270,10 @@ impl AnswerCheck {
     }
 }
 
-/// Whether the normalised `answer` holds the normalised `phrase` as whole words.
-fn contains_phrase(answer: &str, phrase: &str) -> bool {
+/// Whether the normalised `answer` holds the normalised `phrase` as whole words ("Park run
+/// (rain plan)" holds "RAIN  plan"); an empty phrase is held by nothing. Answer checks and the
+/// servers' `contains` predicates share it.
+pub fn contains_phrase(answer: &str, phrase: &str) -> bool {
     let want = normalize_answer(phrase);
     let have = normalize_answer(answer);
     !want.is_empty() && format!(" {have} ").contains(&format!(" {want} "))

@@ -36,7 +36,7 @@ fn main() {
     let out = tempfile::tempdir().expect("temp dir");
 
     let gen_time = time(3, || {
-        write_set(out.path(), 1, 10_000).expect("write set");
+        write_set(out.path(), "bench", 1, 10_000).expect("write set");
     });
     report(
         "generate and write 10,000 tasks",

@@ -6,10 +6,13 @@
 //! passes a task (either makes the slot draw again, up to 50 times).
 //!
 //! Balance: servers take turns (slot `i` is filed under server `i mod 10`); within a server,
-//! its `k`-th task cycles through the three categories, and every nine tasks through all nine
-//! category x difficulty pairs. Four in seven composition slots prefer a multi-server template,
-//! which puts about a fifth of a set on two or three servers. Among the templates that fit a
-//! slot, the least used so far wins, ties broken by the slot's stream.
+//! its `k`-th task takes the category `MIX[k mod 5]` (a fifth single-tool, two fifths
+//! composition, two fifths recovery) and the difficulty `k mod 3`, so every fifteen tasks go
+//! through all fifteen pairs. Every composition slot and one recovery slot in two prefer a
+//! template across servers, which puts about three fifths of a set on two or three servers;
+//! those recovery slots prefer a long one (fanned-out work with a fault in the middle).
+//! Among the templates that fit a slot, the least used so far wins, ties broken by the
+//! slot's stream.
 
 use crate::compose;
 use crate::task::Task;
@@ -20,15 +23,25 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks.
-pub const GENERATOR_VERSION: &str = "3";
+pub const GENERATOR_VERSION: &str = "4";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2";
+pub const DEV_SET: &str = "dev-v2-1";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";
+
+/// The categories a server's tasks take in turn: one in five asks for a single call, two for
+/// work across servers, two for recovering from an error on the way.
+const MIX: [Category; 5] = [
+    Category::SingleTool,
+    Category::Composition,
+    Category::Recovery,
+    Category::Composition,
+    Category::Recovery,
+];
 
 /// How often a slot may draw again to get a goal not yet in the set.
 const MAX_REDRAWS: u64 = 50;
@@ -87,6 +100,7 @@ pub const MAX_GOAL_SIMILARITY: f64 = 0.9;
 pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task> {
     let avoid = crate::similarity::GoalIndex::new(avoid);
     let all = templates();
+    let longs = long_templates(&all);
     let width = count.saturating_sub(1).to_string().len().max(4);
     let mut usage: BTreeMap<&str, usize> = BTreeMap::new();
     let mut goals = std::collections::BTreeSet::new();
@@ -94,11 +108,22 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
         .map(|i| {
             let server = SERVERS[i % SERVERS.len()];
             let k = i / SERVERS.len();
-            let category = Category::ALL[k % 3];
-            let difficulty = Difficulty::ALL[(k / 3) % 3];
-            let multi = category == Category::Composition && (k / 3).is_multiple_of(2);
+            let category = MIX[k % MIX.len()];
+            let difficulty = Difficulty::ALL[k % 3];
+            let multi = category == Category::Composition
+                || (category == Category::Recovery && k % MIX.len() == 4);
+            // The recovery slots across servers take the long templates (a fault in the middle
+            // of fanned-out work); composition slots take any template across servers.
+            let long = multi && category == Category::Recovery;
             let mut rng = Rng::new(seed, i as u64);
-            let template = choose(&all, &usage, &mut rng, server, category, difficulty, multi);
+            let wish = Wish {
+                server,
+                category,
+                difficulty,
+                multi,
+                long,
+            };
+            let template = choose(&all, &longs, &usage, &mut rng, wish);
             *usage.entry(template.id).or_default() += 1;
             let short = |t: &AnyTemplate| {
                 let s =
@@ -185,22 +210,65 @@ fn widen(task: &mut Task, all: &[AnyTemplate], rng: &mut Rng) {
         .collect();
 }
 
-fn choose<'a>(
-    all: &'a [AnyTemplate],
-    usage: &BTreeMap<&str, usize>,
-    rng: &mut Rng,
-    server: &str,
+/// A slot's wishes for its template.
+#[derive(Clone, Copy)]
+struct Wish<'a> {
+    server: &'a str,
     category: Category,
     difficulty: Difficulty,
+    /// A template across servers.
     multi: bool,
+    /// A long template: one whose sample reference is at least [`LONG_CALLS`] calls.
+    long: bool,
+}
+
+/// A reference this long or longer makes a template long.
+const LONG_CALLS: usize = 5;
+
+/// The ids of the templates whose task from a fixed stream has a shortest reference of
+/// [`LONG_CALLS`] calls or more: a property of the template (its fan-out), not of a draw.
+fn long_templates(all: &[AnyTemplate]) -> std::collections::BTreeSet<&'static str> {
+    all.iter()
+        .filter(|t| {
+            let body = t.build(&mut Rng::new(0, 0));
+            let calls =
+                |r: &Vec<mcpbench_sim::Step>| r.iter().filter(|s| s.as_call().is_some()).count();
+            body.reference_solutions
+                .iter()
+                .map(calls)
+                .min()
+                .unwrap_or(0)
+                >= LONG_CALLS
+        })
+        .map(|t| t.id)
+        .collect()
+}
+
+fn choose<'a>(
+    all: &'a [AnyTemplate],
+    long: &std::collections::BTreeSet<&'static str>,
+    usage: &BTreeMap<&str, usize>,
+    rng: &mut Rng,
+    wish: Wish,
 ) -> &'a AnyTemplate {
+    let Wish {
+        server,
+        category,
+        difficulty,
+        multi,
+        long: want_long,
+    } = wish;
     let fits: Vec<&AnyTemplate> = all
         .iter()
         .filter(|t| t.servers.contains(&server) && t.category == category)
         .collect();
-    // Relax the wishes one at a time: both, then the server mix, then the difficulty.
-    let wishes: [&dyn Fn(&AnyTemplate) -> bool; 4] = [
-        &|t| t.is_multi_server() == multi && t.difficulty == difficulty,
+    let mixed =
+        |t: &AnyTemplate| t.is_multi_server() == multi && (!want_long || long.contains(t.id));
+    // Relax the wishes one at a time: all, then the length, then the server mix, then the
+    // difficulty.
+    let wishes: [&dyn Fn(&AnyTemplate) -> bool; 5] = [
+        &|t| mixed(t) && t.difficulty == difficulty,
+        &|t| mixed(t),
         &|t| t.is_multi_server() == multi,
         &|t| t.difficulty == difficulty,
         &|_| true,
@@ -229,10 +297,31 @@ pub fn task_file_bytes(task: &Task) -> String {
     text
 }
 
-/// Writes a generated set to `dir`: one `<id>.json` per task and `manifest.json`. A directory
-/// holding an earlier generated set has that set's files replaced; any other task-like file
-/// there is left alone and makes this refuse, so nothing hand-written is lost.
-pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifest> {
+/// Whether `id` can name a set: 1 to 40 ASCII letters, digits and `-` (the store's rule; the
+/// id goes into URLs and file names).
+pub fn check_set_id(id: &str) -> Result<(), String> {
+    let ok_char = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    if (1..=40).contains(&id.len()) && id.chars().all(ok_char) {
+        Ok(())
+    } else {
+        Err(format!(
+            "set id {id:?} must be 1 to 40 ASCII letters, digits or '-'"
+        ))
+    }
+}
+
+/// The set id a generated set gets when none is asked for: never the dev set's, so that a
+/// set generated for a try is not published over the dev set by mistake.
+pub fn generated_set_id(seed: u64) -> String {
+    format!("generated-{seed}")
+}
+
+/// Writes a generated set to `dir` under the set id `set`: one `<id>.json` per task and
+/// `manifest.json`. A directory holding an earlier generated set has that set's files
+/// replaced; any other task-like file there is left alone and makes this refuse, so nothing
+/// hand-written is lost.
+pub fn write_set(dir: &Path, set: &str, seed: u64, count: usize) -> std::io::Result<Manifest> {
+    check_set_id(set).map_err(std::io::Error::other)?;
     std::fs::create_dir_all(dir)?;
     let manifest_path = dir.join("manifest.json");
     let old: Vec<String> = Manifest::read(dir)?.map(|m| m.tasks).unwrap_or_default();
@@ -263,7 +352,7 @@ pub fn write_set(dir: &Path, seed: u64, count: usize) -> std::io::Result<Manifes
         std::fs::write(dir.join(format!("{}.json", t.id)), task_file_bytes(t))?;
     }
     let manifest = Manifest {
-        set: DEV_SET.into(),
+        set: set.into(),
         seed,
         generator_version: GENERATOR_VERSION.into(),
         count,

@@ -7,6 +7,7 @@ mod compose;
 mod describe;
 pub mod difficulty;
 mod generate;
+mod heuristic_run;
 mod load;
 mod no_skill;
 mod run;
@@ -18,9 +19,10 @@ mod task;
 pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
 pub use describe::servers_markdown;
 pub use generate::{
-    DEV_SET, DEV_SET_V1, GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, generate,
-    generate_avoiding, templates, write_set,
+    DEV_SET, DEV_SET_V1, GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, check_set_id, generate,
+    generate_avoiding, generated_set_id, templates, write_set,
 };
+pub use heuristic_run::{heuristic_passes, shown_tools};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use no_skill::{STRATEGIES, tricks_passing};
 pub use run::{CallOutcome, TaskRun};

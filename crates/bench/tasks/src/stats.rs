@@ -2,8 +2,10 @@
 //! a set must meet to rank agents (docs/tasks.md states each figure and why).
 //!
 //! Everything here is deterministic and runs in process: the no-skill strategies
-//! ([`crate::no_skill`]) replay against each task's own world, under the rules agents meet.
+//! ([`crate::no_skill`]) and the heuristic agent ([`crate::heuristic_run`]) play against each
+//! task's own world, under the rules agents meet.
 
+use crate::heuristic_run::heuristic_passes;
 use crate::no_skill::{STRATEGIES, strings, tricks_passing};
 use crate::run::TaskRun;
 use crate::similarity::{jaccard, shingles};
@@ -40,6 +42,11 @@ pub struct SetStats {
     pub predicates_on_created_ids: Vec<String>,
     /// Passes of strategies that need no skill; a set worth ranking on has none.
     pub no_skill: Vec<NoSkill>,
+    /// Share of tasks the heuristic reference agent passes (words matched to tool names,
+    /// arguments from the goal's values, no reasoning): a set worth ranking on keeps it low.
+    pub heuristic_pass_rate: f64,
+    /// The tasks it passes.
+    pub heuristic_passes: Vec<String>,
     /// Declared difficulty labels, per label.
     pub by_difficulty: BTreeMap<String, usize>,
     /// Difficulty computed from the tasks (see [`crate::difficulty`]), per label.
@@ -148,6 +155,11 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         difficulty_agrees += usize::from(computed == t.difficulty);
     }
     let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+    let heuristic: Vec<String> = tasks
+        .iter()
+        .filter(|t| heuristic_passes(t))
+        .map(|t| t.id.clone())
+        .collect();
     SetStats {
         tasks: tasks.len(),
         reference_calls: Spread::of(&calls),
@@ -167,6 +179,8 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
             .map(|t| t.id.clone())
             .collect(),
         no_skill: no_skill(tasks),
+        heuristic_pass_rate: share(heuristic.len(), tasks.len()),
+        heuristic_passes: heuristic,
         by_difficulty,
         by_computed_difficulty,
         difficulty_agrees,
@@ -355,6 +369,12 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             s.predicates_on_created_ids.is_empty(),
         ),
         row("no-skill passes", no_skill.to_string(), "0", no_skill == 0),
+        row(
+            "heuristic agent passes",
+            pct(s.heuristic_pass_rate),
+            "<= 10%",
+            s.heuristic_pass_rate <= 0.1,
+        ),
         row(
             "computed difficulty, easy/medium/hard",
             ["easy", "medium", "hard"]

@@ -74,7 +74,9 @@ fn dev_set_regenerates_byte_for_byte_from_its_seed() {
         "the dev set was made by another generator version"
     );
     let fresh = tempfile::tempdir().unwrap();
-    let written = mcpbench_tasks::write_set(fresh.path(), manifest.seed, manifest.count).unwrap();
+    let written =
+        mcpbench_tasks::write_set(fresh.path(), &manifest.set, manifest.seed, manifest.count)
+            .unwrap();
     assert_eq!(written, manifest, "the manifest differs");
     let mut committed: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -106,10 +108,16 @@ fn dev_set_regenerates_byte_for_byte_from_its_seed() {
 /// order, each file's bytes): a set id names one list of tasks for good, so results run on it
 /// are never attributed to other tasks. A dev set that changes needs a new `DEV_SET` and a new
 /// line here; the old lines stay.
-const PUBLISHED: &[(&str, &str)] = &[(
-    "dev-v2",
-    "694868346b7d92472ea89dccf1841eac31070fab354ebdf752272628a4f0d93f",
-)];
+const PUBLISHED: &[(&str, &str)] = &[
+    (
+        "dev-v2",
+        "694868346b7d92472ea89dccf1841eac31070fab354ebdf752272628a4f0d93f",
+    ),
+    (
+        "dev-v2-1",
+        "1e23d51c5ad8594e08e5aabd187c47c18ee8f33e91fd03b1dd0527b0dfcf5371",
+    ),
+];
 
 #[test]
 fn the_dev_sets_id_names_the_tasks_it_was_published_with() {

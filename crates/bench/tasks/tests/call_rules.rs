@@ -6,11 +6,12 @@ use mcpbench_tasks::{CallOutcome, Task, TaskRun, load_task};
 use serde_json::json;
 use std::path::Path;
 
-/// A recovery task of the dev set: `weather.get_forecast` fails on its first call.
+/// A recovery task (of the dev set `dev-v2`, kept here so that the dev set can change):
+/// `weather.get_forecast` fails on its first call.
 fn outage() -> Task {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../tasks/dev/wx-forecast-outage-0119.json");
-    let task = load_task(&path).expect("the dev task loads");
+        .join("tests/fixtures/call_rules/wx-forecast-outage-0119.json");
+    let task = load_task(&path).expect("the fixture loads");
     assert_eq!(
         task.faults.len(),
         1,

@@ -64,8 +64,9 @@ fn generated_tasks_are_valid() {
 #[test]
 fn writing_a_set_replaces_an_earlier_set_but_never_foreign_files() {
     let dir = tempfile::tempdir().unwrap();
-    write_set(dir.path(), 1, 30).unwrap();
-    let second = write_set(dir.path(), 2, 10).unwrap();
+    write_set(dir.path(), "try-1", 1, 30).unwrap();
+    let second = write_set(dir.path(), "try-2", 2, 10).unwrap();
+    assert_eq!(second.set, "try-2", "the manifest names the set asked for");
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(
         files,
@@ -73,9 +74,21 @@ fn writing_a_set_replaces_an_earlier_set_but_never_foreign_files() {
         "old tasks are gone, new ones and the manifest are there"
     );
     std::fs::write(dir.path().join("mine.json"), "{}").unwrap();
-    let err = write_set(dir.path(), 3, 10).unwrap_err();
+    let err = write_set(dir.path(), "try-3", 3, 10).unwrap_err();
     assert!(err.to_string().contains("mine.json"), "{err}");
     assert!(dir.path().join("mine.json").exists());
+}
+
+#[test]
+fn a_set_id_that_cannot_name_a_set_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    for bad in ["", "../dev", "dev v2", "dev.1", "dev_1", &"x".repeat(41)] {
+        let err = write_set(&dir.path().join("out"), bad, 1, 3).unwrap_err();
+        assert!(err.to_string().contains("set id"), "{bad:?}: {err}");
+    }
+    assert!(!dir.path().join("out").exists(), "nothing was written");
+    assert_eq!(mcpbench_tasks::generated_set_id(7), "generated-7");
+    assert!(mcpbench_tasks::check_set_id(mcpbench_tasks::DEV_SET).is_ok());
 }
 
 /// Benchmark version 2's tool surface: every tool of the task's servers and of one to three

@@ -37,19 +37,30 @@ fn the_dev_set_measures_as_it_stands() {
     let tasks = dev();
     let s = stats(&tasks, Some(&tasks));
     assert_eq!(s.tasks, 200);
-    assert_eq!((s.reference_calls.median, s.reference_calls.max), (2.0, 5));
-    assert_eq!(s.long_share, 0.0);
-    assert_eq!(s.multi_server_share, 0.2, "80% of tasks use one server");
+    assert_eq!((s.reference_calls.median, s.reference_calls.max), (3.0, 15));
+    assert_eq!(
+        s.long_share, 0.32,
+        "the long templates across servers need 8 calls or more"
+    );
+    assert_eq!(
+        s.multi_server_share, 0.6,
+        "three fifths of the tasks span 2-3 servers"
+    );
     // Version 2's tool surface: whole catalogues and one to three servers not needed.
-    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (23, 88));
-    assert!((s.tools_per_task.mean - 45.5).abs() < 0.05);
+    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (24, 82));
+    assert!((s.tools_per_task.mean - 51.4).abs() < 0.05);
     assert!(s.unused_tool_share >= 0.9, "{}", s.unused_tool_share);
-    assert_eq!(s.tasks_with_string_arguments, 186);
-    assert_eq!(s.goals_with_every_argument, 66);
+    assert_eq!(s.tasks_with_string_arguments, 191);
+    assert_eq!(s.goals_with_every_argument, 36);
     assert_eq!(
         s.goals_with_ids, 0,
         "version 2's goals name things, not ids"
     );
+    let computed: Vec<usize> = ["easy", "medium", "hard"]
+        .iter()
+        .map(|d| s.by_computed_difficulty.get(*d).copied().unwrap_or(0))
+        .collect();
+    assert_eq!(computed, [54, 74, 72], "about a third each");
     // Version 2's answer checks and predicates: nothing for a trick to pass.
     assert!(s.predicates_on_created_ids.is_empty());
     for n in &s.no_skill {

@@ -3,7 +3,7 @@
 use crate::{SetError, set_task};
 use mcpbench_db::PgPool;
 use mcpbench_db::sets::{self, SetTask};
-use mcpbench_tasks::{DEV_SET_V1, Manifest, Task, load_dir};
+use mcpbench_tasks::{DEV_SET_V1, Manifest, Task, check_set_id, load_dir};
 use std::path::Path;
 
 /// A directory of tasks read for publishing.
@@ -22,6 +22,9 @@ impl PublicSet {
                 SetError::Invalid(format!("{}: {e}", dir.join("manifest.json").display()))
             })?
             .map_or_else(|| DEV_SET_V1.to_string(), |m| m.set);
+        check_set_id(&id).map_err(|e| {
+            SetError::Invalid(format!("{}: {e}", dir.join("manifest.json").display()))
+        })?;
         let tasks = load_dir(dir).map_err(|errors| {
             let lines: Vec<String> = errors.iter().take(10).map(ToString::to_string).collect();
             SetError::Invalid(format!(

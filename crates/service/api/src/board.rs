@@ -26,7 +26,7 @@ pub struct BoardEntry {
     pub vendor: String,
     pub model: String,
     pub name: String,
-    /// A reference agent run by us (oracle, null, random), not a vendor's.
+    /// A reference agent run by us (oracle, null, random, heuristic), not a vendor's.
     pub reference: bool,
     /// Runs attempted (tasks x trials) in this view.
     pub tasks: i64,

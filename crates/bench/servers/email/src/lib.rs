@@ -11,6 +11,8 @@
 //! - Replies keep the thread and prefix "Re: "; forwards keep the thread, prefix "Fwd: " and
 //!   quote the original under an optional note. `delete_email` is permanent; the trash is a
 //!   folder reached with `move_email`.
+//! - What is sent in the run (new mail, replies, forwards, drafts sent) is also logged as it
+//!   went out, whatever later becomes of the message: moving or deleting it unsends nothing.
 //! - Listings are newest first, ties by id, capped by `maxResults`.
 //! - A run's mailbox holds at most [`MAILBOX`]: past it, sending, drafting, replying,
 //!   forwarding or a new label is a tool error that changes nothing.

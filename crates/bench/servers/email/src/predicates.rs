@@ -1,7 +1,9 @@
-//! `email.*` predicate atoms. Addresses compare case-insensitively and as sets; subjects and
-//! bodies compare exactly.
+//! `email.*` predicate atoms. Addresses compare case-insensitively (and as sets where a list
+//! is matched); subjects and bodies compare exactly, except in `email.sentCount`, whose texts
+//! compare normalised (as answers do) by containment.
 
-use crate::state::{Email, Folder, Message};
+use crate::state::{Email, Folder, Message, Outgoing};
+use mcpbench_sim::normalize_answer;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +48,27 @@ pub enum Atom {
     /// Message `id` exists (in any folder, the trash included).
     #[serde(rename = "email.messageExists")]
     MessageExists { id: String },
+    /// Exactly `count` messages were sent in the run (new mail, replies, forwards and drafts
+    /// sent, whatever became of them afterwards; the seed's sent mail does not count),
+    /// counting only those with `to` among their recipients (To or Cc), whose subject contains
+    /// `subjectContains` and whose body contains `bodyContains`, when given. Those texts
+    /// compare after normalisation (case, white space, punctuation at word edges and number
+    /// formatting aside: "Order #1,204." contains "order 1204"); one that normalises to
+    /// nothing matches no message.
+    #[serde(rename = "email.sentCount")]
+    SentCount {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        subject_contains: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body_contains: Option<String>,
+        count: u32,
+    },
+    /// Every message sent in the run went only to addresses among `addresses` (To and Cc
+    /// alike); holds when nothing was sent.
+    #[serde(rename = "email.sentOnlyTo")]
+    SentOnlyTo { addresses: Vec<String> },
 }
 
 fn same_addresses(have: &[String], want: &[String]) -> bool {
@@ -56,6 +79,30 @@ fn same_addresses(have: &[String], want: &[String]) -> bool {
         v
     };
     norm(have) == norm(want)
+}
+
+fn same_address(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
+/// Whether `text` holds `part` once both are normalised like answers; never for a `part` that
+/// normalises to nothing.
+fn holds_text(text: &str, part: &str) -> bool {
+    let part = normalize_answer(part);
+    !part.is_empty() && normalize_answer(text).contains(&part)
+}
+
+/// Whether a sent message passes the filters of `email.sentCount`.
+fn sent_matches(
+    m: &Outgoing,
+    to: &Option<String>,
+    subject: &Option<String>,
+    body: &Option<String>,
+) -> bool {
+    to.as_ref()
+        .is_none_or(|to| m.recipients().any(|r| same_address(r, to)))
+        && subject.as_ref().is_none_or(|s| holds_text(&m.subject, s))
+        && body.as_ref().is_none_or(|b| holds_text(&m.body, b))
 }
 
 fn body_ok(m: &Message, body: &Option<String>, contains: &Option<String>) -> bool {
@@ -113,6 +160,21 @@ impl Atom {
                 .get(id)
                 .is_some_and(|m| m.labels.contains(label)),
             Atom::MessageExists { id } => mb.messages.contains_key(id),
+            Atom::SentCount {
+                to,
+                subject_contains,
+                body_contains,
+                count,
+            } => {
+                let n = (mb.sent.iter())
+                    .filter(|m| sent_matches(m, to, subject_contains, body_contains))
+                    .count();
+                n == *count as usize
+            }
+            Atom::SentOnlyTo { addresses } => mb.sent.iter().all(|m| {
+                m.recipients()
+                    .all(|r| addresses.iter().any(|a| same_address(r, a)))
+            }),
         }
     }
 }

@@ -178,6 +178,35 @@ impl Message {
     }
 }
 
+/// A message as it went out, kept whatever later becomes of it (moved, deleted): what was sent
+/// in the run cannot be unsent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Outgoing {
+    pub id: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub subject: String,
+    pub body: String,
+}
+
+impl Outgoing {
+    fn of(m: &Message) -> Self {
+        Outgoing {
+            id: m.id.clone(),
+            to: m.to.clone(),
+            cc: m.cc.clone(),
+            subject: m.subject.clone(),
+            body: m.body.clone(),
+        }
+    }
+
+    /// To and Cc together.
+    pub(crate) fn recipients(&self) -> impl Iterator<Item = &String> {
+        self.to.iter().chain(&self.cc)
+    }
+}
+
 /// What a run's mailbox holds at most: a few hundred times a seed, and twenty times what a
 /// whole run of the largest messages the tools take could add (100 calls of 20 kB bodies).
 pub const MAILBOX: Capacity = Capacity {
@@ -195,6 +224,8 @@ pub struct Email {
     pub(crate) allowed_domains: Vec<String>,
     pub(crate) labels: BTreeSet<String>,
     pub(crate) messages: BTreeMap<String, Message>,
+    /// Everything sent in this run, in order (the seed's sent mail is not in it).
+    pub(crate) sent: Vec<Outgoing>,
     next_id: u64,
 }
 
@@ -324,6 +355,7 @@ impl Email {
                 .collect(),
             labels,
             messages,
+            sent: vec![],
             next_id: 1,
         })
     }
@@ -370,9 +402,12 @@ impl Email {
         Ok(())
     }
 
-    /// What the mailbox holds, against [`MAILBOX`].
+    /// What the mailbox holds, against [`MAILBOX`]: its messages and labels, and the bytes of
+    /// the log of what was sent.
     fn usage(&self) -> Usage {
-        Usage::of(self.messages.len(), &self.messages) + Usage::of(self.labels.len(), &self.labels)
+        Usage::of(self.messages.len(), &self.messages)
+            + Usage::of(self.labels.len(), &self.labels)
+            + Usage::bytes(footprint(&self.sent))
     }
 
     /// Whether the mailbox may take `adding` more ([`MAILBOX`]); a refusal changes nothing.
@@ -380,8 +415,8 @@ impl Email {
         MAILBOX.admit(self.usage(), adding)
     }
 
-    /// A message from the owner, stamped now, in `folder`; returns its id. Refused, changing
-    /// nothing, when the mailbox is full.
+    /// A message from the owner, stamped now, in `folder` (logged as sent when that is the
+    /// sent folder); returns its id. Refused, changing nothing, when the mailbox is full.
     pub(crate) fn compose(
         &mut self,
         folder: Folder,
@@ -405,13 +440,36 @@ impl Email {
             read: true,
         };
         // Its ids are drawn only once it fits, so that a refused message uses none; counted
-        // here as the thread and a fresh id (`msg-9001`) at its longest.
-        self.admit(Usage::of(1, &message) + Usage::bytes(footprint(&thread) + 24))?;
+        // here as the thread and a fresh id (`msg-9001`) at its longest, twice when logged.
+        let sending = folder == Folder::Sent;
+        let logged = if sending {
+            Usage::bytes(footprint(&Outgoing::of(&message)) + 24)
+        } else {
+            Usage::default()
+        };
+        self.admit(Usage::of(1, &message) + Usage::bytes(footprint(&thread) + 24) + logged)?;
         let id = self.new_id();
         message.thread_id = thread.unwrap_or_else(|| id.clone());
         message.id = id.clone();
+        if sending {
+            self.sent.push(Outgoing::of(&message));
+        }
         self.messages.insert(id.clone(), message);
         Ok(id)
+    }
+
+    /// Sends draft `id` (which must be a draft): to the sent folder, stamped now, logged.
+    /// Refused, changing nothing, when the log does not fit in the mailbox.
+    pub(crate) fn send_draft(&mut self, id: &str) -> Result<(), ToolError> {
+        let now = self.now.clone();
+        let m = self.get(id)?;
+        self.admit(Usage::bytes(footprint(&Outgoing::of(m))))?;
+        let m = self.get_mut(id)?;
+        m.folder = Folder::Sent;
+        m.date = now;
+        let out = Outgoing::of(m);
+        self.sent.push(out);
+        Ok(())
     }
 
     /// The existing label named `name` (case-insensitively), if any.
@@ -420,7 +478,7 @@ impl Email {
     }
 
     pub(crate) fn snapshot(&self) -> Value {
-        json!({ "labels": self.labels, "messages": self.messages })
+        json!({ "labels": self.labels, "messages": self.messages, "sent": self.sent })
     }
 }
 

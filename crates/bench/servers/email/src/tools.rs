@@ -224,10 +224,7 @@ fn send_draft(mb: &mut Email, a: SendDraft) -> Out {
         )));
     }
     mb.may_send_to(m.to.iter().chain(&m.cc))?;
-    let now = mb.now.clone();
-    let m = mb.get_mut(&a.draft_id)?;
-    m.folder = Folder::Sent;
-    m.date = now;
+    mb.send_draft(&a.draft_id)?;
     Ok(json!({ "status": "sent", "id": a.draft_id }))
 }
 
@@ -475,7 +472,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Email>> = LazyLock::new(|| {
         Tool::new(
             "send_draft",
             Write,
-            "Send an existing draft unchanged, by its draft id. The message moves from drafts to sent.",
+            "Send an existing draft unchanged, by its draft id. The message moves from drafts to sent. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             send_draft,
         ),
         Tool::new(

@@ -1,6 +1,8 @@
 //! `memory.*` predicate atoms, over entity names exactly as stored (case-sensitive).
+//! Observations compare exactly, or (`observationContains`) as free text holding a fact.
 
 use crate::state::{Memory, Relation};
+use mcpbench_sim::contains_phrase;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +26,11 @@ pub enum Atom {
     /// The entity `entity` exists and has exactly the observation `observation`.
     #[serde(rename = "memory.hasObservation")]
     HasObservation { entity: String, observation: String },
+    /// The entity `entity` exists and one of its observations holds the phrase `text` as
+    /// whole words, case, white space and punctuation at word edges aside ("Role: Design
+    /// Lead." holds "design  lead", not "Lea").
+    #[serde(rename = "memory.observationContains")]
+    ObservationContains { entity: String, text: String },
     /// The entity `entity` exists and has exactly `count` observations.
     #[serde(rename = "memory.observationCount")]
     ObservationCount { entity: String, count: u32 },
@@ -59,6 +66,10 @@ impl Atom {
                 .entities
                 .get(entity)
                 .is_some_and(|e| e.observations.contains(observation)),
+            Atom::ObservationContains { entity, text } => m
+                .entities
+                .get(entity)
+                .is_some_and(|e| e.observations.iter().any(|o| contains_phrase(o, text))),
             Atom::ObservationCount { entity, count } => m
                 .entities
                 .get(entity)
@@ -72,5 +83,72 @@ impl Atom {
                 n == *count as usize
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Entity, Seed};
+
+    fn graph() -> Memory {
+        let person = |name: &str, observations: &[&str]| Entity {
+            name: name.into(),
+            entity_type: "person".into(),
+            observations: observations.iter().map(|o| o.to_string()).collect(),
+        };
+        let seed = Seed {
+            entities: vec![
+                person(
+                    "Nora Vance",
+                    &["Role: Design Lead.", "Works from Lisbon HQ (2nd floor)"],
+                ),
+                person("Felix Okoro", &["Engineering Manager"]),
+                person("Amara Lindqvist", &[]),
+            ],
+            relations: vec![],
+        };
+        Memory::from_seed(&seed).expect("a valid seed")
+    }
+
+    fn contains(entity: &str, text: &str) -> Atom {
+        Atom::ObservationContains {
+            entity: entity.into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn observation_contains_ignores_case_spacing_and_edge_punctuation() {
+        let m = graph();
+        assert!(contains("Nora Vance", "Design Lead").holds(&m));
+        assert!(contains("Nora Vance", "  design\tLEAD ").holds(&m));
+        assert!(contains("Nora Vance", "role: design lead").holds(&m));
+        assert!(contains("Nora Vance", "Lisbon HQ, 2nd floor").holds(&m));
+        assert!(contains("Nora Vance", "2nd floor").holds(&m));
+    }
+
+    #[test]
+    fn observation_contains_fails_on_other_facts_partial_words_and_other_entities() {
+        let m = graph();
+        assert!(!contains("Nora Vance", "Lisbon HQ, 4th floor").holds(&m));
+        assert!(!contains("Nora Vance", "Design Lea").holds(&m));
+        assert!(!contains("Felix Okoro", "Engineer").holds(&m));
+        assert!(!contains("Felix Okoro", "Design Lead").holds(&m));
+        // One observation must hold the whole phrase: none spans two.
+        assert!(!contains("Nora Vance", "Design Lead Works").holds(&m));
+        assert!(!contains("Amara Lindqvist", "Design Lead").holds(&m));
+        assert!(!contains("Nobody", "Design Lead").holds(&m));
+        assert!(!contains("Nora Vance", " . ").holds(&m));
+    }
+
+    #[test]
+    fn observation_contains_reads_and_writes_its_json_form() {
+        let atom = contains("Nora Vance", "Design Lead");
+        let want = serde_json::json!({ "memory.observationContains": {
+            "entity": "Nora Vance", "text": "Design Lead"
+        } });
+        assert_eq!(serde_json::to_value(&atom).unwrap(), want);
+        assert_eq!(serde_json::from_value::<Atom>(want).unwrap(), atom);
     }
 }

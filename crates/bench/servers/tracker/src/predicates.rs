@@ -1,6 +1,7 @@
 //! `tracker.*` predicate atoms. Issues are named by identifier (`ENG-12`) or, for issues the
-//! agent creates, found by project and exact title. Text is compared after trimming white
-//! space at both ends; everything else exactly.
+//! agent creates, found or counted by project and exact title (no tool deletes an issue, so a
+//! count also catches a mistaken creation the agent then canceled). Text is compared after
+//! trimming white space at both ends; everything else exactly.
 
 use crate::state::{Issue, LinkType, Status, Tracker, parse_id};
 use schemars::JsonSchema;
@@ -62,6 +63,15 @@ pub enum Atom {
         target: String,
         #[serde(rename = "type")]
         link_type: LinkType,
+    },
+    /// `project` holds exactly `count` issues, whatever their status (canceled and done ones
+    /// count too), counting only those with exactly `title` when given.
+    #[serde(rename = "tracker.issueCount")]
+    IssueCount {
+        project: String,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
     },
 }
 
@@ -134,6 +144,18 @@ impl Atom {
                     || (*link_type == LinkType::RelatesTo
                         && t.links
                             .contains(&link_type.stored(b.id.clone(), a.id.clone())))
+            }
+            Atom::IssueCount {
+                project,
+                count,
+                title,
+            } => {
+                let n = (t.issues.iter())
+                    .filter(|((p, _), i)| {
+                        p == project && title.as_ref().is_none_or(|w| i.title.trim() == w.trim())
+                    })
+                    .count();
+                n == *count as usize
             }
         }
     }

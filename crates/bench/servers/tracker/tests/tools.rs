@@ -260,3 +260,45 @@ fn bad_seeds_are_refused() {
     let bad: Result<Seed, _> = serde_json::from_value(json!({ "projects": [], "extra": 1 }));
     assert!(bad.is_err());
 }
+
+#[test]
+fn issue_count_counts_every_status_and_filters_by_title() {
+    let mut t = server();
+    let count = |project: &str, title: Option<&str>, count| Atom::IssueCount {
+        project: project.into(),
+        count,
+        title: title.map(String::from),
+    };
+    assert!(t.holds(&count("ENG", None, 2)));
+    assert!(!t.holds(&count("ENG", None, 3)));
+    assert!(t.holds(&count("OPS", None, 1)));
+    assert!(t.holds(&count("NOPE", None, 0)));
+    assert!(t.holds(&count("ENG", Some(" Write docs "), 1)));
+    assert!(t.holds(&count("ENG", Some("Write"), 0)));
+    assert!(t.holds(&count("OPS", Some("Write docs"), 0)));
+    // A duplicate counts even once canceled: no tool deletes an issue.
+    t.call(
+        "create_issue",
+        &json!({ "project": "ENG", "title": "Write docs" }),
+    )
+    .unwrap();
+    t.call(
+        "transition_issue",
+        &json!({ "id": "ENG-11", "status": "canceled" }),
+    )
+    .unwrap();
+    assert!(t.holds(&count("ENG", Some("Write docs"), 2)));
+    assert!(!t.holds(&count("ENG", Some("Write docs"), 1)));
+    assert!(t.holds(&count("ENG", None, 3)));
+    let atom = count("ENG", Some("Write docs"), 2);
+    let form =
+        json!({ "tracker.issueCount": { "project": "ENG", "count": 2, "title": "Write docs" } });
+    assert_eq!(serde_json::to_value(&atom).unwrap(), form);
+    assert_eq!(serde_json::from_value::<Atom>(form).unwrap(), atom);
+    let total = json!({ "tracker.issueCount": { "project": "ENG", "count": 3 } });
+    assert_eq!(
+        serde_json::from_value::<Atom>(total.clone()).unwrap(),
+        count("ENG", None, 3)
+    );
+    assert_eq!(serde_json::to_value(count("ENG", None, 3)).unwrap(), total);
+}

@@ -7,6 +7,9 @@ mod data;
 mod ops;
 mod people;
 mod plans;
+mod rounds_customers;
+mod rounds_schedule;
+mod rounds_team;
 
 use mcpbench_world::AnyTemplate;
 
@@ -15,5 +18,8 @@ pub(crate) fn templates() -> Vec<AnyTemplate> {
     all.extend(people::templates());
     all.extend(data::templates());
     all.extend(plans::templates());
+    all.extend(rounds_team::templates());
+    all.extend(rounds_customers::templates());
+    all.extend(rounds_schedule::templates());
     all
 }
