@@ -24,18 +24,29 @@ impl Db {
 
 #[derive(Subcommand)]
 pub enum SetCommand {
-    /// Create a draft set: generated from a new secret seed (--generate N) or from task files
-    /// (--from DIR). Private (sealed at rest) unless --public; a private set is named YYYY-MM.
+    /// Create a draft set: generated from a new secret seed (--generate N), partly drawn from a
+    /// private pool of task files (--generate N --pool DIR), or from task files (--from DIR).
+    /// Private (sealed at rest) unless --public; a private set is named YYYY-MM.
     Create {
         id: String,
+        /// Task files to store as the set, as they are.
         #[arg(
             long,
-            conflicts_with = "generate",
-            required_unless_present = "generate"
+            conflicts_with_all = ["generate", "pool"],
+            required_unless_present_any = ["generate", "pool"]
         )]
         from: Option<PathBuf>,
+        /// How many tasks the month holds, generated from a new secret seed (but those drawn
+        /// from --pool).
         #[arg(long)]
         generate: Option<usize>,
+        /// A private pool of task files kept outside the repository: the month draws some of
+        /// its tasks from it, each pool task into one month only.
+        #[arg(long, requires = "generate")]
+        pool: Option<PathBuf>,
+        /// How many of the tasks come from --pool (default: a quarter, at least 1).
+        #[arg(long, requires = "pool")]
+        from_pool: Option<usize>,
         #[arg(long)]
         public: bool,
         #[command(flatten)]
@@ -110,6 +121,8 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
             id,
             from,
             generate,
+            pool: pool_dir,
+            from_pool,
             public,
             db,
             custody: keys,
@@ -130,8 +143,25 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
                     if public {
                         bail!("generated sets are private; load public tasks with --from");
                     }
-                    mcpbench_sets::generate_draft(&pool, &custody, &id, count).await?;
-                    eprintln!("draft set {id:?} holds {count} fresh tasks, each proven valid");
+                    match pool_dir {
+                        None => {
+                            mcpbench_sets::generate_draft(&pool, &custody, &id, count).await?;
+                            eprintln!(
+                                "draft set {id:?} holds {count} fresh tasks, each proven valid"
+                            );
+                        }
+                        Some(dir) => {
+                            let plan = mcpbench_sets::pool_draft(
+                                &pool, &custody, &id, count, &dir, from_pool,
+                            )
+                            .await?;
+                            eprintln!(
+                                "draft set {id:?} holds {} fresh tasks and {} drawn from the pool \
+                                 ({} were usable), each proven valid",
+                                plan.generated, plan.drawn, plan.counts.usable
+                            );
+                        }
+                    }
                 }
                 _ => bail!("give --from DIR or --generate N"),
             }

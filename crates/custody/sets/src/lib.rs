@@ -13,15 +13,22 @@
 //!   (or the draft is deleted) and [`release_withheld`] reveals it everywhere.
 //! - A rotation builds next month's draft from a set: about a quarter of the tasks replaced by
 //!   fresh ones from a new secret seed (sealed and kept), the rest kept under new salts.
+//! - A month may draw some of its tasks from a private pool of task files kept outside the
+//!   repository ([`pool_draft`]), each pool task into one month only, sealed like the rest.
 //!
 //! The errors name sets, states and counts, never a task's content.
 
 pub mod anomaly;
+mod pool;
 mod public;
 mod rotate;
 mod settings;
 
 pub use anomaly::analyze;
+pub use pool::{
+    MAX_POOL_ID, PoolCounts, PoolPlan, Stored, TaskPool, default_from_pool, plan_pool_month,
+    pool_draft,
+};
 pub use public::PublicSet;
 pub use rotate::{
     Rotation, RotationPlan, fresh_tasks, generate_draft, plan_rotation, rotate, secret_seed,

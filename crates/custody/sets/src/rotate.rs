@@ -104,6 +104,16 @@ pub fn plan_rotation(
     Ok(RotationPlan { tasks, kept })
 }
 
+/// The positions of the tasks that fail the validity proof of `mcpbench tasks check`.
+pub(crate) fn prove_each(tasks: &[Task]) -> Vec<usize> {
+    check_tasks(tasks)
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.problems.is_empty())
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// The validity proof of `mcpbench tasks check`: references pass, doing nothing fails,
 /// mutants fail.
 fn prove(tasks: &[Task]) -> Result<(), SetError> {
@@ -130,22 +140,24 @@ pub fn secret_seed() -> u64 {
 }
 
 /// `count` fresh tasks for set `set` from `seed`, each proven valid, none of whose goals
-/// repeats or comes near (see [`MAX_GOAL_SIMILARITY`]) a goal of `public`; their ids carry the
-/// month (`...-202611`), so that no two months share an id.
+/// repeats or comes near (see [`MAX_GOAL_SIMILARITY`]) a goal of `avoid` (the goals held in
+/// clear, and a month's pool's); their ids carry the month (`...-202611`), so that no two
+/// months share an id.
 pub fn fresh_tasks(
     seed: u64,
     count: usize,
     set: &str,
-    public: &[String],
+    avoid: &[String],
 ) -> Result<Vec<Task>, SetError> {
     let suffix = set.replace('-', "");
-    let mut tasks = generate_avoiding(seed, count, public);
+    let mut tasks = generate_avoiding(seed, count, avoid);
     let goals: Vec<String> = tasks.iter().map(|t| t.goal.clone()).collect();
-    let closest = closest_goal(&goals, public);
+    let closest = closest_goal(&goals, avoid);
     if closest > MAX_GOAL_SIMILARITY {
         // Names no goal: the message may be shown, and the goals are private.
         return Err(SetError::Invalid(format!(
-            "a generated goal comes too near a public one (similarity {closest:.2}); generate again"
+            "a generated goal comes too near one held in clear or in the pool (similarity \
+             {closest:.2}); generate again"
         )));
     }
     for t in &mut tasks {

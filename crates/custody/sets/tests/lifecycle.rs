@@ -2,46 +2,13 @@
 //! committed at go-live, revealed at retirement in a bundle both verifiers accept, rotated
 //! into next month's draft.
 
-use mcpbench_attest::NoteSigner;
-use mcpbench_db::{PgPool, sets};
-use mcpbench_pgcluster::Cluster;
+mod support;
+
+use mcpbench_db::sets;
 use mcpbench_sets::{Custody, SetError};
 use mcpbench_tasks::{Task, load_dir};
-use mcpbench_vault::Keyring;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
-
-fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
-}
-
-async fn fresh() -> (PgPool, String) {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let name = format!(
-        "sets_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    );
-    let url = cluster().create_database(&name).expect("database");
-    let pool = mcpbench_db::connect(&url, 4).await.expect("connect");
-    mcpbench_db::migrate(&pool).await.expect("migrate");
-    (pool, url)
-}
-
-fn custody() -> Custody {
-    Custody {
-        keyring: Some(Keyring::generate("k1").0),
-        signer: Some(NoteSigner::from_seed("sets.test", &[5u8; 32]).unwrap()),
-        service: "sets.test".into(),
-    }
-}
+use support::{custody, fresh, pg_dump, workspace};
 
 /// Dev tasks with goals no public file holds, so that finding one anywhere is a leak.
 fn secret_tasks(n: usize) -> Vec<Task> {
@@ -51,19 +18,6 @@ fn secret_tasks(n: usize) -> Vec<Task> {
         t.goal = format!("{} (private marker zq{i:04}xv)", t.goal);
     }
     tasks
-}
-
-fn pg_dump(url: &str) -> String {
-    let out = Command::new(cluster().client_tool("pg_dump"))
-        .arg(url)
-        .output()
-        .expect("pg_dump runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,8 @@
 //! A private month through the API: an admin drafts, activates, rotates and retires sets; the
 //! worker runs a vendor's agent on sealed tasks; the commitment is public from go-live and the
 //! reveal bundle verifies against it; the retired month opens (tasks browsable, traces
-//! publishable).
+//! publishable). A month drawn partly from a private pool is closed to every public page while
+//! live.
 
 mod support;
 
@@ -399,4 +400,73 @@ async fn a_score_jump_against_the_same_model_last_month_is_flagged_for_admins_an
         .await;
     let (_, listed) = svc.get("/admin/anomalies", Some(&admin)).await;
     assert_eq!(listed["anomalies"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_month_drawn_from_a_private_pool_is_closed_to_every_public_page_while_live() {
+    let svc = Service::start(Options {
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    // The pool: dev tasks the deployment does not publish, with ids and goals of their own.
+    let dir = tempfile::tempdir().unwrap();
+    let mut secret = support::dev_tasks(150);
+    secret.drain(..140);
+    for (i, t) in secret.iter_mut().enumerate() {
+        t.id = format!("pool-{}", t.id);
+        t.goal = format!(
+            "{} (private marker zq{}xv)",
+            t.goal,
+            char::from(b'a' + i as u8)
+        );
+        let file = dir.path().join(format!("{}.json", t.id));
+        std::fs::write(file, serde_json::to_string(t).unwrap()).unwrap();
+    }
+    let plan = mcpbench_sets::pool_draft(&svc.pool, &svc.custody, "2026-11", 6, dir.path(), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (plan.generated, plan.drawn),
+        (5, 1),
+        "a quarter, at least 1"
+    );
+    mcpbench_sets::activate(&svc.pool, &svc.custody, "2026-11")
+        .await
+        .unwrap();
+    let drawn: Vec<String> = plan
+        .tasks
+        .iter()
+        .filter(|t| t.id.starts_with("pool-"))
+        .map(|t| t.id.clone())
+        .collect();
+    assert_eq!(drawn.len(), 1);
+    let id = &drawn[0];
+    assert!(id.ends_with("-202611"), "{id}");
+
+    for path in [
+        "/tasks?set=2026-11".to_string(),
+        format!("/tasks/{id}?set=2026-11"),
+        format!("/tasks/{id}"),
+        "/web/tasks?set=2026-11".to_string(),
+        format!("/web/tasks/{id}?set=2026-11"),
+    ] {
+        let (status, _, body) = svc.get_text(&path).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(!body.contains("private marker"), "{path}: {body}");
+    }
+    for path in ["/sets/2026-11", "/web/sets/2026-11", "/sets"] {
+        let (status, _, body) = svc.get_text(path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        assert!(!body.contains("private marker"), "{path}: {body}");
+    }
+    let dump = svc.pg_dump();
+    assert!(
+        dump.contains(id.as_str()),
+        "the dump holds the month's rows"
+    );
+    assert!(
+        !dump.contains("private marker"),
+        "a pool goal is in the database in clear"
+    );
 }
