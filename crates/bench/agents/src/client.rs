@@ -56,3 +56,18 @@ impl Session {
         let _ = self.service.cancel().await;
     }
 }
+
+/// A session with each server that answers; one that does not is logged and left out.
+pub(crate) async fn connect_all(
+    http: &reqwest::Client,
+    servers: &[McpServerRef],
+) -> Vec<(String, Session)> {
+    let mut sessions = Vec::new();
+    for s in servers {
+        match Session::connect(http, s).await {
+            Ok(session) => sessions.push((s.name.clone(), session)),
+            Err(e) => tracing::warn!(server = %s.name, error = %e, "could not connect"),
+        }
+    }
+    sessions
+}

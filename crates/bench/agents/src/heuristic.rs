@@ -3,7 +3,7 @@
 //! channel, to be made on the MCP sessions.
 
 use crate::client::Session;
-use crate::server::connect_all;
+use crate::client::connect_all;
 use mcpbench_heuristic::{ToolInfo, Tools, solve};
 use mcpbench_runner::AgentRequest;
 use rmcp::model::CallToolResult;

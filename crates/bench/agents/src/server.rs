@@ -1,6 +1,6 @@
 //! The `mcpbench/1` HTTP face shared by the reference agents.
 
-use crate::client::Session;
+use crate::client::connect_all;
 use crate::random::value_for;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -122,20 +122,6 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
         AgentKind::Heuristic => crate::heuristic::run(&agent.http, &request).await,
     };
     reply(StatusCode::OK, json!({ "answer": answer }))
-}
-
-pub(crate) async fn connect_all(
-    http: &reqwest::Client,
-    servers: &[McpServerRef],
-) -> Vec<(String, Session)> {
-    let mut sessions = Vec::new();
-    for s in servers {
-        match Session::connect(http, s).await {
-            Ok(session) => sessions.push((s.name.clone(), session)),
-            Err(e) => tracing::warn!(server = %s.name, error = %e, "could not connect"),
-        }
-    }
-    sessions
 }
 
 /// Replays the first reference solution; a failing call does not stop it (recovery tasks
