@@ -135,39 +135,57 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
                     mcpbench_world::short_name(server).unwrap_or("task")
                 )
             };
-            let make = |t: &AnyTemplate, rng: &mut Rng| {
-                let mut task = Task::from_body(short(t), server, t.id, t.build(rng));
-                widen(&mut task, &all, &mut Rng::new(seed, i as u64 | (1 << 56)));
-                task
+            // A task is drawn bare, then dressed with its distractor servers (from a stream of
+            // the slot's own, the same for every redraw); a goal that repeats is known before
+            // the dressing, so only goals that may stay pay for it and for the tricks.
+            let bare = |t: &AnyTemplate, rng: &mut Rng| {
+                Task::from_body(short(t), server, t.id, t.build(rng))
             };
+            let dress = |task: &mut Task| {
+                widen(task, &all, &mut Rng::new(seed, i as u64 | (1 << 56)));
+            };
+            let repeats = |task: &Task, goals: &std::collections::BTreeSet<String>| {
+                goals.contains(&task.goal) || avoid.near(&task.goal, MAX_GOAL_SIMILARITY)
+            };
+            let tricked = |task: &Task| !crate::no_skill::tricks_passing(task).is_empty();
             // A slot draws again from further streams of its own while its goal came up before
             // (or comes near a goal to avoid) or a strategy without skill passes it (a number
             // question whose answer the goal happens to state, say): unique goals unless a
-            // template's space is too small for the set, and no task a trick passes.
-            let taken = |task: &Task, goals: &std::collections::BTreeSet<String>| {
-                goals.contains(&task.goal)
-                    || avoid.near(&task.goal, MAX_GOAL_SIMILARITY)
-                    || !crate::no_skill::tricks_passing(task).is_empty()
-            };
-            let mut task = make(template, &mut rng);
+            // template's space is too small for the set, and no task a trick passes. After
+            // the last redraw the slot keeps what it drew.
+            let mut task = bare(template, &mut rng);
             let mut retry = 0;
-            while taken(&task, &goals) && retry < MAX_REDRAWS {
+            let taken = loop {
+                let repeated = repeats(&task, &goals);
+                if !repeated {
+                    dress(&mut task);
+                    if !tricked(&task) {
+                        break false;
+                    }
+                }
+                if retry == MAX_REDRAWS {
+                    if repeated {
+                        dress(&mut task);
+                    }
+                    break true;
+                }
                 retry += 1;
-                task = make(template, &mut Rng::new(seed, i as u64 | (retry << 40)));
-            }
+                task = bare(template, &mut Rng::new(seed, i as u64 | (retry << 40)));
+            };
             // A private month must not come near a public goal: when the slot's template has
             // no goal left that is far enough, another template that fits the slot is tried.
             // (Never with nothing to avoid, so `generate` is unchanged.)
-            if !avoid.is_empty() && taken(&task, &goals) {
+            if !avoid.is_empty() && taken {
                 let others = all.iter().filter(|t| {
                     t.id != template.id && t.servers.contains(&server) && t.category == category
                 });
                 for (k, other) in others.enumerate() {
-                    let candidate = make(
+                    let mut candidate = bare(
                         other,
                         &mut Rng::new(seed, i as u64 | ((k as u64 + 1) << 48)),
                     );
-                    if !taken(&candidate, &goals) {
+                    dress(&mut candidate);
+                    if !repeats(&candidate, &goals) && !tricked(&candidate) {
                         task = candidate;
                         break;
                     }

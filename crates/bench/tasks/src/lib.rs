@@ -27,7 +27,7 @@ pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use no_skill::{STRATEGIES, tricks_passing};
 pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
-pub use similarity::{closest_goal, goal_similarity};
+pub use similarity::{GoalIndex, closest_goal, goal_similarity};
 pub use stats::{NoSkill, SetStats, Similarity, Spread, Target, stats, targets};
 pub use task::{Task, TemplateRef};
 

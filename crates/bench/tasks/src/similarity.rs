@@ -30,25 +30,25 @@ pub(crate) fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
 }
 
 /// Goals prepared for comparison: their word 3-shingles, and the goals themselves.
-pub(crate) struct GoalIndex {
+pub struct GoalIndex {
     goals: BTreeSet<String>,
     shingles: Vec<BTreeSet<String>>,
 }
 
 impl GoalIndex {
-    pub(crate) fn new(goals: &[String]) -> Self {
+    pub fn new(goals: &[String]) -> Self {
         Self {
             goals: goals.iter().cloned().collect(),
             shingles: goals.iter().map(|g| shingles(g)).collect(),
         }
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.goals.is_empty()
     }
 
     /// Whether `goal` is one of the goals, or more similar than `max` to one.
-    pub(crate) fn near(&self, goal: &str, max: f64) -> bool {
+    pub fn near(&self, goal: &str, max: f64) -> bool {
         if self.goals.contains(goal) {
             return true;
         }

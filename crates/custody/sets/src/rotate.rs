@@ -10,7 +10,7 @@ use crate::{Custody, SetError, create_with, info, open_all};
 use mcpbench_db::{PgPool, SetState, sets};
 use mcpbench_sim::Rng;
 use mcpbench_tasks::{
-    MAX_GOAL_SIMILARITY, Task, check_tasks, closest_goal, generate, generate_avoiding,
+    GoalIndex, MAX_GOAL_SIMILARITY, Task, check_tasks, closest_goal, generate, generate_avoiding,
 };
 use std::collections::HashSet;
 
@@ -29,12 +29,17 @@ pub struct Rotation {
     pub replaced: usize,
 }
 
-/// The next set from `previous`: `round(n * replace)` tasks replaced, drawn by `seed`.
+/// The next set from `previous`: `round(n * replace)` tasks replaced, drawn by `seed`. No
+/// fresh task repeats or comes near (see [`MAX_GOAL_SIMILARITY`]) a goal of `avoid`: the goals
+/// held in clear when the rotation is made, so a private month never asks what a public set
+/// has shown. The plan is a pure function of its arguments: with the revealed `previous` and
+/// seed and the goals then public, anyone can redo it.
 pub fn plan_rotation(
     previous: &[Task],
     seed: u64,
     replace: f64,
     new_set: &str,
+    avoid: &[String],
 ) -> Result<RotationPlan, SetError> {
     let n = previous.len();
     if n < 4 {
@@ -58,7 +63,12 @@ pub fn plan_rotation(
     // it twice), nor a leaving one, which the previous month reveals when it retires while
     // this one is still live.
     let previous_goals: HashSet<&str> = previous.iter().map(|t| t.goal.as_str()).collect();
-    let mut candidates: Vec<Option<Task>> = generate(seed, 3 * n).into_iter().map(Some).collect();
+    let public = GoalIndex::new(avoid);
+    let mut candidates: Vec<Option<Task>> = generate(seed, 3 * n)
+        .into_iter()
+        .filter(|t| !public.near(&t.goal, MAX_GOAL_SIMILARITY))
+        .map(Some)
+        .collect();
     let mut tasks = Vec::with_capacity(n);
     let mut kept = Vec::with_capacity(n);
     for (i, old) in previous.iter().enumerate() {
@@ -198,7 +208,8 @@ pub(crate) fn seed_place(set: &str) -> String {
 
 /// Rotates the active private set `from` into a new draft `to`, replacing `replace` of it.
 /// The seed is kept sealed with the draft and revealed when `to` retires: with the revealed
-/// `from`, anyone can redo [`plan_rotation`] and get `to` exactly.
+/// `from` and the goals public at the time, anyone can redo [`plan_rotation`] and get `to`
+/// exactly.
 pub async fn rotate(
     pool: &PgPool,
     custody: &Custody,
@@ -219,11 +230,14 @@ pub async fn rotate(
         .map(|(_, task, _)| serde_json::from_value(task.clone()))
         .collect::<Result<_, _>>()
         .map_err(|_| SetError::Invalid(format!("a task of set {from:?} no longer loads")))?;
+    let public = sets::clear_goals(pool).await?;
     let seed = secret_seed();
     let next = to.to_string();
-    let plan = tokio::task::spawn_blocking(move || plan_rotation(&previous, seed, replace, &next))
-        .await
-        .expect("a rotation plan does not panic")?;
+    let plan = tokio::task::spawn_blocking(move || {
+        plan_rotation(&previous, seed, replace, &next, &public)
+    })
+    .await
+    .expect("a rotation plan does not panic")?;
     let first_sets: Vec<String> = plan
         .kept
         .iter()

@@ -230,7 +230,8 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
         }
     };
     let (before, after) = (revealed("2026-11").await, revealed("2026-12").await);
-    let redone = mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12").unwrap();
+    // No set was public when the rotation was made, so it had no public goals to avoid.
+    let redone = mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12", &[]).unwrap();
     assert_eq!(
         redone.tasks, after,
         "the rotation is redone exactly from what was revealed"

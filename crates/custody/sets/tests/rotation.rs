@@ -2,7 +2,7 @@
 //! the result passes the validity proof of `mcpbench tasks check`, read back from files.
 
 use mcpbench_sets::plan_rotation;
-use mcpbench_tasks::{Task, check_dir, load_dir};
+use mcpbench_tasks::{GoalIndex, MAX_GOAL_SIMILARITY, Task, check_dir, generate, load_dir};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -14,7 +14,7 @@ fn dev_set() -> Vec<Task> {
 fn a_rotation_keeps_three_quarters_and_passes_tasks_check() {
     let previous: Vec<Task> = dev_set().into_iter().step_by(2).take(60).collect();
     for seed in [1u64, 2, 0xDEAD_BEEF] {
-        let plan = plan_rotation(&previous, seed, 0.25, "2026-12").unwrap();
+        let plan = plan_rotation(&previous, seed, 0.25, "2026-12", &[]).unwrap();
         let n = plan.tasks.len();
         let kept = plan.kept.iter().filter(|k| **k).count();
         let share = kept as f64 / n as f64;
@@ -54,20 +54,63 @@ fn a_rotation_keeps_three_quarters_and_passes_tasks_check() {
         assert_eq!(report.tasks, n);
     }
     // Another seed replaces other tasks.
-    let a = plan_rotation(&previous, 1, 0.25, "2026-12").unwrap().kept;
-    let b = plan_rotation(&previous, 2, 0.25, "2026-12").unwrap().kept;
+    let a = plan_rotation(&previous, 1, 0.25, "2026-12", &[])
+        .unwrap()
+        .kept;
+    let b = plan_rotation(&previous, 2, 0.25, "2026-12", &[])
+        .unwrap()
+        .kept;
     assert_ne!(a, b);
     // The same seed, the same rotation (it is recorded, sealed, to be redone).
     assert_eq!(
         a,
-        plan_rotation(&previous, 1, 0.25, "2026-12").unwrap().kept
+        plan_rotation(&previous, 1, 0.25, "2026-12", &[])
+            .unwrap()
+            .kept
     );
 }
 
 #[test]
 fn rotations_outside_their_bounds_are_refused() {
     let previous = dev_set();
-    assert!(plan_rotation(&previous[..3], 1, 0.25, "2026-12").is_err());
-    assert!(plan_rotation(&previous[..20], 1, 0.9, "2026-12").is_err());
-    assert!(plan_rotation(&previous[..20], 1, 0.0, "2026-12").is_err());
+    assert!(plan_rotation(&previous[..3], 1, 0.25, "2026-12", &[]).is_err());
+    assert!(plan_rotation(&previous[..20], 1, 0.9, "2026-12", &[]).is_err());
+    assert!(plan_rotation(&previous[..20], 1, 0.0, "2026-12", &[]).is_err());
+}
+
+#[test]
+fn a_rotation_asks_nothing_a_public_set_has_shown() {
+    let previous: Vec<Task> = dev_set().into_iter().take(40).collect();
+    let seed = 7;
+    // The goals public at the time: here every other task the rotation could draw from.
+    let public: Vec<String> = generate(seed, 3 * previous.len())
+        .into_iter()
+        .step_by(2)
+        .map(|t| t.goal)
+        .collect();
+    let plain = plan_rotation(&previous, seed, 0.25, "2026-12", &[]).unwrap();
+    let apart = plan_rotation(&previous, seed, 0.25, "2026-12", &public).unwrap();
+    let fresh = |plan: &mcpbench_sets::RotationPlan| -> Vec<String> {
+        plan.tasks
+            .iter()
+            .zip(&plan.kept)
+            .filter(|(_, kept)| !**kept)
+            .map(|(t, _)| t.goal.clone())
+            .collect()
+    };
+    let index = GoalIndex::new(&public);
+    assert!(
+        fresh(&plain)
+            .iter()
+            .any(|g| index.near(g, MAX_GOAL_SIMILARITY)),
+        "without the public goals the rotation draws some of them (else this test shows nothing)"
+    );
+    assert!(
+        !fresh(&apart)
+            .iter()
+            .any(|g| index.near(g, MAX_GOAL_SIMILARITY)),
+        "a fresh task repeats or nearly repeats a public goal"
+    );
+    // The same tasks leave either way; only what replaces them differs.
+    assert_eq!(plain.kept, apart.kept);
 }

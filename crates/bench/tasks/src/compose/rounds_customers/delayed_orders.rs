@@ -19,17 +19,31 @@ pub(super) fn delayed_orders_after_fault(rng: &mut Rng) -> Composed {
     delayed_orders_with(rng, true)
 }
 
-/// Why the orders are held up, with `{item}` for the product title.
+/// Why the orders are held up, with `{item}` for the product title and `{wait}` for how long.
+#[rustfmt::skip]
 const DELAY_INTROS: &[&str] = &[
-    "Our supplier has run out of the {item}, so every order that includes it and is paid but not shipped yet is stuck.",
-    "We're out of stock of the {item} until next month, which holds up every paid order with it that hasn't shipped.",
-    "We can't ship the {item} before the next delivery from our supplier, so the paid orders that include it and are still waiting to go out will be late.",
+    "Our supplier has run out of the {item}, so every order that includes it and is paid but not shipped yet is stuck {wait}.",
+    "We're out of stock of the {item} {wait}, which holds up every paid order with it that hasn't shipped.",
+    "We can't ship the {item} before the next delivery from our supplier, so the paid orders that include it and are still waiting to go out will be late, {wait} by the look of it.",
+    "The last batch of the {item} arrived damaged and went back, so paid orders with it that haven't shipped are on hold {wait}.",
+    "Customs is holding the container with our {item} stock; every paid order with it that hasn't gone out yet will wait {wait}.",
+    "The {item} failed our quality check and we are waiting for replacements {wait}, so the paid orders with it that haven't shipped are stuck.",
+    "We oversold the {item}: there are none left on the shelf {wait}, and the paid orders with it that haven't shipped can't go out.",
+];
+/// How long the wait is, as the user puts it.
+#[rustfmt::skip]
+const DELAY_WAITS: &[&str] = &[
+    "until next month", "for another two weeks", "for at least ten days", "until the new batch arrives",
+    "until after the holidays", "for a week or so", "for about three weeks", "until the 20th",
 ];
 /// What each of those customers should be told, and that nobody else is written to.
+#[rustfmt::skip]
 const DELAY_ASKS: &[&str] = &[
     "Please email each of those customers separately: apologise for the delay, tell them which item is holding their order up and give their order number. Don't write to anyone else.",
     "Write to each affected customer on their own, saying sorry for the delay, naming the item that is held up and quoting their order number. Nobody else should get an email.",
     "Send each of those customers a separate email that apologises for the delay, names the item we're waiting for and includes their order number. Don't email anyone else.",
+    "Could you let each of those customers know by email, one message per customer? Say sorry, say which item is late and mention their order number. No one else needs to hear about it.",
+    "Each of those customers should get an email of their own with an apology, the name of the delayed item and their order number. Leave every other customer out of it.",
 ];
 /// The reference's subjects, with `{id}` for the order number: it closes the subject, so that
 /// a changed subject loses it.
@@ -143,7 +157,10 @@ fn delayed_orders_with(rng: &mut Rng, fault: bool) -> Composed {
     store.orders = orders.clone();
 
     let subject = *rng.pick(DELAY_SUBJECTS);
-    let intro = rng.pick(DELAY_INTROS).replace("{item}", &item.title);
+    let intro = rng
+        .pick(DELAY_INTROS)
+        .replace("{item}", &item.title)
+        .replace("{wait}", *rng.pick(DELAY_WAITS));
     let ask = *rng.pick(DELAY_ASKS);
     let paid: Vec<&Order> = orders
         .iter()

@@ -27,13 +27,26 @@ const MANAGERS: &str = "Rosa Delgado, Tom Whitaker, Yuki Mori, Amara Osei, Lars 
 const ACCOUNT_TYPES: &[&str] = &["key account", "key_account", "customer", "client"];
 const MANAGES: &[&str] = &["manages", "looks_after", "handles"];
 /// Thresholds in whole currency units.
-const THRESHOLDS: &[i64] = &[1800, 2000, 2250, 2500, 2750, 3000, 3250, 3500, 4000];
+#[rustfmt::skip]
+const THRESHOLDS: &[i64] = &[
+    1500, 1750, 1800, 2000, 2250, 2400, 2500, 2750, 3000, 3200, 3250, 3500, 3750, 4000, 4500,
+];
 const OPEN_STATUSES: &[&str] = &["pending", "paid", "shipped", "delivered"];
 /// How the user remembers last quarter, with `{prev}` for its label.
 const RECAPS: &[&str] = &[
     "Last quarter I noted my key accounts in my memory: each customer with their {prev} spend, linked to the account manager who looks after their city.",
     "My memory holds last quarter's key accounts, each customer with their {prev} spend and a link to the account manager for their city.",
     "At the end of {prev} I recorded my key accounts in my memory, each with its spend for the quarter and its account manager, who covers the customer's city.",
+    "You helped me list my key accounts for {prev}: they are in my memory with what each spent and the account manager who covers their city.",
+    "My key accounts up to {prev} are in my memory, every customer with a line for the quarter's spend and a link to the account manager of their city.",
+];
+/// What a user may say first: why they ask, or nothing.
+const OPENERS: &[&str] = &[
+    "",
+    "Quarter-end housekeeping. ",
+    "Time for the quarterly key-account review. ",
+    "The board wants the key accounts updated. ",
+    "Before my review with finance: ",
 ];
 
 /// A quarter, counted from year 0: `4 * year + (quarter - 1)`.
@@ -257,7 +270,7 @@ fn draw(rng: &mut Rng, quarter: Quarter, threshold: i64, n: usize) -> Drawn {
 }
 
 fn key_accounts_with(rng: &mut Rng, fault: bool) -> Composed {
-    let quarter = Quarter(4 * rng.range(2024, 2025) + rng.range(0, 3));
+    let quarter = Quarter(4 * rng.range(2023, 2026) + rng.range(0, 3));
     let prev = quarter.prev();
     let threshold = *rng.pick(THRESHOLDS) * 100;
     let n = rng.range(3, 5) as usize;
@@ -377,8 +390,9 @@ fn key_accounts_with(rng: &mut Rng, fault: bool) -> Composed {
         faults.push(transient(rng, &tool, 1, "nothing was written"));
     }
     let recap = rng.pick(RECAPS).replace("{prev}", &prev.label());
+    let opener = rng.pick(OPENERS);
     let goal = format!(
-        "{recap} Now do {q} ({months}): find every customer in the shop database whose orders \
+        "{opener}{recap} Now do {q} ({months}): find every customer in the shop database whose orders \
          placed in that quarter add up to more than {t} (cancelled orders don't count). Note \
          each of them in my memory the same way as last quarter's, under their full name, with \
          the line `{q} spend: <amount>` (the total with two decimals, like 2345.60), and link \

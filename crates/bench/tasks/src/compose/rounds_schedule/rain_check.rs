@@ -42,7 +42,7 @@ const OUTDOOR_SLOTS: &[Slot] = &[
 ];
 const INDOOR_SLOTS: &[Slot] = &[("11:00", "12:00"), ("14:00", "15:30"), ("19:45", "21:00")];
 /// Ways to ask, with `{window}` days, the `{limit}` percent and the `{action}` to take.
-const RAIN_GOALS: [&str; 3] = [
+const RAIN_GOALS: [&str; 5] = [
     "Can you do a rain check on my outdoor plans for the next {window} days, starting tomorrow? \
      Each is in some city; if the forecast there gives a {limit}% or higher chance of rain on \
      its day, {action}. Only my own calendar, and leave everything else as it is.",
@@ -52,10 +52,31 @@ const RAIN_GOALS: [&str; 3] = [
     "Check the weather for the outdoor events in my own calendar over the next {window} days, \
      tomorrow included. For each one whose city has at least a {limit}% chance of rain that \
      day, {action}. Don't change anything else.",
+    "Go through my outdoor plans from tomorrow through the next {window} days; they are in \
+     different cities. Any plan whose city is forecast a {limit}% chance of rain or higher on \
+     its day: {action}. Leave indoor things, later days and shared calendars alone.",
+    "For the next {window} days (starting tomorrow), look at the forecast for each outdoor \
+     event in my calendar, in the event's own city. If the chance of rain there that day is \
+     {limit}% or more, {action}. Nothing else on any calendar should change.",
+];
+/// What a user may say first: why they ask, or nothing.
+const RAIN_OPENERS: &[&str] = &[
+    "",
+    "The weather has been all over the place lately. ",
+    "I'd rather not get soaked this week. ",
+    "Looks like a wet spell is coming. ",
+    "Most of my week is outside. ",
+    "Before the weekend gets away from me: ",
+    "Quick favour. ",
 ];
 /// What a rainy plan gets at the end of its title.
-const MARKS: &[&str] = &["(rain plan)", "(check rain)", "- rain likely", "[umbrella]"];
-const LIMITS: &[u8] = &[40, 50, 60, 70];
+#[rustfmt::skip]
+const MARKS: &[&str] = &[
+    "(rain plan)", "(check rain)", "- rain likely", "[umbrella]", "(bring umbrella)", "[rain?]",
+    "- maybe indoors", "(weather watch)", "[wet]", "(rain risk)",
+];
+/// Rain limits, in percent: multiples of 5 from 30 to 80.
+const LIMITS: &[u8] = &[30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80];
 
 /// A chance of rain at or above `limit`, a multiple of 5.
 fn wet(rng: &mut Rng, limit: u8) -> u8 {
@@ -124,7 +145,7 @@ pub(super) fn after_fault(rng: &mut Rng) -> Composed {
 
 fn rain_check(rng: &mut Rng, fault: bool) -> Composed {
     let limit = *rng.pick(LIMITS);
-    let window = rng.range(3, 5);
+    let window = rng.range(2, 5);
     let n = rng.range(4, 5) as usize;
     let rainy = rng.range(2, n as i64 - 1) as usize;
     let moving = rng.chance(1, 2);
@@ -269,7 +290,7 @@ fn rain_check(rng: &mut Rng, fault: bool) -> Composed {
         ("action", &*action),
     ];
     let template = *rng.pick(&RAIN_GOALS);
-    let goal = fill(template, &slots);
+    let goal = format!("{}{}", rng.pick(RAIN_OPENERS), fill(template, &slots));
     let state = InitialState {
         calendar: Some(seed),
         weather: Some(forecast),

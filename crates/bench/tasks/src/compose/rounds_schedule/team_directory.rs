@@ -64,13 +64,32 @@ const TEAM_TOOLS: &[&str] = &[
 ];
 
 /// Ways to ask, with the `{target}` department, the `{example}` one and `{what}` to note.
-const TEAM_GOALS: [&str; 2] = [
+const TEAM_GOALS: [&str; 5] = [
     "My memory already has the {example} people in it, each tied to their department. Add the \
      current members of {target} the same way, with each one's {what} as their profile under \
      /team says. Only people who are in {target} today, nobody else.",
     "The team profiles live under /team. Please remember everyone who currently works in \
      {target}, with their {what}, and that they belong to {target}: note them just like the \
      {example} people you already know about. Former members and outsiders stay out.",
+    "Could you put {target} into my memory? Everyone who is in {target} now, with their {what} \
+     from their profile in /team, recorded the way the {example} people already are. Leave out \
+     anyone who has left {target} and anyone who was never in it.",
+    "I keep my colleagues in my memory; {example} is done. Do {target} next: each current \
+     member, their {what} as /team has it, and a link to {target} like the {example} ones. \
+     No former members, no one from outside.",
+    "The /team folder has everyone's profile. For the people working in {target} right now, \
+     note their {what} in my memory and tie them to {target}, following what's there for \
+     {example}. Nobody else, please.",
+];
+
+/// What a user may say first: why they ask, or nothing.
+const TEAM_OPENERS: &[&str] = &[
+    "",
+    "We reorganised last month. ",
+    "I keep forgetting who is where. ",
+    "New quarter, new people. ",
+    "Before the all-hands: ",
+    "Small admin job for you. ",
 ];
 
 /// A person's profile (the department is where it is filed).
@@ -319,7 +338,7 @@ fn team_directory(rng: &mut Rng, fault: bool) -> Composed {
 
     let slots = [("what", what), ("target", target), ("example", example)];
     let template = *rng.pick(&TEAM_GOALS);
-    let goal = fill(template, &slots);
+    let goal = format!("{}{}", rng.pick(TEAM_OPENERS), fill(template, &slots));
     let fs = mcpbench_server_filesystem::Seed {
         files,
         ..Default::default()
