@@ -22,10 +22,17 @@ pub(super) fn revenue_to_channel(rng: &mut Rng) -> Composed {
     let mut who: Vec<usize> = (0..db.customers.len()).collect();
     rng.shuffle(&mut who);
     who.truncate(k);
+    let since = format!("2024-{from:02}-01");
+    let mut totals: Vec<i64> = Vec::new();
     for &c in &who {
         add_orders(rng, &mut db, c, from);
+        // Distinct amounts, so a message that pairs a name with another's amount fails.
+        while totals.contains(&paid_since(&db, c, &since)) {
+            let month = rng.range(from as i64, 12);
+            add_order(rng, &mut db, c, "paid", month);
+        }
+        totals.push(paid_since(&db, c, &since));
     }
-    let since = format!("2024-{from:02}-01");
     let names: Vec<String> = who.iter().map(|&c| db.customers[c].name.clone()).collect();
     let lines: Vec<String> = who
         .iter()
@@ -95,26 +102,30 @@ pub(super) fn revenue_to_channel(rng: &mut Rng) -> Composed {
 /// Gives customer `c` a paid order since month `from` (the one that counts), a paid one before
 /// it and an unpaid one since it (the near misses).
 fn add_orders(rng: &mut Rng, db: &mut Shop, c: usize, from: u32) {
-    let customer_id = db.customers[c].id;
     let kinds = [
         ("paid", rng.range(from as i64, 12)),
         ("paid", rng.range(1, from as i64 - 1)),
         (*rng.pick(UNPAID), rng.range(from as i64, 12)),
     ];
     for (status, month) in kinds {
-        let product = rng.pick(&db.products).clone();
-        let quantity = rng.range(1, 4);
-        let id = db.orders.iter().map(|o| o.id).max().unwrap_or(1000) + 1;
-        db.orders.push(Order {
-            id,
-            customer_id,
-            product_id: product.id,
-            quantity,
-            total_cents: quantity * product.price_cents,
-            status: status.into(),
-            placed_on: format!("2024-{month:02}-{:02}", rng.range(1, 28)),
-        });
+        add_order(rng, db, c, status, month);
     }
+}
+
+/// An order of customer `c` with `status`, placed in `month` of 2024.
+fn add_order(rng: &mut Rng, db: &mut Shop, c: usize, status: &str, month: i64) {
+    let product = rng.pick(&db.products).clone();
+    let quantity = rng.range(1, 4);
+    let id = db.orders.iter().map(|o| o.id).max().unwrap_or(1000) + 1;
+    db.orders.push(Order {
+        id,
+        customer_id: db.customers[c].id,
+        product_id: product.id,
+        quantity,
+        total_cents: quantity * product.price_cents,
+        status: status.into(),
+        placed_on: format!("2024-{month:02}-{:02}", rng.range(1, 28)),
+    });
 }
 
 /// What customer `c` spent on paid orders placed on or after `since`, in cents.
