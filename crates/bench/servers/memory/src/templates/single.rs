@@ -71,6 +71,15 @@ pub(super) fn add_fact(rng: &mut Rng) -> Draft<Memory> {
     }
 }
 
+/// Ways to ask where someone works now, with `{who}`.
+const EMPLOYER_ASKS: &[&str] = &[
+    "According to the knowledge graph, which organization does {who} work at now? Answer with its name.",
+    "Where does {who} work these days? Check what my memory says and give me the organization's name.",
+    "I'm writing to {who}. Which company are they with now, as far as my memory knows?",
+    "What's {who}'s current employer, going by the knowledge graph?",
+    "Look up {who} in my memory: which organization do they work for today?",
+];
+
 pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
     let n = rng.range(4, 7) as usize;
     let mut c = company(rng, n, 3);
@@ -85,9 +94,7 @@ pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
         candidates.push(old.to_string());
     }
     Draft {
-        goal: format!(
-            "According to the knowledge graph, which organization does {who} work at now? Answer with its name."
-        ),
+        goal: rng.pick(EMPLOYER_ASKS).replace("{who}", &who),
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),

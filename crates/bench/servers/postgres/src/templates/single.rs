@@ -111,10 +111,36 @@ const PLAIN_INDEXES: &[(&str, &str)] = &[
     ("orders", "customer_id"),
     ("orders", "status"),
     ("orders", "placed_on"),
+    ("orders", "product_id"),
+    ("orders", "total"),
     ("customers", "city"),
+    ("customers", "status"),
     ("products", "stock"),
+    ("products", "price"),
 ];
 const UNIQUE_INDEXES: &[(&str, &str)] = &[("products", "name"), ("customers", "name")];
+
+/// Why a user wants an index, with `{column}` and `{table}`.
+const INDEX_REASONS: &[&str] = &[
+    "",
+    "Lookups by {column} on {table} have become slow. ",
+    "The reports filter {table} by {column} all day. ",
+    "Our dashboard keeps scanning {table} for {column}. ",
+    "Ahead of the traffic peak: ",
+];
+/// How an index is named: `{p}` prefix, `{t}` table, `{c}` column.
+const INDEX_NAMES: &[&str] = &["{p}_{t}_{c}", "{t}_{c}_{p}", "{p}_{c}"];
+/// Ways to ask for a plain index and for a unique one (`{name}`, `{column}`, `{table}`).
+const PLAIN_ASKS: &[&str] = &[
+    "Add an index named {name} on the {column} column of the {table} table.",
+    "Please create an index on {table}.{column} and call it {name}.",
+    "Index the {column} column of {table}; name the index {name}.",
+];
+const UNIQUE_ASKS: &[&str] = &[
+    "Add a unique index named {name} on the {column} column of the {table} table, so that no two rows can share a {column}.",
+    "No two rows of {table} may share a {column}: enforce it with a unique index called {name}.",
+    "Create a unique index {name} on {table}.{column} so that duplicates of a {column} are refused.",
+];
 
 pub(super) fn add_index(rng: &mut Rng) -> Draft<Postgres> {
     let shop = Shop::sample(rng);
@@ -124,14 +150,21 @@ pub(super) fn add_index(rng: &mut Rng) -> Draft<Postgres> {
     } else {
         PLAIN_INDEXES
     });
-    let name = format!("{}_{table}_{column}", if unique { "uq" } else { "idx" });
-    let goal = if unique {
-        format!(
-            "Add a unique index named {name} on the {column} column of the {table} table, so that no two rows can share a {column}."
-        )
+    let prefix = if unique {
+        "uq"
     } else {
-        format!("Add an index named {name} on the {column} column of the {table} table.")
+        rng.pick(&["idx", "ix"])
     };
+    let name = rng
+        .pick(INDEX_NAMES)
+        .replace("{p}", prefix)
+        .replace("{t}", table)
+        .replace("{c}", column);
+    let ask = rng.pick(if unique { UNIQUE_ASKS } else { PLAIN_ASKS });
+    let goal = format!("{}{ask}", rng.pick(INDEX_REASONS))
+        .replace("{name}", &name)
+        .replace("{column}", column)
+        .replace("{table}", table);
     let mut args = json!({ "index_name": name, "table_name": table, "columns": [column] });
     if unique {
         args["unique"] = json!(true);
@@ -168,24 +201,52 @@ pub(super) fn add_index(rng: &mut Rng) -> Draft<Postgres> {
     }
 }
 
+/// Ways to ask for the dearest or cheapest product: `{superlative}` ("most expensive" or
+/// "cheapest"), `{word}` ("highest" or "lowest") and `{among}` (a filter, or nothing).
+const PRICE_ASKS: &[&str] = &[
+    "Which product in the products table has the {word} price{among}? Reply with the product's name.",
+    "What is our {superlative} product{among}? Just the name, please.",
+    "Look at the products we sell{among}: which one costs the {word}? I only need its name.",
+    "Name the {superlative} product{among}.",
+];
+
 pub(super) fn most_expensive(rng: &mut Rng) -> Draft<Postgres> {
     let shop = Shop::sample(rng);
     let highest = rng.chance(1, 2);
+    // Half the time only products with at least `min_stock` units count: the stock of one of
+    // them, so that some product qualifies.
+    let min_stock = rng
+        .chance(1, 2)
+        .then(|| rng.pick(&shop.products).stock.max(1));
+    let candidates = shop
+        .products
+        .iter()
+        .filter(|p| min_stock.is_none_or(|k| p.stock >= k));
     let pick = if highest {
-        shop.products.iter().max_by_key(|p| p.price_cents)
+        candidates.max_by_key(|p| p.price_cents)
     } else {
-        shop.products.iter().min_by_key(|p| p.price_cents)
+        candidates.min_by_key(|p| p.price_cents)
     };
-    let answer = pick.expect("products").name.clone();
-    let (word, order) = if highest {
-        ("highest", "DESC")
+    let answer = pick.expect("a product with enough stock").name.clone();
+    let (word, superlative, order) = if highest {
+        ("highest", "most expensive", "DESC")
     } else {
-        ("lowest", "ASC")
+        ("lowest", "cheapest", "ASC")
     };
-    Draft {
-        goal: format!(
-            "Which product in the products table has the {word} price? Reply with the product's name."
+    let (among, filter) = match min_stock {
+        Some(k) => (
+            format!(" among those with at least {k} units in stock"),
+            format!("WHERE stock >= {k} "),
         ),
+        None => (String::new(), String::new()),
+    };
+    let goal = rng
+        .pick(PRICE_ASKS)
+        .replace("{word}", word)
+        .replace("{superlative}", superlative)
+        .replace("{among}", &among);
+    Draft {
+        goal,
         max_steps: 4,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
         tools: Postgres::tools(&[
@@ -202,17 +263,27 @@ pub(super) fn most_expensive(rng: &mut Rng) -> Draft<Postgres> {
         )),
         references: vec![vec![
             read(&format!(
-                "SELECT name FROM products ORDER BY price {order} LIMIT 1"
+                "SELECT name FROM products {filter}ORDER BY price {order} LIMIT 1"
             )),
             Step::Answer { answer },
         ]],
         faults: vec![],
         params: params(&[
             ("highest", json!(highest)),
+            ("min_stock", json!(min_stock)),
             ("products", json!(shop.products.len())),
         ]),
     }
 }
+
+/// Ways to ask, with `{name}` for the customer.
+const CANCELLED_ASKS: &[&str] = &[
+    "Delete every cancelled order placed by the customer {name}. Keep their other orders and every other customer's orders.",
+    "{name}'s cancelled orders are clutter: remove them from the orders table, and nothing else.",
+    "Please clean up the orders of {name}: the cancelled ones go, everything else stays, theirs and everyone else's.",
+    "Our bookkeeping wants no cancelled orders left for {name}. Delete those rows only; the rest of the orders stay.",
+    "Can you drop the orders {name} cancelled? Leave their live orders and all other customers' orders alone.",
+];
 
 pub(super) fn delete_cancelled(rng: &mut Rng) -> Draft<Postgres> {
     let mut shop = Shop::sample(rng);
@@ -234,10 +305,7 @@ pub(super) fn delete_cancelled(rng: &mut Rng) -> Draft<Postgres> {
         .filter(|o| o.status == "cancelled")
         .count();
     Draft {
-        goal: format!(
-            "Delete every cancelled order (status 'cancelled') placed by the customer {}. Keep their other orders and every other customer's orders.",
-            target.name
-        ),
+        goal: rng.pick(CANCELLED_ASKS).replace("{name}", &target.name),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
         tools: Postgres::tools(&[

@@ -89,15 +89,21 @@ pub(super) fn set_topic(rng: &mut Rng) -> Draft<Slack> {
     }
 }
 
+/// Ways to ask for someone's title, with `{name}`.
+const TITLE_ASKS: &[&str] = &[
+    "What is {name}'s job title in our Slack workspace? Answer with the title.",
+    "I'm about to message {name} on Slack for the first time. What's their job title there?",
+    "What does {name} do here? Their title on Slack is enough.",
+    "Remind me of {name}'s title, as our Slack has it.",
+    "Which role does {name} have, according to their Slack profile? Just the title.",
+];
+
 pub(super) fn user_title(rng: &mut Rng) -> Draft<Slack> {
     let n = rng.range(5, 9) as usize;
     let (w, _) = busy_world(rng, n, 2);
     let who = rng.pick(&w.people).clone();
     Draft {
-        goal: format!(
-            "What is {}'s job title in our Slack workspace? Answer with the title.",
-            who.real_name
-        ),
+        goal: rng.pick(TITLE_ASKS).replace("{name}", &who.real_name),
         max_steps: 4,
         seed: w.seed,
         tools: tools(&[

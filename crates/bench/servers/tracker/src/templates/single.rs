@@ -91,16 +91,22 @@ pub(crate) fn assign_to_teammate(rng: &mut Rng) -> Draft<Tracker> {
     }
 }
 
+/// Ways to say an issue is ready for review, with `{title}`.
+const REVIEW_ASKS: &[&str] = &[
+    "The issue \"{title}\" is ready for review: move it to In Review.",
+    "I've finished the work on \"{title}\". Put the issue in review, please.",
+    "\"{title}\" can be reviewed now; set its status accordingly.",
+    "Please send the issue \"{title}\" to In Review.",
+    "The fix for \"{title}\" is up for review. Update the issue's status to match.",
+];
+
 pub(crate) fn send_to_review(rng: &mut Rng) -> Draft<Tracker> {
     let mut seed = sample_seed(rng);
     let at = pick_issue(rng, &seed, |_| true);
     seed.issues[at].status = Status::InProgress;
     let issue = seed.issues[at].clone();
     Draft {
-        goal: format!(
-            "The issue \"{}\" is ready for review: move it to In Review.",
-            issue.title
-        ),
+        goal: rng.pick(REVIEW_ASKS).replace("{title}", &issue.title),
         max_steps: 4,
         seed,
         tools: Tracker::tools(&[

@@ -6,6 +6,15 @@ use crate::{Atom, Units, Weather, temperature};
 use mcpbench_sim::{Draft, Rng, Step, call};
 use serde_json::json;
 
+/// Ways to ask for the air quality index, with `{place}`.
+const AQI_ASKS: &[&str] = &[
+    "What is the air quality index (US AQI) in {place} right now? Reply with just the number.",
+    "I'm thinking of a run in {place}. What's the US AQI there at the moment? Only the number, please.",
+    "How clean is the air in {place} right now? Give me the current US air quality index as a number.",
+    "Current US AQI for {place}? Just the number.",
+    "My asthma is acting up. What is the air quality index in {place} now (US AQI)? Reply with the number only.",
+];
+
 pub(super) fn air_quality(rng: &mut Rng) -> Draft<Weather> {
     let (seed, id, shown) = one_place(rng, 4);
     let aqi = place(&seed, &id)
@@ -14,9 +23,7 @@ pub(super) fn air_quality(rng: &mut Rng) -> Draft<Weather> {
         .expect("generated")
         .aqi;
     Draft {
-        goal: format!(
-            "What is the air quality index (US AQI) in {shown} right now? Reply with just the number."
-        ),
+        goal: rng.pick(AQI_ASKS).replace("{place}", &shown),
         max_steps: 3,
         tools: Weather::tools(&[
             "get_air_quality",
@@ -134,6 +141,26 @@ pub(super) fn forecast_at_coordinates(rng: &mut Rng) -> Draft<Weather> {
     }
 }
 
+/// Why a user changes units, or nothing.
+const UNIT_REASONS: &[&str] = &[
+    "",
+    "I'm spending the next months abroad. ",
+    "My new colleagues all think in other units. ",
+    "I keep converting in my head. ",
+    "We're back home now. ",
+    "My kids are learning the other system at school. ",
+    "For my sailing trip: ",
+    "I just moved. ",
+];
+/// Ways to ask, with `{system}`, `{degrees}` and `{wind}` of the wanted units.
+const UNIT_ASKS: &[&str] = &[
+    "Please switch my weather units to {system}, so temperatures show in {degrees} and wind in {wind}.",
+    "I'd rather see {degrees} and {wind} from now on. Change my preferred units accordingly.",
+    "Could you set my weather to {system} units?",
+    "From now on, show me temperatures in {degrees} and wind speeds in {wind}.",
+    "Change my weather settings to {system}.",
+];
+
 pub(super) fn switch_units(rng: &mut Rng) -> Draft<Weather> {
     let mut seed = world_with(rng, &[], 4);
     let to = *rng.pick(&[Units::Imperial, Units::Metric]);
@@ -142,22 +169,16 @@ pub(super) fn switch_units(rng: &mut Rng) -> Draft<Weather> {
     } else {
         Units::Metric
     };
-    let goal = match (to, rng.below(2)) {
-        (Units::Imperial, 0) => {
-            "Please switch my weather units to imperial, so temperatures show in Fahrenheit and wind in mph."
-        }
-        (Units::Imperial, _) => {
-            "I'd rather see Fahrenheit and miles per hour from now on. Change my preferred units accordingly."
-        }
-        (Units::Metric, 0) => {
-            "Please switch my weather units to metric, so temperatures show in Celsius and wind in km/h."
-        }
-        (Units::Metric, _) => {
-            "I'd rather see Celsius and kilometres per hour from now on. Change my preferred units accordingly."
-        }
+    let (system, degrees, wind) = match to {
+        Units::Imperial => ("imperial", "Fahrenheit", "mph"),
+        Units::Metric => ("metric", "Celsius", "km/h"),
     };
+    let goal = format!("{}{}", rng.pick(UNIT_REASONS), rng.pick(UNIT_ASKS))
+        .replace("{system}", system)
+        .replace("{degrees}", degrees)
+        .replace("{wind}", wind);
     Draft {
-        goal: goal.into(),
+        goal,
         max_steps: 3,
         tools: Weather::tools(&[
             "set_units",
