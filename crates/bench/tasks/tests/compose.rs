@@ -45,3 +45,20 @@ fn every_server_takes_part_in_two_multi_server_templates() {
         );
     }
 }
+
+#[test]
+fn work_across_servers_takes_five_calls_or_more() {
+    // Every composition slot of a set takes a template across servers, so these lengths are
+    // what puts the median reference of a set at 5 calls or more.
+    for t in templates().into_iter().filter(|t| t.is_multi_server()) {
+        for n in 0..10u64 {
+            let body = t.build(&mut Rng::new(0x5EED, n));
+            let shortest = body.reference_solutions.iter().map(Vec::len).min();
+            assert!(
+                shortest.is_some_and(|calls| calls >= 5),
+                "{} (draw {n}): the shortest reference takes {shortest:?} calls",
+                t.id
+            );
+        }
+    }
+}

@@ -27,7 +27,7 @@ mod settings;
 pub use anomaly::analyze;
 pub use pool::{
     MAX_POOL_ID, PoolCounts, PoolPlan, Stored, TaskPool, default_from_pool, plan_pool_month,
-    pool_draft,
+    pool_draft, sealed_goals,
 };
 pub use public::PublicSet;
 pub use rotate::{

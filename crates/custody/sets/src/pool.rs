@@ -18,10 +18,11 @@
 //! Errors and log lines name files, sets and counts, never a pool task's content.
 
 use crate::rotate::{fresh_tasks, prove_each, secret_seed};
-use crate::{Custody, MAX_TASKS, SetError, create_with};
+use crate::{Custody, MAX_TASKS, SetError, create_with, open_all};
 use mcpbench_db::{PgPool, sets};
 use mcpbench_sim::Rng;
 use mcpbench_tasks::{MAX_GOAL_SIMILARITY, Task, closest_goal, load_dir};
+use mcpbench_vault::Keyring;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -124,15 +125,50 @@ pub struct Stored {
     pub task_ids: Vec<String>,
     /// Every goal held in clear ([`sets::clear_goals`]).
     pub clear_goals: Vec<String>,
+    /// Every goal still sealed in a private set ([`sealed_goals`]): no two months ask the same.
+    pub sealed_goals: Vec<String>,
 }
 
 impl Stored {
-    pub async fn read(pool: &PgPool) -> Result<Self, SetError> {
+    pub async fn read(pool: &PgPool, keyring: &Keyring) -> Result<Self, SetError> {
         Ok(Self {
             task_ids: sets::task_ids(pool).await?,
             clear_goals: sets::clear_goals(pool).await?,
+            sealed_goals: sealed_goals(pool, keyring).await?,
         })
     }
+
+    /// The goals a generated month keeps apart from: those in clear and those sealed.
+    pub fn goals(&self) -> Vec<String> {
+        let mut all: Vec<String> = self
+            .clear_goals
+            .iter()
+            .chain(&self.sealed_goals)
+            .cloned()
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+}
+
+/// The goal of every task sealed in a private set, opened with `keyring`. Only in memory, to
+/// draw a new month apart from them; a kept task counts once.
+pub async fn sealed_goals(pool: &PgPool, keyring: &Keyring) -> Result<Vec<String>, SetError> {
+    let mut goals = Vec::new();
+    for set in sets::list(pool, i64::MAX).await? {
+        if set.sealed == 0 {
+            continue;
+        }
+        for (_, task, _) in open_all(pool, keyring, &set.id).await? {
+            if let Some(goal) = task.get("goal").and_then(serde_json::Value::as_str) {
+                goals.push(goal.to_string());
+            }
+        }
+    }
+    goals.sort_unstable();
+    goals.dedup();
+    Ok(goals)
 }
 
 /// The id a stored task had in its pool: without the month's suffix `-YYYYMM`.
@@ -247,7 +283,7 @@ pub fn plan_pool_month(
     }
 
     let suffix = set.replace('-', "");
-    let avoid: Vec<String> = stored.clear_goals.iter().chain(&goals).cloned().collect();
+    let avoid: Vec<String> = stored.goals().into_iter().chain(goals).collect();
     let mut tasks = fresh_tasks(seed, count - from_pool, set, &avoid)?;
     let generated: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
     candidates.retain(|&i| {
@@ -294,7 +330,7 @@ pub async fn pool_draft(
     }
     let from_pool = from_pool.unwrap_or_else(|| default_from_pool(count));
     check_from_pool(count, from_pool)?;
-    custody.keyring()?;
+    let keyring = custody.keyring()?;
     if !mcpbench_attest::bundle::is_month(id) {
         return Err(SetError::Invalid(format!(
             "a private set is named by the month it is live, YYYY-MM (not {id:?})"
@@ -303,7 +339,7 @@ pub async fn pool_draft(
     if sets::get(pool, id).await?.is_some() {
         return Err(SetError::Conflict(format!("set {id:?} already exists")));
     }
-    let stored = Stored::read(pool).await?;
+    let stored = Stored::read(pool, keyring).await?;
     let (set, dir) = (id.to_string(), dir.to_path_buf());
     let plan = tokio::task::spawn_blocking(move || {
         let tasks = TaskPool::read(&dir)?;

@@ -166,8 +166,8 @@ pub fn fresh_tasks(
     if closest > MAX_GOAL_SIMILARITY {
         // Names no goal: the message may be shown, and the goals are private.
         return Err(SetError::Invalid(format!(
-            "a generated goal comes too near one held in clear or in the pool (similarity \
-             {closest:.2}); generate again"
+            "a generated goal comes too near one held in clear, sealed in another month or in \
+             the pool (similarity {closest:.2}); generate again"
         )));
     }
     for t in &mut tasks {
@@ -177,8 +177,9 @@ pub fn fresh_tasks(
     Ok(tasks)
 }
 
-/// Creates a private draft of `count` tasks generated from a new secret seed. The seed is
-/// not kept: the sealed tasks are the set.
+/// Creates a private draft of `count` tasks generated from a new secret seed, apart from
+/// every goal in clear and every goal sealed in another private set. The seed is not kept:
+/// the sealed tasks are the set.
 pub async fn generate_draft(
     pool: &PgPool,
     custody: &Custody,
@@ -191,11 +192,12 @@ pub async fn generate_draft(
             crate::MAX_TASKS
         )));
     }
-    custody.keyring()?;
+    let keyring = custody.keyring()?;
     let set = id.to_string();
-    let public = sets::clear_goals(pool).await?;
+    // Apart from every goal in clear and every goal sealed in another month.
+    let avoid = crate::Stored::read(pool, keyring).await?.goals();
     let tasks =
-        tokio::task::spawn_blocking(move || fresh_tasks(secret_seed(), count, &set, &public))
+        tokio::task::spawn_blocking(move || fresh_tasks(secret_seed(), count, &set, &avoid))
             .await
             .expect("task generation does not panic")?;
     create_with(pool, custody, id, &tasks, false, None, None).await

@@ -334,6 +334,7 @@ fn the_draw_is_fixed_by_the_seed_and_keeps_apart_from_held_ids_and_generated_one
     let stored = Stored {
         task_ids: vec![format!("{}-202610", ids[0]), ids[1].clone()],
         clear_goals: vec![],
+        sealed_goals: vec![],
     };
     let draw = |seed: u64| {
         let plan = plan_pool_month(seed, "2026-11", 5, 3, &pool, &stored).unwrap();
@@ -372,4 +373,36 @@ fn the_draw_is_fixed_by_the_seed_and_keeps_apart_from_held_ids_and_generated_one
     assert_eq!(ids.len(), 5, "ids stay unique");
     assert_eq!(mcpbench_sets::default_from_pool(200), 50);
     assert_eq!(mcpbench_sets::default_from_pool(3), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_month_keeps_apart_from_the_goals_sealed_in_other_months() {
+    let (pool, _) = fresh().await;
+    let custody = &custody();
+    let keyring = custody.keyring.as_ref().expect("a keyring");
+    let public = publish_dev(&pool).await;
+    mcpbench_sets::generate_draft(&pool, custody, "2026-11", 12)
+        .await
+        .unwrap();
+    let mut sealed: Vec<String> = opened(&pool, custody, "2026-11")
+        .await
+        .into_iter()
+        .map(|t| t.goal)
+        .collect();
+    sealed.sort_unstable();
+    // Opened in memory only: the goals are found although the store holds them sealed.
+    let stored = Stored::read(&pool, keyring).await.unwrap();
+    assert_eq!(stored.sealed_goals, sealed);
+    let avoid = stored.goals();
+    for goal in sealed.iter().chain(public.iter().map(|t| &t.goal)) {
+        assert!(
+            avoid.contains(goal),
+            "a goal the next month must avoid is missing"
+        );
+    }
+    mcpbench_sets::generate_draft(&pool, custody, "2026-12", 12)
+        .await
+        .unwrap();
+    let next = opened(&pool, custody, "2026-12").await;
+    assert!(next.iter().all(|t| !sealed.contains(&t.goal)));
 }
