@@ -1,5 +1,6 @@
 //! Recovery templates: a transient fault to retry through, or a refusal (read-only calendar,
-//! double booking) the goal says how to work around.
+//! double booking) for the agent to notice; the goal states the user's first choice and what
+//! else they will accept, never how to get there.
 
 use super::{
     Day, GUESTS, Ids, Kit, PLACES, TITLES, atom, clock, event, h, next_day_events, not,
@@ -98,13 +99,20 @@ pub(crate) fn read_only_fallback(rng: &mut Rng) -> Draft<Calendar> {
             location: None,
         })
     };
-    Draft {
-        goal: format!(
-            "Add \"{title}\" on {} from {} to {} to the Company events calendar. If you are not allowed to add it there, put it on my own calendar instead.",
-            day.long(),
-            clock(start),
-            clock(end)
+    let (when, from, to) = (day.long(), clock(start), clock(end));
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Add \"{title}\" on {when} from {from} to {to} to the Company events calendar; my own calendar will do if it can't go there."
         ),
+        1 => format!(
+            "Please put \"{title}\" on the Company events calendar for {when}, {from} to {to}. If that calendar won't take it, put it on mine instead."
+        ),
+        _ => format!(
+            "\"{title}\" is on {when} from {from} to {to}. I'd like it on the Company events calendar, and failing that on my own calendar."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 5,
         seed: Seed {
             calendars: vec![shared_calendar(
@@ -180,15 +188,21 @@ pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
         "create_event",
         json!({ "calendarId": room_id, "summary": title, "start": s, "end": e }),
     );
-    Draft {
-        goal: format!(
-            "Book the {room} room for \"{title}\" on {} from {} to {}. If that time is already taken there, book it from {} to {} instead. Do not change anyone else's booking.",
-            day.long(),
-            clock(start),
-            clock(start + length),
-            clock(alt),
-            clock(alt + length)
+    let (when, from, to) = (day.long(), clock(start), clock(start + length));
+    let (alt_from, alt_to) = (clock(alt), clock(alt + length));
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Book the {room} room for \"{title}\" on {when} from {from} to {to}, or from {alt_from} to {alt_to} if the room is busy then. Don't change anyone else's booking."
         ),
+        1 => format!(
+            "I need the {room} room for \"{title}\" on {when}. {from} to {to} would be ideal; {alt_from} to {alt_to} is my second choice. Leave other people's bookings alone."
+        ),
+        _ => format!(
+            "Please reserve the {room} room for \"{title}\" on {when}, {from}-{to} if it's free, otherwise {alt_from}-{alt_to}. Nobody else's booking should change."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 7,
         seed: Seed {
             calendars: vec![shared_calendar(

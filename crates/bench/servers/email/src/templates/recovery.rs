@@ -1,5 +1,5 @@
-//! Recovery templates: a transient fault to retry through, or a refusal the goal says how to
-//! work around.
+//! Recovery templates: a transient fault to retry through, or a refusal for the agent to
+//! notice; the goal states what the user wants and what they will accept instead.
 
 use super::{
     COLLEAGUES, EXTERNALS, HOME_DOMAIN, Ids, Kit, TOPICS, anyone, atom, body, clutter, params,
@@ -50,14 +50,24 @@ pub(crate) fn external_fallback_draft(rng: &mut Rng) -> Draft<Email> {
     let subject = *rng.pick(TOPICS);
     let text = body(rng, name);
     let mut ids = Ids::new(rng, "msg");
-    Draft {
-        goal: format!(
-            "Email {to} with the subject \"{subject}\" and exactly this body: {text}\nIf this mailbox is not allowed to send outside the company, save exactly that message as a draft addressed to {to} instead, so I can send it later from another account."
+    let messages = clutter(rng, &mut ids, 1, 3);
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Email {to} with the subject \"{subject}\" and exactly this body: {text}\nIf it can't go out from this mailbox, a draft of exactly that message to {to} is fine; I'll send it later from another account."
         ),
+        1 => format!(
+            "Please write to {to}, subject \"{subject}\", with exactly this text: {text}\nShould this account be unable to send it, leave it as a draft addressed to {to} and I'll send it myself from elsewhere."
+        ),
+        _ => format!(
+            "I'd like {to} to get an email with the subject \"{subject}\" saying exactly: {text}\nIf sending isn't possible from here, a ready draft to {to} with exactly that subject and text will do."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 4,
         seed: Seed {
             allowed_domains: vec![HOME_DOMAIN.into()],
-            messages: clutter(rng, &mut ids, 1, 3),
+            messages,
             ..Seed::default()
         },
         tools: Email::tools(&["send_email", "draft_email", "send_draft", "search_emails"]),
@@ -100,10 +110,19 @@ pub(crate) fn forward_fallback(rng: &mut Rng) -> Draft<Email> {
         "search_emails",
         json!({ "query": format!("from:{from} subject:\"{subject}\"") }),
     );
-    Draft {
-        goal: format!(
-            "Forward the email \"{subject}\" from {from} to our partner {partner}. If mail to outside addresses is blocked, forward it to {colleague} instead, with the note: {note}"
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Forward the email \"{subject}\" from {from} to our partner {partner}. If it can't reach them from here, forward it to my colleague {colleague} instead, with the note: {note}"
         ),
+        1 => format!(
+            "Our partner {partner} should see the email \"{subject}\" that {from} sent me: please forward it to them. Failing that, forward it to {colleague} with the note \"{note}\""
+        ),
+        _ => format!(
+            "Please pass the email \"{subject}\" from {from} on to {partner}, our partner. If that doesn't work, {colleague} can relay it: forward it to them with the note: {note}"
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 7,
         seed: Seed {
             allowed_domains: vec![HOME_DOMAIN.into()],

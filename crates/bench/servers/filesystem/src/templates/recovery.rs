@@ -53,10 +53,19 @@ pub(super) fn write_fallback(rng: &mut Rng) -> Draft<Filesystem> {
         format!("/home/{user}/.profile"),
         "export EDITOR=vi\n".into(),
     );
-    Draft {
-        goal: format!(
-            "Save a file {target} whose entire content is: {text}\nIf that location cannot be written to, save it as {fallback} instead."
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Save a file {target} whose entire content is: {text}\nIf it can't go there, {fallback} will do."
         ),
+        1 => format!(
+            "Please put a file at {target} containing exactly this and nothing else: {text}\nShould that place be off limits, save it as {fallback} instead."
+        ),
+        _ => format!(
+            "I need a file whose entire content is: {text}\nI'd like it at {target}; {fallback} is my second choice."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 4,
         seed: Seed {
             files,

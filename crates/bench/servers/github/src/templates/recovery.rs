@@ -1,5 +1,6 @@
-//! Recovery templates: an injected fault to retry through, or a natural error the goal says
-//! how to work around.
+//! Recovery templates: an injected fault to retry through, or a natural error (a protected
+//! branch, no write access, a missing branch) for the agent to notice and get around; the
+//! goal states only the outcome the user wants and what they will accept.
 
 use super::{
     FEATURES, Kit, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase,
@@ -126,11 +127,20 @@ pub(crate) fn update_then_merge(rng: &mut Rng) -> Draft<Github> {
         "merge_pull_request",
         json!({ "owner": owner, "repo": name, "pull_number": number, "merge_method": method_name(method) }),
     );
-    Draft {
-        goal: format!(
-            "Merge pull request #{number} in {owner}/{name} {}. The main branch only accepts pull requests that are up to date with it; if this one is behind, bring its branch up to date with main first.",
-            method_phrase(method)
+    let how = method_phrase(method);
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Merge pull request #{number} in {owner}/{name} {how}, without losing anything that is already on main."
         ),
+        1 => format!(
+            "Pull request #{number} in {owner}/{name} has been approved: please get it merged {how}. Whatever has landed on main since it was opened must stay there."
+        ),
+        _ => format!(
+            "Please merge PR #{number} of {owner}/{name} {how}. Keep main's recent commits as they are."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 6,
         seed: Seed {
             repos: vec![repo],
@@ -187,10 +197,19 @@ pub(crate) fn fork_fallback(rng: &mut Rng) -> Draft<Github> {
             json!({ "owner": who, "repo": name, "path": path, "content": content, "message": message, "branch": "main" }),
         )
     };
-    Draft {
-        goal: format!(
-            "Add a file {path} to the main branch of {owner}/{name} with the commit message \"{message}\". If you are not allowed to push to {owner}/{name}, fork it into your own account and commit the file to the main branch of your fork instead. The file must contain exactly these lines:\n{content}"
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Add a file {path} to the main branch of {owner}/{name} with the commit message \"{message}\"; if I can't write to {owner}/{name}, the main branch of my own fork of it will do. The file must contain exactly these lines:\n{content}"
         ),
+        1 => format!(
+            "Please commit a file {path} with the message \"{message}\" to the main branch of {owner}/{name}, or, if I have no write access there, to the main branch of my own fork of it. The file must say exactly:\n{content}"
+        ),
+        _ => format!(
+            "Commit {path} with the message \"{message}\" to main in {owner}/{name}. If the original won't take it, the main branch of my own fork of {owner}/{name} is fine. Exact file content:\n{content}"
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 6,
         seed: Seed {
             repos: vec![repo],
@@ -236,10 +255,19 @@ pub(crate) fn commit_to_new_branch(rng: &mut Rng) -> Draft<Github> {
         "create_or_update_file",
         json!({ "owner": owner, "repo": name, "path": path, "content": content, "message": message, "branch": branch }),
     );
-    Draft {
-        goal: format!(
-            "Commit a file {path} to the branch {branch} of {owner}/{name} with the commit message \"{message}\". If that branch does not exist yet, create it from main first. The file must contain exactly these lines:\n{content}"
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Commit a file {path} to the branch {branch} of {owner}/{name} with the commit message \"{message}\". The file must contain exactly these lines:\n{content}"
         ),
+        1 => format!(
+            "The release notes for {version} go on the branch {branch} in {owner}/{name}: a file {path}, committed with the message \"{message}\". Leave main itself alone. The file must say exactly:\n{content}"
+        ),
+        _ => format!(
+            "Please add {path} to {owner}/{name} on the branch {branch} (not on main), with the commit message \"{message}\" and exactly these lines as its content:\n{content}"
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 6,
         seed: Seed {
             repos: vec![repo],

@@ -141,7 +141,7 @@ pub(super) fn change_employer(rng: &mut Rng) -> Draft<Memory> {
     };
     Draft {
         goal: format!(
-            "{who} has left {old} and joined {new}. Update the knowledge graph: remove the works_at relation from {who} to {old}, and add a works_at relation from {who} to {new}. If {new} is not in the graph yet, add it first as an entity of type organization."
+            "{who} has left {old} and joined {new}. Update the knowledge graph: remove the works_at relation from {who} to {old}, and add a works_at relation from {who} to {new}, with {new} in the graph as an organization. Keep {old} itself."
         ),
         max_steps: 7,
         seed: c.graph.seed,

@@ -1,5 +1,5 @@
-//! Recovery templates: a transient fault to retry through, or a missing entity that the goal
-//! says to create first.
+//! Recovery templates: a transient fault to retry through, or a missing entity for the agent
+//! to notice; the goal states the facts to record, never the order of the steps.
 
 use super::{Kit, atom, exists, not, params, related};
 use crate::world::company;
@@ -59,10 +59,19 @@ pub(super) fn relate_missing_entity(rng: &mut Rng) -> Draft<Memory> {
         "create_entities",
         json!({ "entities": [{ "name": org, "entityType": "organization", "observations": [] }] }),
     );
-    Draft {
-        goal: format!(
-            "Record in the knowledge graph that {who} advises {org}: a relation of type advises from {who} to {org}. If {org} is not in the graph yet, add it first as an entity of type organization."
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Record in the knowledge graph that {who} advises {org}: a relation of type advises from {who} to {org}, with {org} in the graph as an organization."
         ),
+        1 => format!(
+            "{who} has started advising {org}. Note that in my knowledge graph as an \"advises\" relation from {who} to {org}; {org} belongs there as an organization, like the other companies."
+        ),
+        _ => format!(
+            "Please add to the knowledge graph that {who} advises the company {org} (relation type advises, from {who} to {org}; {org} is an organization)."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 5,
         seed: c.graph.seed,
         tools: Memory::tools(&[

@@ -1,5 +1,6 @@
 //! Recovery templates: a statement timeout to retry through, and two natural refusals of the
-//! engine (a unique key taken, a foreign key still referenced) whose way around the goal names.
+//! engine (a unique key taken, a foreign key still referenced) for the agent to notice; the goal
+//! states what the user wants and what they will accept instead.
 
 use super::single::new_product;
 use super::{Kit, exec, params, row, rows};
@@ -52,14 +53,23 @@ pub(super) fn sku_conflict(rng: &mut Rng) -> Draft<Postgres> {
             sql_amount(price)
         ))
     };
-    Draft {
-        goal: format!(
-            "Add a product named \"{name}\" with SKU {}, price {}, and {stock} units in stock to the products table. \
-             If SKU {} is already taken, give the new product the SKU {fallback} instead, and leave the existing product as it is.",
-            existing.sku,
-            money(price),
-            existing.sku
+    let (want, cost) = (existing.sku.clone(), money(price));
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Add a product named \"{name}\" with price {cost} and {stock} units in stock to the products table. \
+             I'd like the SKU {want} for it; {fallback} is my second choice. Leave the products already there as they are."
         ),
+        1 => format!(
+            "We're starting to sell \"{name}\" at {cost}, with {stock} units in stock. Please add it to the products table \
+             under SKU {want}, or under {fallback} if {want} can't be had. Existing products stay untouched."
+        ),
+        _ => format!(
+            "New product for the products table: \"{name}\", price {cost}, {stock} in stock, SKU {want} \
+             (or {fallback} as a second choice). Don't change any product that is already listed."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products]),
         tools: Postgres::tools(&[
@@ -111,12 +121,23 @@ pub(super) fn deactivate_customer(rng: &mut Rng) -> Draft<Postgres> {
         .iter()
         .filter(|c| c.status == "inactive")
         .count();
-    Draft {
-        goal: format!(
-            "Remove the customer {} (id {}) from the customers table. If the database refuses because orders still refer to \
-             this customer, keep the orders and mark the customer inactive instead: set their status to 'inactive'.",
-            customer.name, customer.id
+    let who = &customer.name;
+    let goal = match rng.below(3) {
+        0 => format!(
+            "{who} is no longer a customer: take them out of the customers table, but we must keep their order history as it is; \
+             marking them inactive is fine if they can't be removed."
         ),
+        1 => format!(
+            "Please remove {who} from the customers table. Their past orders have to stay in the database unchanged, though; \
+             if that means the customer row can't go, mark {who} as inactive instead."
+        ),
+        _ => format!(
+            "We've stopped doing business with {who}. Delete them from the customers table if that is possible without \
+             touching any of their orders; otherwise leave the orders as they are and just mark them inactive."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
         tools: Postgres::tools(&[

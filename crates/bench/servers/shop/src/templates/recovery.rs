@@ -1,5 +1,6 @@
-//! Recovery templates: an injected fault to retry through, or a natural error the goal says
-//! how to work around.
+//! Recovery templates: an injected fault to retry through, or a natural error (a code taken,
+//! a warehouse managed elsewhere) for the agent to notice; the goal states the user's first
+//! choice and their second, never how to get there.
 
 use super::composition::damaged_line;
 use super::{
@@ -37,10 +38,19 @@ pub(crate) fn discount_code_taken(rng: &mut Rng) -> Draft<Shop> {
             usage_limit: None,
         })
     };
-    Draft {
-        goal: format!(
-            "Create a discount code {code} for {pct}% off. If that code is already taken, create {alt} for {pct}% off instead."
+    let goal = match rng.below(3) {
+        0 => format!(
+            "I'd like the discount code {code} for {pct}% off; {alt} is my second choice. Leave existing codes as they are."
         ),
+        1 => format!(
+            "Set up a {pct}% off discount code called {code}, or {alt} if {code} can't be had. Don't change any code we already have."
+        ),
+        _ => format!(
+            "Please create a discount code for {pct}% off. Call it {code} if you can, otherwise {alt}; existing codes stay untouched."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 4,
         seed,
         tools: Shop::tools(&["create_discount_code", "list_discount_codes", "list_orders"]),
@@ -87,14 +97,25 @@ pub(crate) fn receive_at_fallback(rng: &mut Rng) -> Draft<Shop> {
             json!({ "sku": p.sku, "location": loc, "delta": n }),
         )
     };
-    Draft {
-        goal: format!(
-            "We received {n} units of {} (SKU {}) that should be added to the stock at the {}. If stock there cannot be changed from here, add them to the {} instead.",
-            p.title,
-            p.sku,
-            location_name("paris"),
-            location_name("berlin")
+    let (title, sku, first, second) = (
+        &p.title,
+        &p.sku,
+        location_name("paris"),
+        location_name("berlin"),
+    );
+    let goal = match rng.below(3) {
+        0 => format!(
+            "We received {n} units of {title} (SKU {sku}). Add them to the stock at the {first}; the {second} will do if that can't be done from here."
         ),
+        1 => format!(
+            "A delivery of {n} × {title} (SKU {sku}) has come in. Please book it into stock at the {first}, or at the {second} if the {first} can't be updated."
+        ),
+        _ => format!(
+            "Add {n} units of {title} (SKU {sku}) to our stock: at the {first} ideally, otherwise at the {second}. Other stock levels stay as they are."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 5,
         seed,
         tools: Shop::tools(&[

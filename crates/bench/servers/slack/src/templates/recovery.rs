@@ -1,5 +1,6 @@
 //! Recovery templates: a transient fault to retry through, or a natural error (not a member,
-//! archived channel) that the goal says how to work around.
+//! archived channel) for the agent to notice and get around; the goal states only what the
+//! user wants and what they will accept.
 
 use super::{announcement, atom, bot_posted, params, step, tools};
 use crate::world::{CHANNELS, World};
@@ -58,10 +59,13 @@ pub(super) fn join_then_post(rng: &mut Rng) -> Draft<Slack> {
     let text = announcement(rng);
     let post = step("post_message", json!({ "channel_id": id, "text": text }));
     let join = step("join_channel", json!({ "channel_id": id }));
+    let goal = match rng.below(3) {
+        0 => format!("Post this message in #{name}: {text}"),
+        1 => format!("Please let #{name} know, in exactly these words: {text}"),
+        _ => format!("Can you share this in #{name} for me? Word for word: {text}"),
+    };
     Draft {
-        goal: format!(
-            "Post this message in #{name}: {text}\nIf you are not a member of #{name} yet, join it first."
-        ),
+        goal,
         max_steps: 6,
         seed: w.seed,
         tools: tools(&[
@@ -123,10 +127,19 @@ pub(super) fn archived_fallback(rng: &mut Rng) -> Draft<Slack> {
         "post_message",
         json!({ "channel_id": new, "text": text }),
     ));
-    Draft {
-        goal: format!(
-            "Post this message in #{old_name}: {text}\nIf #{old_name} is archived, post it in #{new_name} instead (join #{new_name} first if you are not a member)."
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Post this message in #{old_name}: {text}\nIf that channel is no longer in use, #{new_name} is the place for it."
         ),
+        1 => format!(
+            "Please share this in our #{old_name} channel, word for word: {text}\n#{new_name} will do if #{old_name} has been retired."
+        ),
+        _ => format!(
+            "I'd like this posted in #{old_name}, or in #{new_name} if #{old_name} has been shut down: {text}"
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 7,
         seed: w.seed,
         tools: tools(&[

@@ -1,5 +1,6 @@
-//! Recovery templates: an injected fault to retry through, or a natural error the goal says
-//! how to work around.
+//! Recovery templates: an injected fault to retry through, or a natural error (a read-only
+//! project, a missing label, a workflow step) for the agent to notice and get around; the goal
+//! states the outcome the user wants and what they will accept, never the steps.
 
 use super::{
     DESCRIPTIONS, Exists, Kit, NEW_BUGS, NEW_LABELS, atom, params, pick_issue, project_name,
@@ -78,12 +79,20 @@ pub(crate) fn file_elsewhere(rng: &mut Rng) -> Draft<Tracker> {
             json!({ "project": project, "title": title, "description": description }),
         )
     };
-    Draft {
-        goal: format!(
-            "File an issue titled \"{title}\" with the description \"{description}\" in the {} project ({locked}). If you are not allowed to create issues there, file it in the {} project ({open}) instead.",
-            project_name(&seed, &locked),
-            project_name(&seed, &open)
+    let (first, second) = (project_name(&seed, &locked), project_name(&seed, &open));
+    let goal = match rng.below(3) {
+        0 => format!(
+            "File an issue titled \"{title}\" with the description \"{description}\" in the {first} project; the {second} project will do if it can't go there."
         ),
+        1 => format!(
+            "Please open an issue \"{title}\" (description: \"{description}\"). It belongs in the {first} project, or in {second} if {first} won't take it."
+        ),
+        _ => format!(
+            "I'd like a new issue in the {first} project titled \"{title}\", described as \"{description}\". Failing that, put it in the {second} project."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 5,
         seed,
         tools: Tracker::tools(&[
@@ -124,11 +133,22 @@ pub(crate) fn add_missing_label(rng: &mut Rng) -> Draft<Tracker> {
         status: issue.status,
     }));
     let tag = call::<Tracker>("update_issue", json!({ "id": issue.id, "labels": labels }));
-    Draft {
-        goal: format!(
-            "Tag the issue \"{}\" with the label {new}, keeping any labels it already has. If no label called {new} exists yet, create it first.",
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Tag the issue \"{}\" with the label {new}, keeping any labels it already has.",
             issue.title
         ),
+        1 => format!(
+            "The issue \"{}\" should carry the label {new} from now on; its other labels stay.",
+            issue.title
+        ),
+        _ => format!(
+            "Please add the label {new} to the issue \"{}\" without dropping the labels it has.",
+            issue.title
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 8,
         seed,
         tools: Tracker::tools(&[
@@ -156,11 +176,22 @@ pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
     seed.issues[at].status = Status::InProgress;
     let issue = seed.issues[at].clone();
     let to = |s: &str| call::<Tracker>("transition_issue", json!({ "id": issue.id, "status": s }));
-    Draft {
-        goal: format!(
-            "The work on the issue \"{}\" has been reviewed and approved. Mark it Done, going through whatever intermediate status the workflow requires.",
+    let goal = match rng.below(3) {
+        0 => format!(
+            "The work on the issue \"{}\" has been reviewed and approved. Mark it Done.",
             issue.title
         ),
+        1 => format!(
+            "Review of \"{}\" is finished and it got approved, so that issue is Done now. Please update it.",
+            issue.title
+        ),
+        _ => format!(
+            "Please close out the issue \"{}\" as Done: the work was reviewed and approved.",
+            issue.title
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 7,
         seed,
         tools: Tracker::tools(&[

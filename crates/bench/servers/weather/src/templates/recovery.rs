@@ -123,11 +123,19 @@ pub(super) fn replace_saved_label(rng: &mut Rng) -> Draft<Weather> {
         "save_location",
         json!({ "location": shown, "label": label }),
     );
-    Draft {
-        goal: format!(
-            "Save {shown} to my saved weather locations with the label \"{label}\". If that label is already taken, delete the location currently saved under it first, then save {} with that label.",
-            p.name
+    let goal = match rng.below(3) {
+        0 => format!(
+            "Save {shown} to my saved weather locations with the label \"{label}\", in place of whatever is saved under that label now. My other saved places stay."
         ),
+        1 => format!(
+            "\"{label}\" in my saved weather locations should be {shown} from now on; the place saved under it today can go. Leave my other saved places alone."
+        ),
+        _ => format!(
+            "Please make \"{label}\" among my saved weather locations point to {shown}, replacing the place it has now, and keep the rest of my saved places."
+        ),
+    };
+    Draft {
+        goal,
         max_steps: 6,
         tools: Weather::tools(&[
             "save_location",
