@@ -23,15 +23,15 @@ pub struct DifficultyScore {
     /// Share of the shown tools that no reference calls.
     pub unused_tools: f64,
     pub recovery: bool,
-    /// `min(calls, 12) / 2 + 1.5 (servers - 1) + hops + 2 unused_tools + 1.5 [recovery]`.
+    /// `min(calls, 12) / 2 + 1.5 (servers - 1) + hops + unused_tools + 1.5 [recovery]`.
     pub score: f64,
     pub difficulty: Difficulty,
 }
 
 /// Scores below this are easy.
-pub const MEDIUM_FROM: f64 = 4.0;
+pub const MEDIUM_FROM: f64 = 5.0;
 /// Scores from this on are hard.
-pub const HARD_FROM: f64 = 7.0;
+pub const HARD_FROM: f64 = 9.0;
 
 /// The computed difficulty of `task`.
 pub fn computed(task: &Task) -> DifficultyScore {
@@ -44,7 +44,9 @@ pub fn computed(task: &Task) -> DifficultyScore {
     let score = f64::from(calls.min(12)) / 2.0
         + 1.5 * f64::from(servers - 1)
         + f64::from(hops)
-        + 2.0 * unused
+        // Every task shows whole catalogues, so this share varies little between tasks: it
+        // counts once, not twice (version 4 weighed it 2 with bands at 4 and 7).
+        + unused
         + if recovery { 1.5 } else { 0.0 };
     let difficulty = if score >= HARD_FROM {
         Difficulty::Hard

@@ -117,6 +117,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-1",
         "1e23d51c5ad8594e08e5aabd187c47c18ee8f33e91fd03b1dd0527b0dfcf5371",
     ),
+    (
+        "dev-v2-2",
+        "742066ba7de0acd5494268602dfc3bcd618b450d1c82e0afda8cd074893c9652",
+    ),
 ];
 
 #[test]

@@ -16,7 +16,7 @@ fn the_score_is_the_formula_and_the_label_its_band() {
         let want = f64::from(d.calls.min(12)) / 2.0
             + 1.5 * f64::from(d.servers - 1)
             + f64::from(d.hops)
-            + 2.0 * d.unused_tools
+            + d.unused_tools
             + if d.recovery { 1.5 } else { 0.0 };
         assert!((d.score - want).abs() < 1e-9, "{}: {d:?}", t.id);
         let band = match d.score {

@@ -37,9 +37,9 @@ fn the_dev_set_measures_as_it_stands() {
     let tasks = dev();
     let s = stats(&tasks, Some(&tasks));
     assert_eq!(s.tasks, 200);
-    assert_eq!((s.reference_calls.median, s.reference_calls.max), (3.0, 15));
+    assert_eq!((s.reference_calls.median, s.reference_calls.max), (5.0, 15));
     assert_eq!(
-        s.long_share, 0.32,
+        s.long_share, 0.345,
         "the long templates across servers need 8 calls or more"
     );
     assert_eq!(
@@ -47,11 +47,11 @@ fn the_dev_set_measures_as_it_stands() {
         "three fifths of the tasks span 2-3 servers"
     );
     // Version 2's tool surface: whole catalogues and one to three servers not needed.
-    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (24, 82));
-    assert!((s.tools_per_task.mean - 51.4).abs() < 0.05);
+    assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (24, 91));
+    assert!((s.tools_per_task.mean - 51.3).abs() < 0.05);
     assert!(s.unused_tool_share >= 0.9, "{}", s.unused_tool_share);
     assert_eq!(s.tasks_with_string_arguments, 191);
-    assert_eq!(s.goals_with_every_argument, 36);
+    assert_eq!(s.goals_with_every_argument, 34);
     assert_eq!(
         s.goals_with_ids, 0,
         "version 2's goals name things, not ids"
@@ -60,7 +60,7 @@ fn the_dev_set_measures_as_it_stands() {
         .iter()
         .map(|d| s.by_computed_difficulty.get(*d).copied().unwrap_or(0))
         .collect();
-    assert_eq!(computed, [54, 74, 72], "about a third each");
+    assert_eq!(computed, [70, 60, 70], "about a third each");
     // Version 2's answer checks and predicates: nothing for a trick to pass.
     assert!(s.predicates_on_created_ids.is_empty());
     for n in &s.no_skill {
@@ -158,8 +158,9 @@ fn a_month_drawn_apart_from_the_public_goals_repeats_none() {
     let plain = mcpbench_tasks::generate(77, 200);
     let plain_sim = stats(&plain, Some(&public)).similarity.unwrap();
     assert!(
-        plain_sim.identical_goals > 0,
-        "the plain generator repeats public goals (the problem this solves)"
+        plain_sim.max > mcpbench_tasks::MAX_GOAL_SIMILARITY,
+        "the plain generator comes near a public goal (the problem this solves): {}",
+        plain_sim.max
     );
     let apart = mcpbench_tasks::generate_avoiding(77, 200, &goals);
     assert_eq!(apart.len(), 200);

@@ -296,6 +296,15 @@ pub(crate) fn update_file(rng: &mut Rng) -> Draft<Github> {
     }
 }
 
+/// Ways to ask for the open bug count, with `{repo}`.
+const BUG_ASKS: &[&str] = &[
+    "How many open issues in {repo} carry the label bug? Reply with just the number.",
+    "Before triage: how many bugs are still open in {repo}? Only the number, please.",
+    "Count the open issues labelled bug in {repo} and tell me the number.",
+    "What's the open bug count for {repo} right now? A number is enough.",
+    "I need the number of open bug reports in {repo} (issues with the bug label) for my status update.",
+];
+
 pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
@@ -326,9 +335,9 @@ pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Github> {
     repo.issues = list;
     let answer = open_bugs.to_string();
     Draft {
-        goal: format!(
-            "How many open issues in {owner}/{name} carry the label bug? Reply with just the number."
-        ),
+        goal: rng
+            .pick(BUG_ASKS)
+            .replace("{repo}", &format!("{owner}/{name}")),
         max_steps: 4,
         seed: Seed {
             repos: vec![repo],

@@ -7,6 +7,23 @@ use crate::{Atom, Memory};
 use mcpbench_sim::{AnswerCheck, Draft, ErrorKind, Fault, Pred, Rng, Step, call, qualified};
 use serde_json::json;
 
+/// Why the user asks, or nothing.
+const HEADCOUNT_OPENERS: &[&str] = &[
+    "",
+    "I'm preparing a visit. ",
+    "For the account plan: ",
+    "Settling a bet with a colleague. ",
+    "Before my call with their office: ",
+];
+/// Ways to ask for a headcount, with `{org}`.
+const HEADCOUNT_ASKS: &[&str] = &[
+    "How many people in the knowledge graph work at {org}? Reply with the number.",
+    "How many of the people my memory knows are at {org} today? Just the number.",
+    "Count the people who currently work for {org}, according to my memory. Reply with the count only.",
+    "What's the headcount at {org}, going by the knowledge graph? A number is enough.",
+    "How many people in my memory work at {org}? Only the number, please.",
+];
+
 pub(super) fn count_after_outage(rng: &mut Rng) -> Draft<Memory> {
     let n = rng.range(5, 8) as usize;
     let c = company(rng, n, 3);
@@ -16,8 +33,11 @@ pub(super) fn count_after_outage(rng: &mut Rng) -> Draft<Memory> {
     let read = call::<Memory>("read_graph", json!({}));
     Draft {
         goal: format!(
-            "How many people in the knowledge graph work at {org}? Reply with the number."
-        ),
+            "{}{}",
+            rng.pick(HEADCOUNT_OPENERS),
+            rng.pick(HEADCOUNT_ASKS)
+        )
+        .replace("{org}", &org),
         max_steps: 5,
         seed: c.graph.seed,
         tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),

@@ -71,6 +71,16 @@ pub(super) fn add_fact(rng: &mut Rng) -> Draft<Memory> {
     }
 }
 
+/// What a user may say first, or nothing.
+const CONTACT_OPENERS: &[&str] = &[
+    "",
+    "Updating my address book. ",
+    "I have a call coming up. ",
+    "Sending a card next week. ",
+    "Quick check. ",
+    "Before the conference: ",
+];
+
 /// Ways to ask where someone works now, with `{who}`.
 const EMPLOYER_ASKS: &[&str] = &[
     "According to the knowledge graph, which organization does {who} work at now? Answer with its name.",
@@ -94,7 +104,8 @@ pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
         candidates.push(old.to_string());
     }
     Draft {
-        goal: rng.pick(EMPLOYER_ASKS).replace("{who}", &who),
+        goal: format!("{}{}", rng.pick(CONTACT_OPENERS), rng.pick(EMPLOYER_ASKS))
+            .replace("{who}", &who),
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&["read_graph", "search_nodes", "open_nodes", "get_entity"]),

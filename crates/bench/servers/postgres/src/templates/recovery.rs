@@ -9,23 +9,47 @@ use crate::sample::{Shop, ShopTable, amount, money, sku, sql_amount};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, qualified};
 use serde_json::json;
 
+/// What happened to an order, the status it takes, and the statuses it may have had before.
+#[rustfmt::skip]
+const STATUS_NEWS: &[(&str, &str, &[&str])] = &[
+    ("has just left the warehouse", "shipped", &["pending", "paid"]),
+    ("was handed to the courier this morning", "shipped", &["pending", "paid"]),
+    ("reached the customer yesterday", "delivered", &["paid", "shipped"]),
+    ("was signed for at the door", "delivered", &["shipped"]),
+    ("is paid: the bank transfer came in", "paid", &["pending"]),
+    ("was called off by the customer before it shipped", "cancelled", &["pending", "paid"]),
+];
+/// Ways to ask, with `{id}`, `{news}` and `{status}`.
+const STATUS_ASKS: &[&str] = &[
+    "Order {id} {news}: set its status to '{status}' in the orders table.",
+    "Order {id} {news}. Please record it as {status} in the database.",
+    "Quick update for the orders table: order {id} {news}, so its status should now be '{status}'.",
+    "Our books are behind: order {id} {news}. Mark it {status}.",
+];
+
 pub(super) fn retry_status_update(rng: &mut Rng) -> Draft<Postgres> {
     let mut shop = Shop::sample(rng);
     let at = rng.below(shop.orders.len() as u64) as usize;
-    shop.orders[at].status = rng.pick(&["pending", "paid"]).to_string();
+    let (news, status, before) = *rng.pick(STATUS_NEWS);
+    shop.orders[at].status = rng.pick(before).to_string();
     let id = shop.orders[at].id;
-    let shipped = shop.orders.iter().filter(|o| o.status == "shipped").count();
+    let already = shop.orders.iter().filter(|o| o.status == status).count();
     let update = exec(&format!(
-        "UPDATE orders SET status = 'shipped' WHERE id = {id}"
+        "UPDATE orders SET status = '{status}' WHERE id = {id}"
     ));
+    let goal = rng
+        .pick(STATUS_ASKS)
+        .replace("{id}", &id.to_string())
+        .replace("{news}", news)
+        .replace("{status}", status);
     Draft {
-        goal: format!("Order {id} has just left the warehouse: set its status to 'shipped' in the orders table."),
+        goal,
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
         tools: Postgres::tools(&["execute_sql", "query", "get_table_sample", "describe_table"]),
         predicate: Pred::All(vec![
-            row("orders", &[("id", json!(id)), ("status", json!("shipped"))]),
-            rows("orders", &[("status", json!("shipped"))], shipped + 1),
+            row("orders", &[("id", json!(id)), ("status", json!(status))]),
+            rows("orders", &[("status", json!(status))], already + 1),
         ]),
         references: vec![vec![update.clone(), update]],
         faults: vec![Fault {
@@ -36,7 +60,7 @@ pub(super) fn retry_status_update(rng: &mut Rng) -> Draft<Postgres> {
             message: "canceling statement due to statement timeout; the transaction was rolled back and nothing was changed"
                 .into(),
         }],
-        params: params(&[("order", json!(id))]),
+        params: params(&[("order", json!(id)), ("status", json!(status))]),
     }
 }
 
@@ -109,6 +133,16 @@ pub(super) fn sku_conflict(rng: &mut Rng) -> Draft<Postgres> {
     }
 }
 
+/// Why the user writes, or nothing.
+const CUSTOMER_OPENERS: &[&str] = &[
+    "",
+    "Cleaning up our customer list. ",
+    "The account was closed last week. ",
+    "Following their email to support: ",
+    "Data protection request. ",
+    "Heads up from sales. ",
+];
+
 pub(super) fn deactivate_customer(rng: &mut Rng) -> Draft<Postgres> {
     let mut shop = Shop::sample(rng);
     if rng.chance(1, 2) {
@@ -136,6 +170,7 @@ pub(super) fn deactivate_customer(rng: &mut Rng) -> Draft<Postgres> {
              touching any of their orders; otherwise leave the orders as they are and just mark them inactive."
         ),
     };
+    let goal = format!("{}{goal}", rng.pick(CUSTOMER_OPENERS));
     Draft {
         goal,
         max_steps: 5,

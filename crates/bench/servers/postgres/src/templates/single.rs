@@ -201,6 +201,16 @@ pub(super) fn add_index(rng: &mut Rng) -> Draft<Postgres> {
     }
 }
 
+/// What a shop owner may say first, or nothing.
+const SHOP_OPENERS: &[&str] = &[
+    "",
+    "Quick database question. ",
+    "Getting ready for the quarterly report. ",
+    "For the team meeting: ",
+    "While I have the shop database open: ",
+    "Housekeeping. ",
+];
+
 /// Ways to ask for the dearest or cheapest product: `{superlative}` ("most expensive" or
 /// "cheapest"), `{word}` ("highest" or "lowest") and `{among}` (a filter, or nothing).
 const PRICE_ASKS: &[&str] = &[
@@ -240,8 +250,7 @@ pub(super) fn most_expensive(rng: &mut Rng) -> Draft<Postgres> {
         ),
         None => (String::new(), String::new()),
     };
-    let goal = rng
-        .pick(PRICE_ASKS)
+    let goal = format!("{}{}", rng.pick(SHOP_OPENERS), rng.pick(PRICE_ASKS))
         .replace("{word}", word)
         .replace("{superlative}", superlative)
         .replace("{among}", &among);
@@ -305,7 +314,8 @@ pub(super) fn delete_cancelled(rng: &mut Rng) -> Draft<Postgres> {
         .filter(|o| o.status == "cancelled")
         .count();
     Draft {
-        goal: rng.pick(CANCELLED_ASKS).replace("{name}", &target.name),
+        goal: format!("{}{}", rng.pick(SHOP_OPENERS), rng.pick(CANCELLED_ASKS))
+            .replace("{name}", &target.name),
         max_steps: 5,
         seed: shop.seed(&[ShopTable::Customers, ShopTable::Products, ShopTable::Orders]),
         tools: Postgres::tools(&[

@@ -18,6 +18,16 @@ const TAKEN: &[(&str, &str)] = &[
     ("WINTER30", "WINTER30B"),
 ];
 
+/// Why the user wants a code, or nothing.
+const PROMO_OPENERS: &[&str] = &[
+    "",
+    "We're running a promotion next week. ",
+    "For the newsletter: ",
+    "Marketing asked for a code. ",
+    "A thank-you for our regulars. ",
+    "For the spring sale: ",
+];
+
 pub(crate) fn discount_code_taken(rng: &mut Rng) -> Draft<Shop> {
     let mut seed = sample_seed(rng);
     let (code, alt) = *rng.pick(TAKEN);
@@ -49,6 +59,7 @@ pub(crate) fn discount_code_taken(rng: &mut Rng) -> Draft<Shop> {
             "Please create a discount code for {pct}% off. Call it {code} if you can, otherwise {alt}; existing codes stay untouched."
         ),
     };
+    let goal = format!("{}{goal}", rng.pick(PROMO_OPENERS));
     Draft {
         goal,
         max_steps: 4,

@@ -240,13 +240,22 @@ pub(crate) fn create_discount(rng: &mut Rng) -> Draft<Shop> {
     }
 }
 
+/// Ways to ask for an order's total, with `{id}`.
+const TOTAL_ASKS: &[&str] = &[
+    "What is the total of order #{id}, in euros?",
+    "A customer is asking about order #{id}. How much was it in total, in euros?",
+    "How much did order #{id} come to, in euros?",
+    "For the invoice: what is the total of order #{id} in euros?",
+    "Tell me the euro total of order #{id}.",
+];
+
 pub(crate) fn order_total(rng: &mut Rng) -> Draft<Shop> {
     let seed = sample_seed(rng);
     let o = rng.pick(&seed.orders).clone();
     let total = o.total();
     let answer = format!("{}.{:02}", total / 100, total % 100);
     Draft {
-        goal: format!("What is the total of order #{}, in euros?", o.id),
+        goal: rng.pick(TOTAL_ASKS).replace("{id}", &o.id.to_string()),
         max_steps: 3,
         seed,
         tools: Shop::tools(&["get_order", "list_orders", "search_products"]),

@@ -89,6 +89,16 @@ pub(super) fn set_topic(rng: &mut Rng) -> Draft<Slack> {
     }
 }
 
+/// What a user may say first, or nothing.
+const TITLE_OPENERS: &[&str] = &[
+    "",
+    "Writing the org chart. ",
+    "For my meeting notes: ",
+    "New here, sorry. ",
+    "Quick one. ",
+    "I'm adding people to a project. ",
+];
+
 /// Ways to ask for someone's title, with `{name}`.
 const TITLE_ASKS: &[&str] = &[
     "What is {name}'s job title in our Slack workspace? Answer with the title.",
@@ -103,7 +113,8 @@ pub(super) fn user_title(rng: &mut Rng) -> Draft<Slack> {
     let (w, _) = busy_world(rng, n, 2);
     let who = rng.pick(&w.people).clone();
     Draft {
-        goal: rng.pick(TITLE_ASKS).replace("{name}", &who.real_name),
+        goal: format!("{}{}", rng.pick(TITLE_OPENERS), rng.pick(TITLE_ASKS))
+            .replace("{name}", &who.real_name),
         max_steps: 4,
         seed: w.seed,
         tools: tools(&[

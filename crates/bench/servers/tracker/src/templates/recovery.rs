@@ -170,6 +170,16 @@ pub(crate) fn add_missing_label(rng: &mut Rng) -> Draft<Tracker> {
     }
 }
 
+/// What the user says first, or nothing.
+const DONE_OPENERS: &[&str] = &[
+    "",
+    "Good news from the code review. ",
+    "One more off the board. ",
+    "Tidying the sprint board: ",
+    "Maria signed off on it. ",
+    "Before stand-up: ",
+];
+
 pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
     let mut seed = sample_seed(rng);
     let at = pick_issue(rng, &seed, |_| true);
@@ -190,6 +200,7 @@ pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {
             issue.title
         ),
     };
+    let goal = format!("{}{goal}", rng.pick(DONE_OPENERS));
     Draft {
         goal,
         max_steps: 7,
