@@ -23,3 +23,12 @@ pub(crate) fn templates() -> Vec<AnyTemplate> {
     all.extend(rounds_schedule::templates());
     all
 }
+
+/// `template` with each `{name}` of `slots` replaced by its value (the goals' phrasings).
+fn fill(template: &str, slots: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in slots {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}

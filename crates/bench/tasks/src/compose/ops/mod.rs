@@ -10,6 +10,7 @@ mod github_issue;
 mod meeting_time;
 mod publish_notes;
 
+use super::fill;
 use mcpbench_server_slack::world::channel_id;
 use mcpbench_server_slack::{DEFAULT_BOT, Slack};
 use mcpbench_server_tracker::{Issue, Status};
@@ -56,15 +57,6 @@ fn tools(list: &[(&str, &[&str])]) -> Vec<String> {
     list.iter()
         .flat_map(|(server, names)| names.iter().map(move |n| format!("{server}.{n}")))
         .collect()
-}
-
-/// `template` with each `{name}` of `slots` replaced by its value.
-fn fill(template: &str, slots: &[(&str, &str)]) -> String {
-    let mut out = template.to_string();
-    for (name, value) in slots {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
 }
 
 /// Exactly one message by the bot in `channel`, reading exactly `text` (so posting several

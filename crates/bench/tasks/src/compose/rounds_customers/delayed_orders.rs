@@ -157,10 +157,9 @@ fn delayed_orders_with(rng: &mut Rng, fault: bool) -> Composed {
     store.orders = orders.clone();
 
     let subject = *rng.pick(DELAY_SUBJECTS);
-    let intro = rng
-        .pick(DELAY_INTROS)
-        .replace("{item}", &item.title)
-        .replace("{wait}", *rng.pick(DELAY_WAITS));
+    let intro = *rng.pick(DELAY_INTROS);
+    let wait = *rng.pick(DELAY_WAITS);
+    let intro = intro.replace("{item}", &item.title).replace("{wait}", wait);
     let ask = *rng.pick(DELAY_ASKS);
     let paid: Vec<&Order> = orders
         .iter()

@@ -14,6 +14,7 @@
 mod rain_check;
 mod team_directory;
 
+use super::fill;
 use mcpbench_sim::{Category, Difficulty, ErrorKind, Fault, Pred, Rng, Step};
 use mcpbench_world::{AnyTemplate, Atom, Composed, InitialState};
 use serde_json::Value;
@@ -68,15 +69,6 @@ fn composed(
         reference_solutions: vec![steps],
         params,
     }
-}
-
-/// `template` with each `{name}` of `slots` replaced by its value.
-fn fill(template: &str, slots: &[(&str, &str)]) -> String {
-    let mut out = template.to_string();
-    for (name, value) in slots {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
 }
 
 /// The transient errors a backend gives, with the cause it words.
