@@ -93,7 +93,13 @@ pub fn check_server<S: Simulated>(samples: u64) -> Vec<String> {
             problems.push(format!("template {} is not named {}.<name>", t.id, S::NAME));
         }
         for n in 0..samples {
-            let draft = (t.build)(&mut template_rng(t.id, n));
+            let mut rng = template_rng(t.id, n);
+            let mut draft = (t.build)(&mut rng);
+            // Every other sample in the history a generated task gives it, so that a template
+            // a background breaks (a reference that reads only the first page) is caught here.
+            if n % 2 == 1 {
+                S::furnish(&mut draft.seed, &mut rng);
+            }
             problems.extend(
                 check_draft(t, &draft)
                     .problems

@@ -10,6 +10,7 @@
 mod args;
 mod capacity;
 mod error;
+mod page;
 mod pred;
 mod rng;
 mod server;
@@ -19,6 +20,7 @@ mod tool;
 
 pub use capacity::{Capacity, Usage, footprint};
 pub use error::{ErrorKind, SeedError, ToolError};
+pub use page::{Page, page, token_for};
 pub use pred::{AnswerCheck, Pred, contains_phrase, normalize_answer};
 pub use rng::Rng;
 pub use server::{Server, Simulated};
@@ -26,6 +28,7 @@ pub use step::{Call, Category, Difficulty, Fault, Step};
 pub use template::{Draft, Ids, Kit, Template, atom, call, not, params, qualified};
 pub use tool::{Effect, Tool, ToolBox, ToolSpec, schema_of};
 
+pub mod background;
 pub mod conformance;
 pub mod dates;
 pub mod verify;

@@ -3,6 +3,7 @@
 
 use crate::capacity::Capacity;
 use crate::error::{SeedError, ToolError};
+use crate::rng::Rng;
 use crate::template::Template;
 use crate::tool::{ToolBox, ToolSpec};
 use schemars::JsonSchema;
@@ -36,6 +37,12 @@ pub trait Simulated: Sized + Send + 'static {
     fn capacities() -> &'static [Capacity] {
         &[]
     }
+    /// Gives a task's seed the history a real account holds beside what the task is about (a
+    /// mailbox's months of mail, a tracker's backlog, a shop's catalogue), drawn from `rng`.
+    /// The seed keeps it compact (a seed and counts) and the server expands it when it is
+    /// built, from names and topics no template uses. Nothing for a server whose templates
+    /// already draw their worlds at scale.
+    fn furnish(_seed: &mut Self::Seed, _rng: &mut Rng) {}
 }
 
 /// A server behind a pointer: what a run holds for each server of its task.

@@ -23,12 +23,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks.
-pub const GENERATOR_VERSION: &str = "5";
+pub const GENERATOR_VERSION: &str = "6";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2-2";
+pub const DEV_SET: &str = "dev-v2-3";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";
@@ -199,7 +199,8 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
 
 /// The tool surface a real agent faces: every tool of the task's servers, and one to three
 /// servers the task does not need, each with its whole catalogue and a world drawn by one of
-/// its own templates (so it looks like any other server's). Drawn from a stream of its own,
+/// its own templates (so it looks like any other server's); and worlds at a real scale, each
+/// server given the background history it furnishes. Drawn from a stream of its own,
 /// after the task, so the choice of templates and goals is the same as without it.
 fn widen(task: &mut Task, all: &[AnyTemplate], rng: &mut Rng) {
     let spare: Vec<&str> = SERVERS
@@ -216,6 +217,8 @@ fn widen(task: &mut Task, all: &[AnyTemplate], rng: &mut Rng) {
         task.initial_state.take_server(server, body.initial_state);
     }
     task.distractor_servers = distractors.iter().map(|s| s.to_string()).collect();
+    // Then every server's history beside the task (a mailbox's months of mail, ...).
+    task.initial_state.furnish(rng);
     task.available_tools = task
         .offered_servers()
         .iter()

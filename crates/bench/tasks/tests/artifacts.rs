@@ -121,6 +121,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-2",
         "742066ba7de0acd5494268602dfc3bcd618b450d1c82e0afda8cd074893c9652",
     ),
+    (
+        "dev-v2-3",
+        "57e2480011e79fe63f4b32e49a574a72ca9985970f4c28e5fd827bbfa4d1da31",
+    ),
 ];
 
 #[test]

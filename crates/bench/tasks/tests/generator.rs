@@ -1,6 +1,8 @@
 //! The generator's promises: determinism, balance, and the shape of its tasks.
 
-use mcpbench_tasks::{Category, SERVERS, Task, check_tasks, generate, write_set};
+use mcpbench_sim::Rng;
+use mcpbench_sim::background::{FIRST_NAMES, LAST_NAMES};
+use mcpbench_tasks::{Category, SERVERS, Task, check_tasks, generate, templates, write_set};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[test]
@@ -141,4 +143,51 @@ fn every_task_faces_whole_catalogues_and_servers_it_does_not_need() {
         serde_json::to_string(&tasks).unwrap(),
         serde_json::to_string(&again).unwrap()
     );
+}
+
+// Worlds at a real scale: backgrounds keep apart from what tasks are about (no template's goal
+// names one of their people), and generated tasks carry them.
+
+#[test]
+fn no_goal_names_a_background_person() {
+    let mut problems = Vec::new();
+    for t in templates() {
+        for n in 0..20u64 {
+            let goal = t.build(&mut Rng::new(0xB6, n)).goal;
+            let words: Vec<&str> = goal
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            for name in FIRST_NAMES.iter().chain(LAST_NAMES) {
+                if words.iter().any(|w| w.eq_ignore_ascii_case(name)) {
+                    problems.push(format!("{} draw {n} names {name}: {goal}", t.id));
+                }
+            }
+        }
+    }
+    problems.truncate(20);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn generated_tasks_give_their_mailboxes_and_trackers_a_history() {
+    let tasks = generate(5, 40);
+    let mut furnished = 0;
+    for t in &tasks {
+        if let Some(mail) = &t.initial_state.email {
+            let b = mail
+                .background
+                .expect("a generated mailbox has a background");
+            assert!((180..=420).contains(&b.messages), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
+        if let Some(tracker) = &t.initial_state.tracker {
+            let b = tracker
+                .background
+                .expect("a generated tracker has a background");
+            assert!((100..=220).contains(&b.issues), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
+    }
+    assert!(furnished >= 8, "{furnished} furnished servers in 40 tasks");
 }

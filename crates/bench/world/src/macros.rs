@@ -34,6 +34,14 @@ macro_rules! servers {
                 out
             }
 
+            /// Gives every server this state seeds the background history it furnishes
+            /// ([`mcpbench_sim::Simulated::furnish`]), in catalogue order, from `rng`.
+            pub fn furnish(&mut self, rng: &mut mcpbench_sim::Rng) {
+                $( if let Some(seed) = self.$name.as_mut() {
+                    <$ty as mcpbench_sim::Simulated>::furnish(seed, rng);
+                } )*
+            }
+
             /// Takes `server`'s seed from `other` (nothing when `other` does not seed it).
             pub fn take_server(&mut self, server: &str, other: InitialState) {
                 match server {

@@ -13,21 +13,26 @@
 //!   folder reached with `move_email`.
 //! - What is sent in the run (new mail, replies, forwards, drafts sent) is also logged as it
 //!   went out, whatever later becomes of the message: moving or deleting it unsends nothing.
-//! - Listings are newest first, ties by id, capped by `maxResults`.
+//! - Listings are newest first, ties by id, a page of `maxResults` at a time; a `nextPageToken`
+//!   leads to the next page and is refused by a listing with other filters.
+//! - A seed may carry a `background`: months of ordinary mail beside its own messages, expanded
+//!   when the mailbox is built (`background.rs`).
 //! - A run's mailbox holds at most [`MAILBOX`]: past it, sending, drafting, replying,
 //!   forwarding or a new label is a tool error that changes nothing.
 
+mod background;
 mod predicates;
 mod query;
 mod state;
 mod templates;
 mod tools;
 
+pub use background::Background;
 pub use predicates::Atom;
 pub use state::{Email, Folder, MAILBOX, Seed, SeedMessage};
 pub use tools::{forward_body, forward_subject, reply_subject};
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Email {
@@ -52,6 +57,9 @@ impl Simulated for Email {
     }
     fn capacities() -> &'static [Capacity] {
         &[MAILBOX]
+    }
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background = Some(Background::draw(rng));
     }
 }
 

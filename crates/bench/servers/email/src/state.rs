@@ -1,5 +1,6 @@
 //! The mailbox, its seed, and the rules every tool shares (addresses, folders, sending policy).
 
+use crate::background::{self, Background, MAX_MESSAGES};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -126,6 +127,9 @@ pub struct Seed {
     pub allowed_domains: Vec<String>,
     #[serde(default)]
     pub messages: Vec<SeedMessage>,
+    /// Months of ordinary mail beside `messages`, expanded when the mailbox is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 impl Default for Seed {
@@ -136,6 +140,7 @@ impl Default for Seed {
             labels: vec![],
             allowed_domains: vec![],
             messages: vec![],
+            background: None,
         }
     }
 }
@@ -301,8 +306,18 @@ impl Email {
                 )));
             }
         }
+        let background = match &seed.background {
+            Some(b) if b.messages > MAX_MESSAGES => {
+                return Err(bad(format!(
+                    "a background of {} messages is more than the {MAX_MESSAGES} a mailbox may hold",
+                    b.messages
+                )));
+            }
+            Some(b) => background::messages(b, seed),
+            None => vec![],
+        };
         let mut messages = BTreeMap::new();
-        for m in &seed.messages {
+        for m in seed.messages.iter().chain(&background) {
             if m.id.trim().is_empty() {
                 return Err(bad("a message has an empty id".into()));
             }

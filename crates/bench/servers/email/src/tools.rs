@@ -23,6 +23,9 @@ struct Search {
     /// At most this many results, newest first (default 20).
     #[schemars(range(min = 1, max = 100))]
     max_results: Option<u32>,
+    /// The nextPageToken of the previous page, for the page after it.
+    #[schemars(length(min = 1, max = 64))]
+    page_token: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -39,6 +42,9 @@ struct List {
     /// At most this many results, newest first (default 20).
     #[schemars(range(min = 1, max = 100))]
     max_results: Option<u32>,
+    /// The nextPageToken of the previous page, for the page after it.
+    #[schemars(length(min = 1, max = 64))]
+    page_token: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -144,25 +150,33 @@ struct AddLabel {
 #[serde(deny_unknown_fields)]
 struct NoArgs {}
 
-/// Newest first, then by id; capped.
-fn listing<'a>(hits: impl Iterator<Item = &'a Message>, max: Option<u32>) -> Value {
+/// Newest first, then by id; one page of `max` (default 20) from `token`, with the token of
+/// the next page while more follow. `query` names the filters the token is bound to.
+fn listing<'a>(
+    hits: impl Iterator<Item = &'a Message>,
+    max: Option<u32>,
+    token: Option<&str>,
+    query: &str,
+) -> Out {
     let mut hits: Vec<&Message> = hits.collect();
     hits.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.id.cmp(&b.id)));
-    let total = hits.len();
-    let shown: Vec<Value> = hits
-        .iter()
-        .take(max.unwrap_or(20) as usize)
-        .map(|m| m.summary())
-        .collect();
-    json!({ "total": total, "messages": shown })
+    let page = mcpbench_sim::page(&hits, token, max.unwrap_or(20) as usize, query)?;
+    let shown: Vec<Value> = page.items.iter().map(|m| m.summary()).collect();
+    let mut out = json!({ "total": hits.len(), "messages": shown });
+    if let Some(next) = page.next {
+        out["nextPageToken"] = json!(next);
+    }
+    Ok(out)
 }
 
 fn search_emails(mb: &mut Email, a: Search) -> Out {
     let q = Query::parse(&a.query)?;
-    Ok(listing(
+    listing(
         mb.messages.values().filter(|m| q.matches(m)),
         a.max_results,
-    ))
+        a.page_token.as_deref(),
+        &format!("search {}", a.query),
+    )
 }
 
 fn list_emails(mb: &mut Email, a: List) -> Out {
@@ -181,7 +195,8 @@ fn list_emails(mb: &mut Email, a: List) -> Out {
         .filter(|m| m.folder == folder)
         .filter(|m| label.as_ref().is_none_or(|l| m.labels.contains(l)))
         .filter(|m| !a.unread_only || !m.read);
-    Ok(listing(hits, a.max_results))
+    let query = format!("list {folder:?} {label:?} {}", a.unread_only);
+    listing(hits, a.max_results, a.page_token.as_deref(), &query)
 }
 
 fn read_email(mb: &mut Email, a: MessageId) -> Out {
@@ -442,13 +457,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Email>> = LazyLock::new(|| {
         Tool::new(
             "search_emails",
             Read,
-            "Search the mailbox with Gmail-style syntax (from:, to:, subject:, label:, in:, is:unread, after:, before:, free words). Searches every folder except trash unless in: is given. Returns summaries, newest first.",
+            "Search the mailbox with Gmail-style syntax (from:, to:, subject:, label:, in:, is:unread, after:, before:, free words). Searches every folder except trash unless in: is given. Returns summaries, newest first, a page at a time (maxResults, default 20), with the total count and a nextPageToken while more pages follow.",
             search_emails,
         ),
         Tool::new(
             "list_emails",
             Read,
-            "List the messages of one folder (inbox by default), optionally only those with a label or only unread ones. Returns summaries, newest first.",
+            "List the messages of one folder (inbox by default), optionally only those with a label or only unread ones. Returns summaries, newest first, a page at a time (maxResults, default 20), with the total count and a nextPageToken while more pages follow.",
             list_emails,
         ),
         Tool::new(

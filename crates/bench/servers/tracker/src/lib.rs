@@ -15,15 +15,22 @@
 //! - Projects the acting user may only read answer writes with `permission_denied`.
 //! - Labels must exist (`not_found` lists them; `create_label` adds one); deactivated users
 //!   cannot be assigned (`failed_precondition`).
-//! - Every list is sorted (issues by project key, then number), so answers are deterministic.
+//! - Every list is sorted (issues by project key, then number), so answers are deterministic;
+//!   `search_issues` returns a page at a time (`limit`, default 50) and, while more follow,
+//!   `pageInfo.endCursor`, which `after` takes to continue (refused by a search with other
+//!   filters).
+//! - A seed may carry a `background`: a backlog of its own people's issues beside the task's,
+//!   expanded when the tracker is built (`background.rs`).
 //! - A run's tracker holds at most [`TRACKER`]: past it, a new issue, comment, label or link,
 //!   or a longer issue, is a tool error (`failed_precondition`) that changes nothing.
 
+mod background;
 mod predicates;
 mod state;
 mod templates;
 mod tools;
 
+pub use background::Background;
 pub use predicates::Atom;
 pub use state::{
     Comment, Issue, Label, Link, LinkType, PRIORITY_NAMES, Project, Relation, Seed, Status,
@@ -31,7 +38,7 @@ pub use state::{
 };
 pub use templates::sample_seed;
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Tracker {
@@ -56,5 +63,8 @@ impl Simulated for Tracker {
     }
     fn capacities() -> &'static [Capacity] {
         &[TRACKER]
+    }
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background = Some(Background::draw(rng));
     }
 }

@@ -1,5 +1,6 @@
 //! The tracker's seed, its state, and the workflow and reference rules.
 
+use crate::background::{self, Background, MAX_ISSUES};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -243,6 +244,9 @@ pub struct Seed {
     pub issues: Vec<Issue>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<Link>,
+    /// A backlog beside `issues`, expanded when the tracker is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 /// Issues are keyed by (project key, number), so `ENG-9` sorts before `ENG-10`.
@@ -297,6 +301,20 @@ pub(crate) fn format_id(key: &IssueKey) -> String {
 impl Tracker {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("tracker", m);
+        let background = match &seed.background {
+            Some(b) if b.issues > MAX_ISSUES => {
+                return Err(bad(format!(
+                    "a background of {} issues is more than the {MAX_ISSUES} a tracker may hold",
+                    b.issues
+                )));
+            }
+            Some(b) => background::expand(b, seed),
+            None => background::Expanded {
+                users: vec![],
+                labels: vec![],
+                issues: vec![],
+            },
+        };
         let mut t = Tracker {
             viewer: String::new(),
             projects: BTreeMap::new(),
@@ -316,7 +334,7 @@ impl Tracker {
                 return Err(bad(format!("project {} is listed twice", p.key)));
             }
         }
-        for u in &seed.users {
+        for u in seed.users.iter().chain(&background.users) {
             if u.username.is_empty()
                 || t.users
                     .values()
@@ -338,13 +356,13 @@ impl Tracker {
             Some(v) => v.clone(),
             None => "api".into(),
         };
-        for l in &seed.labels {
+        for l in seed.labels.iter().chain(&background.labels) {
             if l.name.is_empty() || t.label(&l.name).is_some() {
                 return Err(bad(format!("label {:?} is empty or listed twice", l.name)));
             }
             t.labels.insert(l.name.clone(), l.clone());
         }
-        for issue in &seed.issues {
+        for issue in seed.issues.iter().chain(&background.issues) {
             let key = parse_id(&issue.id)
                 .ok_or_else(|| bad(format!("issue id {:?} is not like ENG-12", issue.id)))?;
             if format_id(&key) != issue.id {

@@ -201,7 +201,20 @@ fn search_is_sorted_by_number_and_capped() {
     assert_eq!(ids, ["ENG-9", "ENG-10"]);
     let one = t.call("search_issues", &json!({ "limit": 1 })).unwrap();
     assert_eq!(one["total"], 3);
-    assert_eq!(one["truncated"], true);
+    assert_eq!(one["pageInfo"]["hasNextPage"], true);
+    // The cursor leads on through the rest, page by page, and only for the same search.
+    let cursor = one["pageInfo"]["endCursor"].clone();
+    let two = t
+        .call("search_issues", &json!({ "limit": 1, "after": cursor }))
+        .unwrap();
+    assert_ne!(two["issues"][0]["id"], one["issues"][0]["id"]);
+    let other = t
+        .call(
+            "search_issues",
+            &json!({ "limit": 1, "after": cursor, "status": "done" }),
+        )
+        .unwrap_err();
+    assert!(other.to_string().contains("other filters"), "{other}");
     let bugs = t
         .call(
             "search_issues",

@@ -41,6 +41,9 @@ pub(crate) struct SearchProducts {
     /// Most products to return (default 20).
     #[schemars(range(min = 1, max = 100))]
     pub(crate) limit: Option<u32>,
+    /// The pageInfo.endCursor of the previous page, for the page after it.
+    #[schemars(length(min = 1, max = 64))]
+    pub(crate) after: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -127,6 +130,9 @@ pub(crate) struct ListOrders {
     /// Most orders to return, newest first (default 20).
     #[schemars(range(min = 1, max = 100))]
     pub(crate) limit: Option<u32>,
+    /// The pageInfo.endCursor of the previous page, for the page after it.
+    #[schemars(length(min = 1, max = 64))]
+    pub(crate) after: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -130,9 +130,14 @@ fn search_products(s: &mut Shop, a: SearchProducts) -> Out {
                 || p.tags.iter().any(|t| t.to_lowercase().contains(&q))
         })
         .collect();
-    let limit = a.limit.unwrap_or(20) as usize;
-    let shown: Vec<Value> = hits.iter().take(limit).map(|p| summary(s, p)).collect();
-    Ok(json!({ "products": shown, "total": hits.len() }))
+    let page = mcpbench_sim::page(
+        &hits,
+        a.after.as_deref(),
+        a.limit.unwrap_or(20) as usize,
+        &format!("search {q}"),
+    )?;
+    let shown: Vec<Value> = page.items.iter().map(|p| summary(s, p)).collect();
+    Ok(json!({ "products": shown, "total": hits.len(), "pageInfo": page_info(page.next) }))
 }
 
 fn get_product(s: &mut Shop, a: ProductIdArg) -> Out {
@@ -269,13 +274,20 @@ fn list_orders(s: &mut Shop, a: ListOrders) -> Out {
         .filter(|o| a.status.is_none_or(|st| o.status == st))
         .filter(|o| email.as_ref().is_none_or(|e| o.email.to_lowercase() == *e))
         .collect();
-    let limit = a.limit.unwrap_or(20) as usize;
-    let shown: Vec<Value> = hits
-        .iter()
-        .take(limit)
-        .map(|o| order_summary(s, o))
-        .collect();
-    Ok(json!({ "orders": shown, "total": hits.len() }))
+    let page = mcpbench_sim::page(
+        &hits,
+        a.after.as_deref(),
+        a.limit.unwrap_or(20) as usize,
+        &format!("orders {:?} {email:?}", a.status),
+    )?;
+    let shown: Vec<Value> = page.items.iter().map(|o| order_summary(s, o)).collect();
+    Ok(json!({ "orders": shown, "total": hits.len(), "pageInfo": page_info(page.next) }))
+}
+
+/// Where a listing stands, as Shopify's GraphQL API says it: whether a page follows and the
+/// cursor that `after` takes to get it.
+fn page_info(next: Option<String>) -> Value {
+    json!({ "hasNextPage": next.is_some(), "endCursor": next })
 }
 
 fn get_order(s: &mut Shop, a: OrderIdArg) -> Out {
@@ -389,7 +401,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Shop>> = LazyLock::new(|| {
         Tool::new(
             "search_products",
             Read,
-            "Find products whose title, SKU or tags contain the query text. Returns summaries with id, SKU, price in cents and total stock.",
+            "Find products whose title, SKU or tags contain the query text. Returns summaries with id, SKU, price in cents and total stock, a page at a time (limit, default 20); while pageInfo.hasNextPage, pass pageInfo.endCursor as after for the next page.",
             search_products,
         ),
         Tool::new(
@@ -431,7 +443,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Shop>> = LazyLock::new(|| {
         Tool::new(
             "list_orders",
             Read,
-            "List orders newest first, optionally by status (paid, fulfilled, refunded, cancelled) or customer email, with totals in cents.",
+            "List orders newest first, optionally by status (paid, fulfilled, refunded, cancelled) or customer email, with totals in cents, a page at a time (limit, default 20); while pageInfo.hasNextPage, pass pageInfo.endCursor as after for the next page.",
             list_orders,
         ),
         Tool::new(

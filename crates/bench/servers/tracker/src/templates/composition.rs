@@ -1,8 +1,8 @@
 //! Composition templates: several calls with data flowing between them.
 
 use super::{
-    Exists, Kit, NEW_BUGS, NEW_TASKS, atom, next_id, params, pick_issue, priority_word,
-    project_name, project_of, sample_seed,
+    Exists, Kit, NEW_BUGS, NEW_TASKS, atom, params, pick_issue, priority_word, project_name,
+    project_of, sample_seed,
 };
 use crate::{Atom, LinkType, Status, Tracker};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
@@ -144,7 +144,6 @@ pub(crate) fn triage_bug(rng: &mut Rng) -> Draft<Tracker> {
     want.labels = Some(vec!["bug".into()]);
     want.assignee = Some(who.username.clone());
     let lookup = call::<Tracker>("list_users", json!({ "query": who.name }));
-    let new_id = next_id(&seed, &key);
     Draft {
         goal: format!(
             "File a bug in the {name} project ({key}) titled \"{title}\", labelled bug, with {} priority, and assign it to {}.",
@@ -163,26 +162,15 @@ pub(crate) fn triage_bug(rng: &mut Rng) -> Draft<Tracker> {
             "list_projects",
         ]),
         predicate: want.pred(),
-        references: vec![
-            vec![
-                lookup.clone(),
-                call::<Tracker>(
-                    "create_issue",
-                    json!({ "project": key, "title": title, "labels": ["bug"], "priority": priority, "assignee": who.username }),
-                ),
-            ],
-            vec![
-                lookup,
-                call::<Tracker>(
-                    "create_issue",
-                    json!({ "project": key, "title": title, "labels": ["bug"], "priority": priority }),
-                ),
-                call::<Tracker>(
-                    "assign_issue",
-                    json!({ "id": new_id, "assignee": who.username }),
-                ),
-            ],
-        ],
+        // Only the one-call reference: filing first and assigning after needs the id the
+        // run gives the new issue, which a background's backlog moves on.
+        references: vec![vec![
+            lookup,
+            call::<Tracker>(
+                "create_issue",
+                json!({ "project": key, "title": title, "labels": ["bug"], "priority": priority, "assignee": who.username }),
+            ),
+        ]],
         faults: vec![],
         params: params(&[
             ("project", json!(key)),

@@ -268,21 +268,6 @@ pub(crate) fn pick_issue(rng: &mut Rng, seed: &Seed, keep: impl Fn(&Issue) -> bo
     *rng.pick(&ok)
 }
 
-/// The identifier the next issue created in `project` gets.
-pub(crate) fn next_id(seed: &Seed, project: &str) -> String {
-    let n = seed
-        .issues
-        .iter()
-        .filter(|i| project_of(i) == project)
-        .filter_map(|i| {
-            i.id.rsplit_once('-')
-                .and_then(|(_, n)| n.parse::<u32>().ok())
-        })
-        .max()
-        .map_or(1, |n| n + 1);
-    format!("{project}-{n}")
-}
-
 /// A small workspace: two or three projects (all writable), six active users (the first is
 /// the acting user), the standard labels, and four to six issues per project with distinct
 /// titles, random statuses, priorities, assignees, labels and estimates. No links.
@@ -351,5 +336,6 @@ pub fn sample_seed(rng: &mut Rng) -> Seed {
         labels,
         issues,
         links: vec![],
+        background: None,
     }
 }

@@ -51,6 +51,9 @@ pub(crate) struct Search {
     /// Most issues to return (default 50).
     #[schemars(range(min = 1, max = 100))]
     pub(crate) limit: Option<u32>,
+    /// The pageInfo.endCursor of the previous page, for the page after it.
+    #[schemars(length(min = 1, max = 64))]
+    pub(crate) after: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -161,9 +161,22 @@ fn search_issues(t: &mut Tracker, a: Search) -> Out {
             })
         })
         .collect();
-    let limit = a.limit.unwrap_or(50) as usize;
-    let shown: Vec<Value> = hits.iter().take(limit).map(|i| summary(i)).collect();
-    Ok(json!({ "issues": shown, "total": hits.len(), "truncated": hits.len() > limit }))
+    let filters = format!(
+        "{project:?} {:?} {:?} {assignee:?} {label:?} {query:?}",
+        a.status, a.priority
+    );
+    let page = mcpbench_sim::page(
+        &hits,
+        a.after.as_deref(),
+        a.limit.unwrap_or(50) as usize,
+        &filters,
+    )?;
+    let shown: Vec<Value> = page.items.iter().map(|i| summary(i)).collect();
+    Ok(json!({
+        "issues": shown,
+        "total": hits.len(),
+        "pageInfo": { "hasNextPage": page.next.is_some(), "endCursor": page.next },
+    }))
 }
 
 fn get_issue(t: &mut Tracker, a: IdArg) -> Out {
@@ -406,7 +419,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Tracker>> = LazyLock::new(|| {
         Tool::new(
             "search_issues",
             Read,
-            "Find issues by text in title or description, project key, status, assignee, label or priority. Returns summaries sorted by identifier, at most limit (default 50), with the total count.",
+            "Find issues by text in title or description, project key, status, assignee, label or priority. Returns summaries sorted by identifier, a page of at most limit (default 50) at a time, with the total count; while pageInfo.hasNextPage, pass pageInfo.endCursor as after for the next page.",
             search_issues,
         ),
         Tool::new(

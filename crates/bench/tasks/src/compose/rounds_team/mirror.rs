@@ -174,9 +174,9 @@ fn mirror_with(rng: &mut Rng, fault: bool) -> Composed {
         )));
     }
     // Counted by title, each target is in the project once (a retried creation that went
-    // through twice, or a mistaken copy canceled afterwards, still counts) and each issue
-    // already there stays single; counted in all, the project gains exactly the n targets and
-    // the other projects nothing.
+    // through twice, or a mistaken copy canceled afterwards, still counts), each issue already
+    // there stays single, and no other project gains a copy. (Counted by title, not in all:
+    // a background backlog fills the projects with issues of its own.)
     for t in &targets {
         checks.push(issue_count(&key, Some(&t.title), 1));
     }
@@ -186,13 +186,14 @@ fn mirror_with(rng: &mut Rng, fault: bool) -> Composed {
     for c in of(Gh::ClosedLabelled) {
         checks.push(issue_count(&key, Some(&c.title), 0));
     }
-    for p in &seed.projects {
+    for p in seed.projects.iter().filter(|p| p.key != key) {
         let prefix = format!("{}-", p.key);
-        let before = (seed.issues.iter())
-            .filter(|i| i.id.starts_with(&prefix))
-            .count();
-        let after = before + if p.key == key { n } else { 0 };
-        checks.push(issue_count(&p.key, None, after));
+        for t in &targets {
+            let before = (seed.issues.iter())
+                .filter(|i| i.id.starts_with(&prefix) && i.title == t.title)
+                .count();
+            checks.push(issue_count(&p.key, Some(&t.title), before));
+        }
     }
 
     let mut steps = vec![
