@@ -58,8 +58,9 @@ impl Simulated for Email {
     fn capacities() -> &'static [Capacity] {
         &[MAILBOX]
     }
+    /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {
-        seed.background = Some(Background::draw(rng));
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }
 

@@ -13,15 +13,21 @@
 //! - Refunds may be partial; an order becomes `refunded` once fully refunded, after which
 //!   (and for cancelled orders) refunds fail with `failed_precondition`.
 //! - SKUs and discount codes are unique (`conflict`); codes are stored upper case.
-//! - Lists are sorted (products by id, orders newest first), so answers are deterministic.
+//! - Lists are sorted (products by id, orders newest first), so answers are deterministic;
+//!   `list_products` pages by number, `search_products` and `list_orders` hand out
+//!   `pageInfo.endCursor`, which `after` takes (refused by a listing with other filters).
+//! - A seed may carry a `background`: a catalogue and settled orders of its own beside the
+//!   task's, expanded when the shop is built (`background.rs`).
 //! - A run's shop holds at most [`SHOP`]: past it, a new product, refund or discount code, or a
 //!   longer product, is a tool error (`failed_precondition`) that changes nothing.
 
+mod background;
 mod predicates;
 mod state;
 mod templates;
 mod tools;
 
+pub use background::Background;
 pub use predicates::Atom;
 pub use state::{
     DiscountCode, Line, Location, Order, OrderStatus, Product, ProductStatus, Refund, SHOP, Seed,
@@ -29,7 +35,7 @@ pub use state::{
 };
 pub use templates::sample_seed;
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Shop {
@@ -54,5 +60,9 @@ impl Simulated for Shop {
     }
     fn capacities() -> &'static [Capacity] {
         &[SHOP]
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

@@ -1,5 +1,6 @@
 //! The shop's seed, its state, and the money and inventory rules.
 
+use crate::background::{self, Background, MAX_RECORDS};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -174,6 +175,10 @@ pub struct Seed {
     pub orders: Vec<Order>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discount_codes: Vec<DiscountCode>,
+    /// A catalogue and order history beside `products` and `orders`, expanded when the shop
+    /// is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 impl Default for Seed {
@@ -184,6 +189,7 @@ impl Default for Seed {
             products: vec![],
             orders: vec![],
             discount_codes: vec![],
+            background: None,
         }
     }
 }
@@ -255,7 +261,17 @@ impl Shop {
                 )));
             }
         }
-        for p in &seed.products {
+        let (more_products, more_orders) = match &seed.background {
+            Some(b) if b.products > MAX_RECORDS || b.orders > MAX_RECORDS => {
+                return Err(bad(format!(
+                    "a background of {} products and {} orders is more than the {MAX_RECORDS} of each a shop may hold",
+                    b.products, b.orders
+                )));
+            }
+            Some(b) => background::expand(b, seed),
+            None => (vec![], vec![]),
+        };
+        for p in seed.products.iter().chain(&more_products) {
             if s.products
                 .values()
                 .any(|o| o.sku.eq_ignore_ascii_case(&p.sku))
@@ -276,7 +292,7 @@ impl Shop {
             p.inventory.retain(|_, n| *n > 0);
             s.products.insert(p.id, p);
         }
-        for o in &seed.orders {
+        for o in seed.orders.iter().chain(&more_orders) {
             if o.lines.is_empty() || o.lines.iter().any(|l| l.quantity == 0) {
                 return Err(bad(format!(
                     "order #{} needs lines, each with a quantity of at least 1",

@@ -64,7 +64,8 @@ impl Simulated for Tracker {
     fn capacities() -> &'static [Capacity] {
         &[TRACKER]
     }
+    /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {
-        seed.background = Some(Background::draw(rng));
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

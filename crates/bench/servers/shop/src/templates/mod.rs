@@ -3,6 +3,7 @@
 //! or range, and every goal states each concrete value the task needs.
 
 mod composition;
+mod history;
 mod recovery;
 mod single;
 
@@ -57,6 +58,12 @@ pub(crate) fn all() -> Vec<Template<Shop>> {
             category: Composition,
             difficulty: Medium,
             build: composition::units_left,
+        },
+        Template {
+            id: "shop.order_history_value",
+            category: Composition,
+            difficulty: Hard,
+            build: history::order_history_value,
         },
         Template {
             id: "shop.refund_line",
@@ -312,5 +319,6 @@ pub fn sample_seed(rng: &mut Rng) -> Seed {
         products,
         orders,
         discount_codes,
+        background: None,
     }
 }

@@ -278,10 +278,15 @@ fn list_orders(s: &mut Shop, a: ListOrders) -> Out {
         &hits,
         a.after.as_deref(),
         a.limit.unwrap_or(20) as usize,
-        &format!("orders {:?} {email:?}", a.status),
+        &orders_query(a.status, email.as_deref()),
     )?;
     let shown: Vec<Value> = page.items.iter().map(|o| order_summary(s, o)).collect();
     Ok(json!({ "orders": shown, "total": hits.len(), "pageInfo": page_info(page.next) }))
+}
+
+/// The filters of a `list_orders` call, as its page cursors are bound to them.
+pub(crate) fn orders_query(status: Option<OrderStatus>, email: Option<&str>) -> String {
+    format!("orders {status:?} {email:?}")
 }
 
 /// Where a listing stands, as Shopify's GraphQL API says it: whether a page follows and the
