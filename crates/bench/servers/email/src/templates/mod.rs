@@ -3,6 +3,7 @@
 //! exact texts, message ids where a person would have them).
 
 mod composition;
+mod history;
 mod recovery;
 mod single;
 
@@ -139,6 +140,12 @@ pub(crate) fn all() -> Vec<Template<Email>> {
             category: Composition,
             difficulty: Hard,
             build: composition::forward_and_archive,
+        },
+        Template {
+            id: "email.earliest_since",
+            category: Composition,
+            difficulty: Hard,
+            build: history::earliest_since,
         },
         Template {
             id: "email.triage_from_domain",
