@@ -18,9 +18,13 @@
 //!   most 100 per result (the answer says when it was cut), and the clock and random numbers
 //!   come from the seed.
 //!
+//! A seed may carry a `background`: an audit log and a support queue of a few hundred rows
+//! beside the task's tables, added when the database is built (`background.rs`).
+//!
 //! The snapshot holds every table's definition and all of its rows ordered by every column,
 //! plus the definitions of indexes, views and triggers.
 
+mod background;
 mod catalog;
 mod engine;
 mod predicates;
@@ -29,13 +33,14 @@ mod state;
 mod templates;
 mod tools;
 
+pub use background::Background;
 pub use predicates::Atom;
 pub use state::{
     ColumnSeed, DEFAULT_NOW, IndexSeed, OnDelete, Postgres, Reference, Seed, SqlType, TableSeed,
     ViewSeed,
 };
 
-use mcpbench_sim::{SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Postgres {
@@ -57,5 +62,9 @@ impl Simulated for Postgres {
     }
     fn templates() -> Vec<Template<Self>> {
         templates::all()
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

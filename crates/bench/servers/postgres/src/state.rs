@@ -1,6 +1,7 @@
 //! The seed (tables with typed columns, constraints and rows; indexes; views; the clock) and
 //! the server value the engine is built into from it.
 
+use crate::background::{self, Background, MAX_ROWS};
 use crate::catalog::Kind;
 use crate::engine::{Engine, quote, sql_of};
 use mcpbench_sim::SeedError;
@@ -30,6 +31,9 @@ pub struct Seed {
     pub indexes: Vec<IndexSeed>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub views: Vec<ViewSeed>,
+    /// Tables of the database's own beside `tables`, expanded when the database is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -381,8 +385,22 @@ fn validate(seed: &Seed) -> Result<(), String> {
 impl Postgres {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("postgres", m);
-        validate(seed).map_err(bad)?;
         let now = seed.now.as_deref().unwrap_or(DEFAULT_NOW);
+        let furnished;
+        let seed = match &seed.background {
+            Some(b) if b.rows > MAX_ROWS => {
+                return Err(bad(format!(
+                    "a background of {} rows is more than the {MAX_ROWS} a database may hold",
+                    b.rows
+                )));
+            }
+            Some(b) => {
+                furnished = background::furnished(b, seed, now);
+                &furnished
+            }
+            None => seed,
+        };
+        validate(seed).map_err(bad)?;
         let db = Engine::open(now).map_err(|e| bad(format!("the database did not open: {e}")))?;
         build(&db, seed, now).map_err(bad)?;
         Ok(Postgres { db })
