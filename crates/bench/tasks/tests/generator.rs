@@ -170,7 +170,7 @@ fn no_goal_names_a_background_person() {
 }
 
 #[test]
-fn generated_tasks_give_their_mailboxes_and_trackers_a_history() {
+fn generated_tasks_give_their_servers_a_history() {
     let tasks = generate(5, 40);
     let mut furnished = 0;
     for t in &tasks {
@@ -188,6 +188,18 @@ fn generated_tasks_give_their_mailboxes_and_trackers_a_history() {
             assert!((100..=220).contains(&b.issues), "{}: {b:?}", t.id);
             furnished += 1;
         }
+        if let Some(shop) = &t.initial_state.shop {
+            let b = shop.background.expect("a generated shop has a background");
+            assert!((120..=260).contains(&b.products), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
+        if let Some(db) = &t.initial_state.postgres {
+            let b = db
+                .background
+                .expect("a generated database has a background");
+            assert!((200..=500).contains(&b.rows), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
     }
-    assert!(furnished >= 8, "{furnished} furnished servers in 40 tasks");
+    assert!(furnished >= 16, "{furnished} furnished servers in 40 tasks");
 }

@@ -85,7 +85,7 @@ const REASONS: &[&str] = &["arrived late", "changed their mind", "wrong size"];
 
 /// The background's products and orders, to add to `seed`'s.
 pub(crate) fn expand(background: &Background, seed: &Seed) -> (Vec<Product>, Vec<Order>) {
-    let mut rng = Rng::new(u64::from(background.seed), 0x73_686f_70);
+    let mut rng = Rng::new(u64::from(background.seed), 0x7368_6f70);
     let own_products: Vec<String> = seed.products.iter().map(|p| p.id.to_string()).collect();
     let own_orders: Vec<String> = seed.orders.iter().map(|o| o.id.to_string()).collect();
     let mut kinds: Vec<(usize, usize)> = (0..MATERIALS.len())
