@@ -188,6 +188,13 @@ fn generated_tasks_give_their_mailboxes_and_trackers_a_history() {
             assert!((100..=220).contains(&b.issues), "{}: {b:?}", t.id);
             furnished += 1;
         }
+        if let Some(fs) = &t.initial_state.filesystem {
+            let b = fs
+                .background
+                .expect("a generated filesystem has a background");
+            assert!((60..=160).contains(&b.files), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
     }
     assert!(furnished >= 8, "{furnished} furnished servers in 40 tasks");
 }
