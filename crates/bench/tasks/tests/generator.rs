@@ -200,6 +200,13 @@ fn generated_tasks_give_their_servers_a_history() {
             assert!((200..=500).contains(&b.rows), "{}: {b:?}", t.id);
             furnished += 1;
         }
+        if let Some(fs) = &t.initial_state.filesystem {
+            let b = fs
+                .background
+                .expect("a generated filesystem has a background");
+            assert!((60..=160).contains(&b.files), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
     }
     assert!(furnished >= 16, "{furnished} furnished servers in 40 tasks");
 }

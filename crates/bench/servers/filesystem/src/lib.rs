@@ -6,16 +6,24 @@
 //! sorted by name, so every answer is deterministic. A run's files hold at most [`FILES`]: past
 //! it a write, edit or new directory is a tool error that changes nothing, and
 //! `read_multiple_files` shows at most that many bytes in one answer.
+//!
+//! A seed may carry a `background`: a lived-in home directory and a few services beside the
+//! task's own files, under the same roots, expanded when the filesystem is built
+//! (`background/`). Listings, searches and trees are not paged, as in the reference server
+//! (which pages none of them): the background keeps each folder to a few dozen entries, and
+//! `directory_tree` and `search_files` take `excludePatterns` to leave whole subtrees out.
 
+mod background;
 mod predicates;
 mod state;
 mod templates;
 mod tools;
 
+pub use background::Background;
 pub use predicates::Atom;
 pub use state::{FILES, Filesystem, Seed};
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Filesystem {
@@ -40,5 +48,9 @@ impl Simulated for Filesystem {
     }
     fn capacities() -> &'static [Capacity] {
         &[FILES]
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

@@ -1,5 +1,6 @@
 //! The tree, its seed, and the path rules.
 
+use crate::background::{self, Background, MAX_FILES};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -19,6 +20,10 @@ pub struct Seed {
     /// Path prefixes where writes are refused with `permission_denied`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub read_only: Vec<String>,
+    /// A lived-in tree beside `files`, under the same roots, expanded when the filesystem is
+    /// built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 /// What a run's files hold at most, their content counted in bytes (seeds hold a few
@@ -93,7 +98,17 @@ impl Filesystem {
             normal(dir).map_err(bad)?;
             fs.add_dirs(dir);
         }
-        for (path, content) in &seed.files {
+        let more = match &seed.background {
+            Some(b) if b.files > MAX_FILES => {
+                return Err(bad(format!(
+                    "a background of {} files is more than the {MAX_FILES} a seed may ask for",
+                    b.files
+                )));
+            }
+            Some(b) => background::files(b, seed),
+            None => vec![],
+        };
+        for (path, content) in seed.files.iter().chain(more.iter().map(|(p, c)| (p, c))) {
             normal(path).map_err(bad)?;
             if fs.dirs.contains(path) {
                 return Err(bad(format!("{path} is both a file and a directory")));
@@ -229,18 +244,26 @@ impl Filesystem {
             }
             return Err(ToolError::not_found(format!("no such directory: {dir}")));
         }
+        // Only the paths below `dir` are looked at, so a tree walk stays linear in its size.
+        let prefix = if dir == "/" {
+            "/".to_string()
+        } else {
+            format!("{dir}/")
+        };
+        let below = |p: &&String| p.starts_with(&prefix);
+        let direct = |p: &&String| p.as_str() != dir && !p[prefix.len()..].contains('/');
         let mut out: Vec<(String, bool)> = Vec::new();
-        let direct = |p: &String| p != dir && parent(p) == dir;
         out.extend(
-            self.dirs
-                .iter()
-                .filter(|p| direct(p))
+            (self.dirs.range(prefix.clone()..))
+                .take_while(below)
+                .filter(direct)
                 .map(|p| (file_name(p).to_string(), true)),
         );
         out.extend(
-            self.files
-                .keys()
-                .filter(|p| direct(p))
+            (self.files.range(prefix.clone()..))
+                .map(|(p, _)| p)
+                .take_while(below)
+                .filter(direct)
                 .map(|p| (file_name(p).to_string(), false)),
         );
         out.sort();

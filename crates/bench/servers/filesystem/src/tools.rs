@@ -121,6 +121,18 @@ struct Search {
 }
 
 #[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct TreeArgs {
+    /// Directory whose tree to show.
+    #[schemars(length(min = 1, max = 4096))]
+    path: String,
+    /// Globs of names to leave out, with everything below them (`node_modules`, `*.log`).
+    #[serde(default)]
+    #[schemars(length(max = 20), inner(length(max = 200)))]
+    exclude_patterns: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct NoArgs {}
 
@@ -254,12 +266,16 @@ fn list_directory_with_sizes(fs: &mut Filesystem, a: ListSized) -> Out {
     Ok(Value::String(lines.join("\n")))
 }
 
-fn tree(fs: &Filesystem, dir: &str) -> Result<Value, ToolError> {
+fn tree(fs: &Filesystem, dir: &str, exclude: &[String]) -> Result<Value, ToolError> {
     let mut out = Vec::new();
     for (name, is_dir) in fs.children(dir)? {
+        if exclude.iter().any(|x| glob(x, &name)) {
+            continue;
+        }
         let path = join(dir, &name);
         if is_dir {
-            out.push(json!({ "name": name, "type": "directory", "children": tree(fs, &path)? }));
+            let children = tree(fs, &path, exclude)?;
+            out.push(json!({ "name": name, "type": "directory", "children": children }));
         } else {
             out.push(json!({ "name": name, "type": "file" }));
         }
@@ -267,8 +283,8 @@ fn tree(fs: &Filesystem, dir: &str) -> Result<Value, ToolError> {
     Ok(Value::Array(out))
 }
 
-fn directory_tree(fs: &mut Filesystem, a: PathArg) -> Out {
-    tree(fs, &a.path)
+fn directory_tree(fs: &mut Filesystem, a: TreeArgs) -> Out {
+    tree(fs, &a.path, &a.exclude_patterns)
 }
 
 fn move_file(fs: &mut Filesystem, a: Move) -> Out {
@@ -447,7 +463,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Filesystem>> = LazyLock::new(|| {
         Tool::new(
             "directory_tree",
             Read,
-            "Get a recursive tree of a directory as JSON, each entry with name, type and children.",
+            "Get a recursive tree of a directory as JSON, each entry with name, type and children. The whole tree below the path comes in one answer; leave subtrees out with excludePatterns, or list one directory at a time.",
             directory_tree,
         ),
         Tool::new(
