@@ -207,6 +207,14 @@ fn generated_tasks_give_their_servers_a_history() {
             assert!((60..=160).contains(&b.files), "{}: {b:?}", t.id);
             furnished += 1;
         }
+        if let Some(slack) = &t.initial_state.slack {
+            let b = slack
+                .background
+                .expect("a generated workspace has a background");
+            assert!((150..=400).contains(&b.messages), "{}: {b:?}", t.id);
+            assert!((8..=20).contains(&b.channels) && (12..=30).contains(&b.users));
+            furnished += 1;
+        }
     }
     assert!(furnished >= 16, "{furnished} furnished servers in 40 tasks");
 }

@@ -11,10 +11,17 @@
 //!   channel (`failed_precondition: is_archived`);
 //! - message timestamps come from a counter: the n-th message posted gets
 //!   `<now + n>.<n * 100 as 6 digits>`, so runs are reproducible byte for byte;
-//! - lists are sorted (channels and users by name, messages by timestamp) and paginated;
+//! - lists are sorted (channels and users by name, messages by timestamp) and paginated as
+//!   Slack's API does: channels, users and a channel's history with a cursor (the
+//!   `response_metadata.next_cursor` of the page before, bound to the listing's channel or
+//!   filters), search results by page number;
+//! - a seed may carry a `background`: channels, people and months of chatter of their own,
+//!   interleaved with the seed's own messages, expanded when the workspace is built
+//!   (`background.rs`);
 //! - a run's workspace holds at most [`WORKSPACE`]: past it, a post, reply, reaction, topic or
 //!   new channel is a tool error (`failed_precondition`) that changes nothing.
 
+mod background;
 mod predicates;
 mod reads;
 mod state;
@@ -22,14 +29,16 @@ mod templates;
 mod tools;
 pub mod world;
 
+pub use background::Background;
 pub use predicates::Atom;
+pub use reads::history_reads;
 pub use state::{
     Channel, DEFAULT_BOT, DEFAULT_NOW, Message, Reaction, Seed, Slack, User, WORKSPACE,
     new_channel_id, slack_id, ts,
 };
 pub use tools::EMOJI;
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Slack {
@@ -54,5 +63,9 @@ impl Simulated for Slack {
     }
     fn capacities() -> &'static [Capacity] {
         &[WORKSPACE]
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

@@ -1,12 +1,13 @@
 //! The tools that only read, and the JSON shapes of channels, messages and users (the Slack
 //! Web API's, trimmed to what the simulation has).
 
-use crate::state::{Channel, Message, Slack, User, parse_ts};
+use crate::state::{Channel, Message, Seed, Slack, User, parse_ts};
 use crate::tools::Out;
-use mcpbench_sim::ToolError;
+use mcpbench_sim::{ToolError, page, token_for};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +32,9 @@ pub(crate) struct History {
     /// How many messages to return, newest first (default 10).
     #[schemars(range(min = 1, max = 200))]
     limit: Option<u32>,
+    /// The response_metadata.next_cursor of the previous page, for older messages.
+    #[schemars(length(max = 100))]
+    cursor: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -69,9 +73,12 @@ pub(crate) struct Search {
     /// Words to find; "quoted phrases", in:#channel and from:@handle are understood.
     #[schemars(length(min = 1, max = 500))]
     query: String,
-    /// How many matches to return (default 20).
+    /// How many matches to return per page (default 20).
     #[schemars(range(min = 1, max = 100))]
     count: Option<u32>,
+    /// Which page of matches to return, from 1 (default 1).
+    #[schemars(range(min = 1, max = 100))]
+    page: Option<u32>,
 }
 
 pub(crate) fn channel_json(s: &Slack, c: &Channel) -> Value {
@@ -83,19 +90,22 @@ pub(crate) fn channel_json(s: &Slack, c: &Channel) -> Value {
 }
 
 pub(crate) fn message_json(s: &Slack, m: &Message) -> Value {
+    let replies = s
+        .messages
+        .iter()
+        .filter(|r| r.channel == m.channel && r.thread_ts.as_ref() == Some(&m.ts))
+        .count();
+    shown(m, replies)
+}
+
+/// A message as Slack shows it, with the number of replies in its thread.
+fn shown(m: &Message, replies: usize) -> Value {
     let mut v = json!({ "type": "message", "user": m.user, "text": m.text, "ts": m.ts });
     if let Some(t) = &m.thread_ts {
         v["thread_ts"] = json!(t);
-    } else {
-        let replies = s
-            .messages
-            .iter()
-            .filter(|r| r.channel == m.channel && r.thread_ts.as_ref() == Some(&m.ts))
-            .count();
-        if replies > 0 {
-            v["thread_ts"] = json!(m.ts);
-            v["reply_count"] = json!(replies);
-        }
+    } else if replies > 0 {
+        v["thread_ts"] = json!(m.ts);
+        v["reply_count"] = json!(replies);
     }
     if !m.reactions.is_empty() {
         let rs: Vec<Value> = m
@@ -115,45 +125,43 @@ fn user_json(u: &User) -> Value {
     })
 }
 
-fn offset(cursor: &Option<String>) -> Result<usize, ToolError> {
-    match cursor.as_deref() {
-        None | Some("") => Ok(0),
-        Some(c) => c
-            .strip_prefix("next:")
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| {
-                ToolError::invalid(format!(
-                    "invalid_cursor: {c:?} is not a cursor this server returned"
-                ))
-            }),
-    }
-}
-
-/// One page of `items` and the cursor of the next.
-fn page<T: Clone>(
-    items: &[T],
+/// The page of `items` that `cursor` points at (the first without one), `limit` long, and the
+/// cursor of the next page ("" on the last): `query` names the listing, so that a cursor of
+/// another listing is refused.
+fn cursor_page<'a, T>(
+    items: &'a [T],
     cursor: &Option<String>,
     limit: Option<u32>,
     default: u32,
-) -> Result<(Vec<T>, String), ToolError> {
-    let from = offset(cursor)?.min(items.len());
-    let to = (from + limit.unwrap_or(default) as usize).min(items.len());
-    let next = if to < items.len() {
-        format!("next:{to}")
-    } else {
-        String::new()
-    };
-    Ok((items[from..to].to_vec(), next))
+    query: &str,
+) -> Result<(&'a [T], String), ToolError> {
+    let p = page(
+        items,
+        cursor.as_deref(),
+        limit.unwrap_or(default) as usize,
+        query,
+    )
+    .map_err(|e| {
+        let why = e.message.replace("page token", "cursor");
+        ToolError::invalid(format!("invalid_cursor: {why}"))
+    })?;
+    Ok((p.items, p.next.unwrap_or_default()))
+}
+
+/// What a channel's history cursor is bound to.
+fn history_query(channel: &str) -> String {
+    format!("conversations.history {channel}")
 }
 
 pub(crate) fn list_channels(s: &mut Slack, a: ListChannels) -> Out {
-    let mut shown: Vec<&Channel> = s
+    let mut listed: Vec<&Channel> = s
         .channels
         .values()
         .filter(|c| s.visible(c) && (a.include_archived || !c.archived))
         .collect();
-    shown.sort_by(|x, y| x.name.cmp(&y.name));
-    let (items, next) = page(&shown, &a.cursor, a.limit, 100)?;
+    listed.sort_by(|x, y| x.name.cmp(&y.name));
+    let query = format!("conversations.list archived={}", a.include_archived);
+    let (items, next) = cursor_page(&listed, &a.cursor, a.limit, 100, &query)?;
     let channels: Vec<Value> = items.iter().map(|c| channel_json(s, c)).collect();
     Ok(json!({ "ok": true, "channels": channels, "response_metadata": { "next_cursor": next } }))
 }
@@ -162,18 +170,63 @@ fn newest_first(a: &&Message, b: &&Message) -> std::cmp::Ordering {
     parse_ts(&b.ts).cmp(&parse_ts(&a.ts))
 }
 
-pub(crate) fn get_channel_history(s: &mut Slack, a: History) -> Out {
-    let id = s.channel(&a.channel_id)?.id.clone();
-    let mut top: Vec<&Message> = s
-        .messages
-        .iter()
+/// The top-level messages of channel `id`, newest first.
+fn top_level<'a>(s: &'a Slack, id: &str) -> Vec<&'a Message> {
+    let mut top: Vec<&Message> = (s.messages.iter())
         .filter(|m| m.channel == id && m.thread_ts.is_none())
         .collect();
     top.sort_by(newest_first);
-    let limit = a.limit.unwrap_or(10) as usize;
-    let has_more = top.len() > limit;
-    let messages: Vec<Value> = top.iter().take(limit).map(|m| message_json(s, m)).collect();
-    Ok(json!({ "ok": true, "messages": messages, "has_more": has_more }))
+    top
+}
+
+pub(crate) fn get_channel_history(s: &mut Slack, a: History) -> Out {
+    let id = s.channel(&a.channel_id)?.id.clone();
+    let top = top_level(s, &id);
+    let (items, next) = cursor_page(&top, &a.cursor, a.limit, 10, &history_query(&id))?;
+    // Reply counts of the whole channel in one pass, not one pass per message shown.
+    let mut replies: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in s.messages.iter().filter(|m| m.channel == id) {
+        if let Some(t) = &m.thread_ts {
+            *replies.entry(t).or_default() += 1;
+        }
+    }
+    let messages: Vec<Value> = (items.iter())
+        .map(|m| shown(m, replies.get(m.ts.as_str()).copied().unwrap_or(0)))
+        .collect();
+    Ok(json!({
+        "ok": true, "messages": messages, "has_more": !next.is_empty(),
+        "response_metadata": { "next_cursor": next },
+    }))
+}
+
+/// The arguments of the `slack_get_channel_history` calls that read channel `channel` of the
+/// workspace `seed` builds (its background included), newest first and `limit` messages a
+/// page, down to the page holding the top-level message `ts`, or every page when `ts` is
+/// `None`: what a reference reads to find a message wherever a long history puts it.
+///
+/// # Panics
+/// When the seed is invalid or `ts` is not a top-level message of the channel (a template's
+/// mistake).
+pub fn history_reads(seed: &Seed, channel: &str, limit: u32, ts: Option<&str>) -> Vec<Value> {
+    let s = Slack::from_seed(seed).expect("a template's seed is valid");
+    let top = top_level(&s, channel);
+    let upto = match ts {
+        Some(ts) => top
+            .iter()
+            .position(|m| m.ts == ts)
+            .expect("a top-level message of the channel"),
+        None => top.len().saturating_sub(1),
+    };
+    let limit = limit.max(1) as usize;
+    (0..=upto / limit)
+        .map(|k| {
+            let mut args = json!({ "channel_id": channel, "limit": limit });
+            if k > 0 {
+                args["cursor"] = json!(token_for(k * limit, &history_query(channel)));
+            }
+            args
+        })
+        .collect()
 }
 
 pub(crate) fn get_thread_replies(s: &mut Slack, a: Replies) -> Out {
@@ -196,7 +249,7 @@ pub(crate) fn get_thread_replies(s: &mut Slack, a: Replies) -> Out {
 pub(crate) fn get_users(s: &mut Slack, a: Users) -> Out {
     let mut all: Vec<&User> = s.users.values().collect();
     all.sort_by(|x, y| x.name.cmp(&y.name));
-    let (items, next) = page(&all, &a.cursor, a.limit, 100)?;
+    let (items, next) = cursor_page(&all, &a.cursor, a.limit, 100, "users.list")?;
     let members: Vec<Value> = items.iter().map(|u| user_json(u)).collect();
     Ok(json!({ "ok": true, "members": members, "response_metadata": { "next_cursor": next } }))
 }
@@ -260,9 +313,14 @@ pub(crate) fn search_messages(s: &mut Slack, a: Search) -> Out {
         .collect();
     hits.sort_by(|x, y| newest_first(x, y).then_with(|| x.channel.cmp(&y.channel)));
     let total = hits.len();
+    let (count, at) = (
+        a.count.unwrap_or(20) as usize,
+        a.page.unwrap_or(1).max(1) as usize,
+    );
     let matches: Vec<Value> = hits
         .iter()
-        .take(a.count.unwrap_or(20) as usize)
+        .skip((at - 1) * count)
+        .take(count)
         .map(|m| {
             let c = &s.channels[&m.channel];
             let mut v = json!({
@@ -275,5 +333,10 @@ pub(crate) fn search_messages(s: &mut Slack, a: Search) -> Out {
             v
         })
         .collect();
-    Ok(json!({ "ok": true, "query": a.query, "messages": { "total": total, "matches": matches } }))
+    let paging =
+        json!({ "count": count, "total": total, "page": at, "pages": total.div_ceil(count) });
+    Ok(json!({
+        "ok": true, "query": a.query,
+        "messages": { "total": total, "matches": matches, "paging": paging },
+    }))
 }

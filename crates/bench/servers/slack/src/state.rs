@@ -1,6 +1,7 @@
 //! The workspace, its seed, and the rules every tool shares: who the bot is, which channels it
 //! can see and write to, and how message timestamps are made.
 
+use crate::background::{self, Background, MAX_CHANNELS, MAX_MESSAGES, MAX_USERS};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,10 @@ pub struct Seed {
     /// Every message of every channel, thread replies included, in any order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<Message>,
+    /// Channels, people and months of chatter beside the task's own, expanded when the
+    /// workspace is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 impl Default for Seed {
@@ -40,6 +45,7 @@ impl Default for Seed {
             users: vec![],
             channels: vec![],
             messages: vec![],
+            background: None,
         }
     }
 }
@@ -207,9 +213,23 @@ fn valid_id(id: &str, prefixes: &[char]) -> bool {
 impl Slack {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("slack", m);
+        let extra = match &seed.background {
+            Some(b)
+                if b.channels > MAX_CHANNELS
+                    || b.users > MAX_USERS
+                    || b.messages > MAX_MESSAGES =>
+            {
+                return Err(bad(format!(
+                    "a background of {} channels, {} users and {} messages is more than a workspace's {MAX_CHANNELS} channels, {MAX_USERS} users and {MAX_MESSAGES} messages of background",
+                    b.channels, b.users, b.messages
+                )));
+            }
+            Some(b) => background::expand(b, seed),
+            None => background::Expanded::default(),
+        };
         let mut users = BTreeMap::new();
         let mut names = BTreeSet::new();
-        for u in &seed.users {
+        for u in seed.users.iter().chain(&extra.users) {
             if !valid_id(&u.id, &['U', 'W']) {
                 return Err(bad(format!("user id {:?} is not like U0123ABCD", u.id)));
             }
@@ -246,7 +266,7 @@ impl Slack {
         }
         let mut channels = BTreeMap::new();
         let mut channel_names = BTreeSet::new();
-        for c in &seed.channels {
+        for c in seed.channels.iter().chain(&extra.channels) {
             if !valid_id(&c.id, &['C', 'G']) {
                 return Err(bad(format!("channel id {:?} is not like C0123ABCD", c.id)));
             }
@@ -271,7 +291,10 @@ impl Slack {
         }
         let mut stamps: BTreeMap<(&str, &str), Option<&str>> = BTreeMap::new();
         let mut clock = seed.now;
-        for m in &seed.messages {
+        let messages: Vec<Message> = (seed.messages.iter().cloned())
+            .chain(extra.messages)
+            .collect();
+        for m in &messages {
             let Some((secs, _)) = parse_ts(&m.ts) else {
                 return Err(bad(format!(
                     "message ts {:?} is not like 1699990060.000100",
@@ -303,7 +326,7 @@ impl Slack {
                 }
             }
         }
-        for m in &seed.messages {
+        for m in &messages {
             if let Some(parent) = &m.thread_ts {
                 let top = stamps.get(&(m.channel.as_str(), parent.as_str()));
                 if top != Some(&None) || parse_ts(parent) >= parse_ts(&m.ts) {
@@ -318,7 +341,7 @@ impl Slack {
             bot: seed.bot_user.clone(),
             users,
             channels,
-            messages: seed.messages.clone(),
+            messages,
             ephemeral: Vec::new(),
             clock,
             posted: 0,

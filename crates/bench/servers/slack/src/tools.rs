@@ -337,7 +337,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_list_channels",
             Read,
-            "List the public channels of the workspace (and private ones the bot is in) with id, name, topic, member count and whether the bot is a member. Archived channels are left out unless include_archived is true. Paginate with cursor.",
+            "List the public channels of the workspace (and private ones the bot is in) with id, name, topic, member count and whether the bot is a member, by name, limit at a time (default 100). Archived channels are left out unless include_archived is true. Pass response_metadata.next_cursor as cursor for the next page.",
             reads::list_channels,
         ),
         Tool::new(
@@ -361,7 +361,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_get_channel_history",
             Read,
-            "Get the recent top-level messages of a channel, newest first (limit, default 10). Thread replies are not included; parents show a reply_count.",
+            "Get the top-level messages of a channel, newest first, limit at a time (default 10, at most 200). While has_more is true, pass response_metadata.next_cursor as cursor to get the next, older page. Thread replies are not included; parents show a reply_count.",
             reads::get_channel_history,
         ),
         Tool::new(
@@ -373,7 +373,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_get_users",
             Read,
-            "List the workspace's users with id, handle, real name and title. Paginate with cursor.",
+            "List the workspace's users with id, handle, real name and title, by handle, limit at a time (default 100). Pass response_metadata.next_cursor as cursor for the next page.",
             reads::get_users,
         ),
         Tool::new(
@@ -385,7 +385,7 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
         Tool::new(
             "slack_search_messages",
             Read,
-            "Search messages, thread replies included, newest first. Every word of the query must appear in the text (case-insensitive); \"quoted phrases\" match as a whole; in:#channel and from:@handle narrow the search.",
+            "Search messages, thread replies included, newest first, count matches a page (default 20, at most 100); page (from 1) gets the others, and paging tells how many pages there are. Every word of the query must appear in the text (case-insensitive); \"quoted phrases\" match as a whole; in:#channel and from:@handle narrow the search.",
             reads::search_messages,
         ),
         Tool::new(

@@ -1,7 +1,7 @@
 //! Composition templates: look things up (channel ids, user ids, message timestamps), then act
 //! on what was found, or answer from it.
 
-use super::{atom, bot_posted, capitalize, params, step, tools};
+use super::{atom, bot_posted, capitalize, params, read_history, step, tools};
 use crate::world::{CHANNELS, SERVICES, World};
 use crate::{Atom, DEFAULT_BOT, Slack, new_channel_id};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step};
@@ -22,7 +22,7 @@ const ANSWERS: &[&str] = &[
 ];
 
 /// (what the message is about, its text, a word to search for).
-const TOPICS: &[(&str, &str, &str)] = &[
+pub(crate) const TOPICS: &[(&str, &str, &str)] = &[
     (
         "the broken coffee machine",
         "The coffee machine on floor 2 is broken again, facilities are on it",
@@ -60,7 +60,7 @@ const TOPICS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-const KEYWORDS: &[&str] = &["rollback", "hotfix", "outage", "canary"];
+pub(crate) const KEYWORDS: &[&str] = &["rollback", "hotfix", "outage", "canary"];
 
 fn deploy_chatter(rng: &mut Rng) -> String {
     let svc = rng.pick(SERVICES);
@@ -107,12 +107,18 @@ pub(super) fn reply_in_thread(rng: &mut Rng) -> Draft<Slack> {
     let parent = w.say(&ids[at], &asker.id, &question);
     let n = rng.range(0, 2) as usize;
     w.chatter(rng, &ids[at], n);
+    let mut listed = vec![step("list_channels", json!({}))];
+    listed.extend(read_history(rng, &mut w.seed, &ids[at], Some(&parent)));
+    listed.push(step(
+        "reply_to_thread",
+        json!({ "channel_id": ids[at], "thread_ts": parent, "text": answer }),
+    ));
     Draft {
         goal: format!(
             "In #{}, {} asked: \"{question}\" Reply in the thread of that message with exactly: {answer}",
             names[at], asker.real_name
         ),
-        max_steps: 6,
+        max_steps: 3 + listed.len() as u32,
         seed: w.seed,
         tools: tools(&[
             "list_channels",
@@ -130,14 +136,7 @@ pub(super) fn reply_in_thread(rng: &mut Rng) -> Draft<Slack> {
             user: Some(DEFAULT_BOT.into()),
         }),
         references: vec![
-            vec![
-                step("list_channels", json!({})),
-                step("get_channel_history", json!({ "channel_id": ids[at] })),
-                step(
-                    "reply_to_thread",
-                    json!({ "channel_id": ids[at], "thread_ts": parent, "text": answer }),
-                ),
-            ],
+            listed,
             vec![
                 step(
                     "search_messages",
@@ -190,6 +189,15 @@ pub(super) fn react_to_latest(rng: &mut Rng) -> Draft<Slack> {
             user: Some(DEFAULT_BOT.into()),
         })
     };
+    let mut reference = vec![
+        step("list_channels", json!({})),
+        step("get_users", json!({})),
+    ];
+    reference.extend(read_history(rng, &mut w.seed, &here, Some(&target)));
+    reference.push(step(
+        "add_reaction",
+        json!({ "channel_id": here, "timestamp": target, "reaction": emoji }),
+    ));
     let mut checks = vec![reacted(&target)];
     checks.extend(
         theirs[..theirs.len() - 1]
@@ -201,7 +209,7 @@ pub(super) fn react_to_latest(rng: &mut Rng) -> Draft<Slack> {
             "Add a :{emoji}: reaction to the most recent message {} posted in #{} (only that one).",
             who.real_name, names[0]
         ),
-        max_steps: 7,
+        max_steps: 3 + reference.len() as u32,
         seed: w.seed,
         tools: tools(&[
             "list_channels",
@@ -213,15 +221,7 @@ pub(super) fn react_to_latest(rng: &mut Rng) -> Draft<Slack> {
             "post_message",
         ]),
         predicate: Pred::All(checks),
-        references: vec![vec![
-            step("list_channels", json!({})),
-            step("get_users", json!({})),
-            step("get_channel_history", json!({ "channel_id": here })),
-            step(
-                "add_reaction",
-                json!({ "channel_id": here, "timestamp": target, "reaction": emoji }),
-            ),
-        ]],
+        references: vec![reference],
         faults: vec![],
         params: params(&[
             ("channel", json!(names[0])),
@@ -241,16 +241,22 @@ pub(super) fn who_posted(rng: &mut Rng) -> Draft<Slack> {
     w.chatter(rng, &there, 2);
     let n = rng.range(2, 4) as usize;
     w.chatter(rng, &here, n);
-    w.say(&here, &who.id, text);
+    let said = w.say(&here, &who.id, text);
     let n = rng.range(1, 3) as usize;
     w.chatter(rng, &here, n);
     let answer = who.real_name.clone();
+    let mut read = vec![step("list_channels", json!({}))];
+    read.extend(read_history(rng, &mut w.seed, &here, Some(&said)));
+    read.push(step("get_user_profile", json!({ "user_id": who.id })));
+    read.push(Step::Answer {
+        answer: answer.clone(),
+    });
     Draft {
         goal: format!(
             "Who posted the message about {about} in #{}? Reply with their full name.",
             names[0]
         ),
-        max_steps: 6,
+        max_steps: 2 + read.len() as u32,
         seed: w.seed,
         tools: tools(&[
             "list_channels",
@@ -264,14 +270,7 @@ pub(super) fn who_posted(rng: &mut Rng) -> Draft<Slack> {
             w.people.iter().map(|p| p.real_name.as_str()),
         )),
         references: vec![
-            vec![
-                step("list_channels", json!({})),
-                step("get_channel_history", json!({ "channel_id": here })),
-                step("get_user_profile", json!({ "user_id": who.id })),
-                Step::Answer {
-                    answer: answer.clone(),
-                },
-            ],
+            read,
             vec![
                 step(
                     "search_messages",
@@ -312,11 +311,17 @@ pub(super) fn count_mentions(rng: &mut Rng) -> Draft<Slack> {
         let text = keyword_line(rng, kw);
         w.say(&there, &who, &text);
     }
+    // The whole of #deploys, page by page: a mention may sit anywhere in its history.
+    let mut read = vec![step("list_channels", json!({}))];
+    read.extend(read_history(rng, &mut w.seed, &here, None));
+    read.push(Step::Answer {
+        answer: hits.to_string(),
+    });
     Draft {
         goal: format!(
             "How many messages in #deploys mention \"{kw}\" (in any capitalisation)? Reply with the number."
         ),
-        max_steps: 6,
+        max_steps: 3 + read.len() as u32,
         seed: w.seed,
         tools: tools(&[
             "list_channels",
@@ -329,16 +334,7 @@ pub(super) fn count_mentions(rng: &mut Rng) -> Draft<Slack> {
             tolerance: 0.0,
         }),
         references: vec![
-            vec![
-                step("list_channels", json!({})),
-                step(
-                    "get_channel_history",
-                    json!({ "channel_id": here, "limit": 50 }),
-                ),
-                Step::Answer {
-                    answer: hits.to_string(),
-                },
-            ],
+            read,
             vec![
                 step(
                     "search_messages",

@@ -7,9 +7,12 @@ mod recovery;
 mod single;
 
 use crate::world::SERVICES;
-use crate::{Atom, Slack};
+use crate::{Atom, Background, Seed, Slack, history_reads};
 use mcpbench_sim::{Category, Difficulty, Pred, Rng, Step, Template, call, qualified};
 use serde_json::Value;
+
+#[cfg(test)]
+pub(crate) use composition::{KEYWORDS, TOPICS};
 
 pub(crate) fn all() -> Vec<Template<Slack>> {
     use Category::*;
@@ -101,6 +104,16 @@ fn tools(names: &[&str]) -> Vec<String> {
 /// A reference step calling `slack_<name>`.
 fn step(name: &str, arguments: Value) -> Step {
     call::<Slack>(&format!("slack_{name}"), arguments)
+}
+
+/// Gives `seed` a background drawn from `rng` (which the task keeps), and returns the reads of
+/// `channel`'s history in that workspace, 100 messages a page, down to the page holding `ts`
+/// (every page when `None`): the message is found wherever the long history puts it.
+fn read_history(rng: &mut Rng, seed: &mut Seed, channel: &str, ts: Option<&str>) -> Vec<Step> {
+    seed.background = Some(Background::draw(rng));
+    (history_reads(seed, channel, 100, ts).into_iter())
+        .map(|args| step("get_channel_history", args))
+        .collect()
 }
 
 pub(crate) use mcpbench_sim::atom;

@@ -7,8 +7,8 @@
 //! the wrong earlier post.
 
 use super::{SLACK_TOOLS, bot_posted_once, fill, issue, next_number, post_step, tools};
-use mcpbench_server_slack::Slack;
 use mcpbench_server_slack::world::{CHANNELS, World, channel_id};
+use mcpbench_server_slack::{Background, Slack, history_reads};
 use mcpbench_server_tracker::{Status, Tracker};
 use mcpbench_sim::{Rng, call, params};
 use mcpbench_world::{Composed, InitialState};
@@ -94,7 +94,8 @@ pub(super) fn bug_count_to_channel(rng: &mut Rng) -> Composed {
         d => d.to_string(),
     };
     let channel = *rng.pick(REPORT_CHANNELS);
-    let (slack, who) = weekly_posts(rng, channel, &project.name, &other.name, noun, last);
+    let (mut slack, who, last_ts) =
+        weekly_posts(rng, channel, &project.name, &other.name, noun, last);
     let text = format!(
         "Open {noun} in {}: {open} ({change} since last week)",
         project.name
@@ -103,11 +104,14 @@ pub(super) fn bug_count_to_channel(rng: &mut Rng) -> Composed {
         call::<Tracker>("list_projects", json!({})),
         call::<Tracker>("search_issues", json!({ "project": key, "label": label })),
         call::<Slack>("slack_list_channels", json!({})),
-        call::<Slack>(
-            "slack_get_channel_history",
-            json!({ "channel_id": channel_id(channel) }),
-        ),
     ];
+    // The channel's history down to last week's count, wherever a long history puts it.
+    slack.background = Some(Background::draw(rng));
+    steps.extend(
+        history_reads(&slack, &channel_id(channel), 100, Some(&last_ts))
+            .into_iter()
+            .map(|args| call::<Slack>("slack_get_channel_history", args)),
+    );
     steps.push(post_step(channel, &text));
     let slots = [
         ("project", project.name.as_str()),
@@ -148,7 +152,8 @@ pub(super) fn bug_count_to_channel(rng: &mut Rng) -> Composed {
 
 /// A workspace where `channel` holds the weekly counts: two weeks ago's and last week's of
 /// this kind by one person (returned by first name), and, after them, another label's and
-/// another project's counts by someone else. Returns the seed and the poster's first name.
+/// another project's counts by someone else. Returns the seed, the poster's first name and
+/// the ts of last week's count.
 fn weekly_posts(
     rng: &mut Rng,
     channel: &str,
@@ -156,7 +161,7 @@ fn weekly_posts(
     other_project: &str,
     noun: &str,
     last: usize,
-) -> (mcpbench_server_slack::Seed, String) {
+) -> (mcpbench_server_slack::Seed, String, String) {
     let mut w = World::new(rng, 5);
     let id = w.channel(channel, true);
     let (poster, someone) = (w.people[0].clone(), w.people[1].clone());
@@ -173,7 +178,7 @@ fn weekly_posts(
         &format!("Open {noun} in {project}: {older}"),
     );
     w.chatter(rng, &id, 1);
-    w.say(
+    let last_ts = w.say(
         &id,
         &poster.id,
         &format!("Open {noun} in {project}: {last}"),
@@ -196,5 +201,5 @@ fn weekly_posts(
     let elsewhere = w.channel(other, true);
     w.chatter(rng, &elsewhere, 2);
     let first = poster.real_name.split(' ').next().unwrap_or("").to_string();
-    (w.seed, first)
+    (w.seed, first, last_ts)
 }

@@ -9,7 +9,7 @@
 use super::{fill, tools};
 use mcpbench_server_calendar::{Calendar, Seed as CalendarSeed, SeedEvent};
 use mcpbench_server_slack::world::{CHANNELS, Person, World};
-use mcpbench_server_slack::{DEFAULT_BOT, Slack};
+use mcpbench_server_slack::{Background, DEFAULT_BOT, Slack, history_reads};
 use mcpbench_sim::dates::{format_clock, parse_date, weekday};
 use mcpbench_sim::{Pred, Rng, call, not, params};
 use mcpbench_world::{Atom, Composed, InitialState};
@@ -129,14 +129,18 @@ pub(super) fn meeting_time_to_channel(rng: &mut Rng) -> Composed {
 
     let &(form, pattern) = rng.pick(FORMS);
     let answer = |q: &Question| fill(pattern, &[("t", q.title), ("h", &format_clock(q.start))]);
-    let mut steps = vec![
-        call::<Slack>("slack_list_channels", json!({})),
-        call::<Slack>("slack_get_channel_history", json!({ "channel_id": id })),
-        call::<Calendar>(
-            "list_events",
-            json!({ "timeMin": "2026-03-03T00:00", "timeMax": "2026-03-13T00:00" }),
-        ),
-    ];
+    // The channel's history down to the older open question, wherever a long history puts it.
+    w.seed.background = Some(Background::draw(rng));
+    let mut steps = vec![call::<Slack>("slack_list_channels", json!({}))];
+    steps.extend(
+        history_reads(&w.seed, &id, 100, Some(&asked[0]))
+            .into_iter()
+            .map(|args| call::<Slack>("slack_get_channel_history", args)),
+    );
+    steps.extend([call::<Calendar>(
+        "list_events",
+        json!({ "timeMin": "2026-03-03T00:00", "timeMax": "2026-03-13T00:00" }),
+    )]);
     let mut checks = Vec::new();
     for (q, ts) in questions.iter().zip(&asked) {
         let text = answer(q);
