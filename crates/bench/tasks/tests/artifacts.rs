@@ -125,6 +125,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-3",
         "57e2480011e79fe63f4b32e49a574a72ca9985970f4c28e5fd827bbfa4d1da31",
     ),
+    (
+        "dev-v2-4",
+        "66005476e319b7b9704a72a17b30aa6b24bfa54df242de974314bb37e63144b5",
+    ),
 ];
 
 #[test]

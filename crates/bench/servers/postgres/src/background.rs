@@ -78,7 +78,7 @@ fn column(name: &str, data_type: SqlType, primary_key: bool) -> ColumnSeed {
 pub(crate) fn furnished(background: &Background, seed: &Seed, now: &str) -> Seed {
     let mut rng = Rng::new(u64::from(background.seed), 0x7067);
     let now = parse_datetime(&now.replace(' ', "T")[..16.min(now.len())]).unwrap_or(0);
-    let mut when = |rng: &mut Rng| {
+    let when = |rng: &mut Rng| {
         let t = format_datetime(now - minutes_ago(rng, 7, 180)).replace('T', " ");
         format!("{t}:{:02}", rng.below(60))
     };
