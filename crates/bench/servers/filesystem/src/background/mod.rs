@@ -12,6 +12,7 @@
 use crate::state::{Seed, parent};
 use mcpbench_sim::Rng;
 use mcpbench_sim::background::{FIRST_NAMES, one_slip_apart};
+use mcpbench_sim::dates::month_name;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -275,7 +276,7 @@ impl World {
         let (year, album) = *rng.pick(&self.albums);
         let (month, day) = (rng.range(1, 12), rng.range(1, 28));
         if rng.chance(1, 12) {
-            let month = MONTHS[month as usize - 1];
+            let month = month_name(month);
             let text = format!("{album}, {month} {year}.\n");
             return (format!("Pictures/{year}/{album}/album.txt"), text);
         }
@@ -322,10 +323,7 @@ impl World {
         let amount = format!("{}.{:02}", rng.range(20, 900), rng.range(0, 99));
         let (file, text) = if kind == "utilities" {
             let month = rng.range(1, 12);
-            let text = format!(
-                "{name} bill for {} {year}: {amount}\n",
-                MONTHS[month as usize - 1]
-            );
+            let text = format!("{name} bill for {} {year}: {amount}\n", month_name(month));
             (format!("{name}-{month:02}.txt"), text)
         } else {
             let stem = name.trim_end_matches(".txt").replace('-', " ");

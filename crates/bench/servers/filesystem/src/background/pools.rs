@@ -75,20 +75,6 @@ pub(super) const PAPERS: &[(&str, &[&str])] = &[
     ("car", &["service-record.txt", "registration.txt"]),
     ("housing", &["lease.txt", "meter-readings.txt"]),
 ];
-pub(super) const MONTHS: &[&str] = &[
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// `~/Trips/<year>-<place>`.
 pub(super) const PLACES: &[&str] = &[
