@@ -9,7 +9,7 @@ use mcpbench_sim::background::{minutes_ago, one_slip_apart, person};
 use mcpbench_sim::dates::{format_datetime, parse_datetime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The most background messages a seed may ask for.
 pub const MAX_MESSAGES: u32 = 1_000;
@@ -101,6 +101,9 @@ pub(crate) fn messages(background: &Background, seed: &Seed) -> Vec<SeedMessage>
     let own: Vec<&str> = seed.messages.iter().map(|m| m.id.as_str()).collect();
     let mut taken: BTreeSet<String> = own.iter().map(|s| s.to_string()).collect();
     let owner = capitalised(seed.address.split(['@', '.']).next().unwrap_or("there"));
+    // The first message on each topic, which later ones may answer (a map, not a scan: the
+    // mailbox is built for every run).
+    let mut first_on: BTreeMap<&str, String> = BTreeMap::new();
     let mut out: Vec<SeedMessage> = Vec::with_capacity(background.messages as usize);
     for _ in 0..background.messages.min(MAX_MESSAGES) {
         let id = loop {
@@ -131,15 +134,14 @@ pub(crate) fn messages(background: &Background, seed: &Seed) -> Vec<SeedMessage>
             (them, seed.address.clone(), owner.clone())
         };
         let topic = *rng.pick(SUBJECTS);
-        // A third answer an earlier message on the same topic, in its thread.
-        let earlier = out
-            .iter()
-            .filter(|m| m.subject == topic)
-            .map(|m| m.id.clone())
-            .next();
+        // A third answer the first message on the same topic, in its thread.
+        let earlier = first_on.get(topic).cloned();
         let (subject, thread_id) = match earlier {
             Some(t) if rng.chance(1, 3) => (format!("Re: {topic}"), Some(t)),
-            _ => (topic.to_string(), None),
+            _ => {
+                first_on.entry(topic).or_insert_with(|| id.clone());
+                (topic.to_string(), None)
+            }
         };
         let signature = if mine { owner.as_str() } else { first };
         let body = format!(

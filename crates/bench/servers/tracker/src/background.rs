@@ -90,6 +90,7 @@ const REMARKS: &[&str] = &[
 
 /// The background's users (as many as the seed's, six at least) and its labels, to add to the
 /// seed's; and its issues, numbered among the seed's own in each project.
+#[derive(Default)]
 pub(crate) struct Expanded {
     pub users: Vec<User>,
     pub labels: Vec<Label>,
@@ -98,11 +99,7 @@ pub(crate) struct Expanded {
 
 pub(crate) fn expand(background: &Background, seed: &Seed) -> Expanded {
     let mut rng = Rng::new(u64::from(background.seed), 0x7472_6163);
-    let mut out = Expanded {
-        users: vec![],
-        labels: vec![],
-        issues: vec![],
-    };
+    let mut out = Expanded::default();
     if seed.projects.is_empty() {
         return out;
     }

@@ -309,11 +309,7 @@ impl Tracker {
                 )));
             }
             Some(b) => background::expand(b, seed),
-            None => background::Expanded {
-                users: vec![],
-                labels: vec![],
-                issues: vec![],
-            },
+            None => background::Expanded::default(),
         };
         let mut t = Tracker {
             viewer: String::new(),
