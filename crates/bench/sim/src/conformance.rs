@@ -8,7 +8,7 @@ use crate::server::Simulated;
 use crate::step::Category;
 use crate::template::{Draft, Template};
 use crate::tool::Effect;
-use crate::verify::{Case, Report, Run, verify};
+use crate::verify::{Case, Report, Run, reads_change_nothing, verify};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -52,6 +52,12 @@ impl<S: Simulated> Run for DraftRun<'_, S> {
     }
     fn snapshot(&self) -> Value {
         self.server.snapshot()
+    }
+    fn reads_only(&self, tool: &str) -> bool {
+        let local = tool.strip_prefix(&format!("{}.", S::NAME)).unwrap_or(tool);
+        S::toolbox()
+            .get(local)
+            .is_some_and(|t| t.effect == Effect::Read)
     }
     fn input_schema(&self, tool: &str) -> Option<Value> {
         let local = tool.strip_prefix(&format!("{}.", S::NAME))?;
@@ -210,7 +216,15 @@ pub fn check_draft<S: Simulated>(_template: &Template<S>, draft: &Draft<S>) -> R
         available_tools: &draft.tools,
         references: &draft.references,
     };
-    let mut report = verify(&case, &|| DraftRun::new(draft).expect("checked above"));
+    let fresh = || DraftRun::new(draft).expect("checked above");
+    for (r, steps) in draft.references.iter().enumerate() {
+        problems.extend(
+            reads_change_nothing(steps, &fresh)
+                .into_iter()
+                .map(|p| format!("reference {}: {p}", r + 1)),
+        );
+    }
+    let mut report = verify(&case, &fresh);
     problems.append(&mut report.problems);
     report.problems = problems;
     report

@@ -3,14 +3,20 @@
 //!
 //! A mutant is a reference with its last state-changing call dropped, with one argument of a
 //! state-changing call changed, or (for tasks that ask for information) with a wrong final
-//! answer. A call is state-changing when the server's snapshot differs before and after it, so
+//! answer. A call is state-changing when its server's snapshot differs before and after it, so
 //! a call that failed on an injected fault never counts. A mutant that survives with the same
 //! final state as the reference is *equivalent* (the changed argument made no difference) and
 //! is explained as such; any other survivor is a defect of the task.
+//!
+//! Snapshots are the cost of a check (a world at a real scale is thousands of records), so a
+//! replay takes one only where a change can be: never after a call of a read-only tool (the
+//! conformance suite proves such tools leave the state as it was, see [`reads_change_nothing`])
+//! and only of the server called, since a call reaches no other.
 
 use crate::error::ToolError;
 use crate::step::Step;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// One run of a task, from its initial state.
 pub trait Run {
@@ -18,8 +24,19 @@ pub trait Run {
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError>;
     /// Whether the success predicate holds now, given the final answer.
     fn passes(&self, answer: Option<&str>) -> bool;
-    /// The whole state, for telling state-changing calls apart.
+    /// The whole state, for comparing the final states of two replays.
     fn snapshot(&self) -> Value;
+    /// The state of the server a qualified tool belongs to: all a call of it can change.
+    fn server_snapshot(&self, tool: &str) -> Value {
+        let _ = tool;
+        self.snapshot()
+    }
+    /// Whether the tool is declared read-only ([`crate::Effect::Read`]), so that a call of it
+    /// cannot change the state and needs no snapshot.
+    fn reads_only(&self, tool: &str) -> bool {
+        let _ = tool;
+        false
+    }
     /// The input schema of a qualified tool, if the tool exists.
     fn input_schema(&self, tool: &str) -> Option<Value>;
     /// Checks arguments against the tool's schema.
@@ -61,16 +78,26 @@ fn replay<R: Run>(steps: &[Step], fresh: &dyn Fn() -> R) -> Replay {
     let mut results = Vec::new();
     let mut changing = Vec::new();
     let mut answer = None;
-    let mut before = run.snapshot();
+    // Each server's state as the last snapshot of it saw it: a call changes only its own
+    // server, so a snapshot stays true until the next writing call there.
+    let mut seen: BTreeMap<&str, Value> = BTreeMap::new();
     for (i, step) in steps.iter().enumerate() {
         match step {
-            Step::Call(c) => {
+            Step::Call(c) if run.reads_only(&c.tool) => {
                 results.push(run.call(&c.tool, &c.arguments));
-                let after = run.snapshot();
+            }
+            Step::Call(c) => {
+                let server = server_of(&c.tool);
+                let before = match seen.remove(server) {
+                    Some(v) => v,
+                    None => run.server_snapshot(&c.tool),
+                };
+                results.push(run.call(&c.tool, &c.arguments));
+                let after = run.server_snapshot(&c.tool);
                 if after != before {
                     changing.push(i);
                 }
-                before = after;
+                seen.insert(server, after);
             }
             Step::Answer { answer: a } => answer = Some(a.as_str()),
         }
@@ -79,8 +106,37 @@ fn replay<R: Run>(steps: &[Step], fresh: &dyn Fn() -> R) -> Replay {
         results,
         changing,
         passed: run.passes(answer),
-        final_state: before,
+        final_state: run.snapshot(),
     }
+}
+
+/// The server part of a qualified tool name (`filesystem` of `filesystem.move_file`).
+fn server_of(tool: &str) -> &str {
+    tool.split_once('.').map_or(tool, |(server, _)| server)
+}
+
+/// The calls of `steps` to read-only tools that changed their server's state, each as a
+/// sentence: what must never happen, since [`verify`] takes no snapshot after such a call.
+pub fn reads_change_nothing<R: Run>(steps: &[Step], fresh: &dyn Fn() -> R) -> Vec<String> {
+    let mut run = fresh();
+    let mut problems = Vec::new();
+    for (i, c) in steps.iter().enumerate() {
+        let Step::Call(c) = c else { continue };
+        if !run.reads_only(&c.tool) {
+            let _ = run.call(&c.tool, &c.arguments);
+            continue;
+        }
+        let before = run.server_snapshot(&c.tool);
+        let _ = run.call(&c.tool, &c.arguments);
+        if run.server_snapshot(&c.tool) != before {
+            problems.push(format!(
+                "step {} ({}): a read-only tool changed the state",
+                i + 1,
+                c.tool
+            ));
+        }
+    }
+    problems
 }
 
 /// Checks one task.

@@ -69,7 +69,7 @@ pub fn computed(task: &Task) -> DifficultyScore {
 /// Replays `steps` and counts the calls that pass on a string an earlier call returned (three
 /// characters or longer) and the goal does not hold.
 fn hops(task: &Task, steps: &[Step]) -> u32 {
-    let Ok(mut run) = TaskRun::new(task) else {
+    let Ok(mut run) = TaskRun::on(task, &task.touched_servers()) else {
         return 0;
     };
     let mut seen: BTreeSet<String> = BTreeSet::new();

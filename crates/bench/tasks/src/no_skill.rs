@@ -19,19 +19,7 @@ pub const STRATEGIES: [&str; 4] = [
 
 /// Which of [`STRATEGIES`] pass `task` (their indexes).
 pub fn tricks_passing(task: &Task) -> Vec<usize> {
-    // Only the servers the predicate and the references touch: a distractor's world cannot
-    // change a verdict, and building it (an SQLite database for postgres) costs time.
-    let touched: Vec<String> = task
-        .offered_servers()
-        .into_iter()
-        .filter(|s| {
-            task.servers.contains(s)
-                || task.reference_solutions.iter().flatten().any(|step| {
-                    step.as_call()
-                        .is_some_and(|c| c.tool.split_once('.').is_some_and(|(x, _)| x == s))
-                })
-        })
-        .collect();
+    let touched = task.touched_servers();
     let fresh = || TaskRun::on(task, &touched).expect("a loaded task builds its world");
     // The three that make no call judge the initial state: one world serves them all.
     let untouched = fresh();

@@ -4,9 +4,9 @@
 
 use crate::task::Task;
 use mcpbench_scoring::RunCounts;
-use mcpbench_sim::ToolError;
 use mcpbench_sim::verify::Run;
-use mcpbench_world::{World, WorldError, check_arguments, tool_spec};
+use mcpbench_sim::{Effect, ToolError};
+use mcpbench_world::{World, WorldError, check_arguments, split_tool, tool_spec};
 use serde_json::Value;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
@@ -154,6 +154,16 @@ impl<T: Borrow<Task>> Run for TaskRun<T> {
 
     fn snapshot(&self) -> Value {
         self.world.snapshot()
+    }
+
+    fn server_snapshot(&self, tool: &str) -> Value {
+        split_tool(tool)
+            .and_then(|(server, _)| self.world.server(server))
+            .map_or(Value::Null, |s| s.snapshot())
+    }
+
+    fn reads_only(&self, tool: &str) -> bool {
+        tool_spec(tool).is_some_and(|t| t.effect == Effect::Read)
     }
 
     fn input_schema(&self, tool: &str) -> Option<Value> {

@@ -91,6 +91,22 @@ impl Task {
             .collect()
     }
 
+    /// The offered servers a verdict can depend on: the task's own and any a reference calls.
+    /// A distractor's world cannot change whether a reference passes, so judging replays
+    /// need not build it (an SQLite database for postgres, a history for most).
+    pub fn touched_servers(&self) -> Vec<String> {
+        self.offered_servers()
+            .into_iter()
+            .filter(|s| {
+                self.servers.contains(s)
+                    || self.reference_solutions.iter().flatten().any(|step| {
+                        step.as_call()
+                            .is_some_and(|c| c.tool.split_once('.').is_some_and(|(x, _)| x == s))
+                    })
+            })
+            .collect()
+    }
+
     /// Whether `server` is offered to the agent without the task needing it.
     pub fn is_distractor(&self, server: &str) -> bool {
         self.distractor_servers.iter().any(|s| s == server)
