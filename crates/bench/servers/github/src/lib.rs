@@ -17,11 +17,16 @@
 //! - The user acts with the repository's `permission`: with `read` they may open issues and
 //!   pull requests and comment, but pushes, merges and issue edits answer
 //!   `permission_denied`; forking gives them a copy they administer.
-//! - Lists are sorted deterministically and paginated (`page`, `per_page`/`perPage`).
+//! - Lists are sorted deterministically and paginated (`page`, `per_page`/`perPage`, 30 a
+//!   page by default).
+//! - A seed may carry a `background`: the account's history beside the task, issues and
+//!   merged pull requests of people of their own numbered after the task's records, and
+//!   repositories of the user's own, expanded when the account is built (`background/`).
 //! - A run's repositories hold at most [`ACCOUNT`] together, every commit counting its whole
 //!   tree: past it a push, fork, merge, issue or comment is a tool error
 //!   (`failed_precondition`) that changes nothing.
 
+mod background;
 mod fixtures;
 mod git;
 mod predicates;
@@ -30,6 +35,7 @@ mod state;
 mod templates;
 mod tools;
 
+pub use background::{Background, MAX_ISSUES, MAX_REPOS};
 pub use fixtures::{base_repo, sample_repo, sample_seed};
 pub use predicates::{Atom, PrState};
 pub use seed::{
@@ -38,7 +44,7 @@ pub use seed::{
 };
 pub use state::{ACCOUNT, Github, MergeMethod};
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Github {
@@ -63,5 +69,9 @@ impl Simulated for Github {
     }
     fn capacities() -> &'static [Capacity] {
         &[ACCOUNT]
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

@@ -1,5 +1,6 @@
 //! `initial_state.github`: the repositories a task starts from, written compactly.
 
+use crate::background::Background;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -14,6 +15,10 @@ pub struct Seed {
     pub user: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repos: Vec<RepoSeed>,
+    /// The account's history beside the task: issues and merged pull requests in these
+    /// repositories after their own numbers, and repositories of the user's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 impl Default for Seed {
@@ -21,6 +26,7 @@ impl Default for Seed {
         Self {
             user: default_user(),
             repos: Vec::new(),
+            background: None,
         }
     }
 }

@@ -365,14 +365,18 @@ impl Github {
                 return Err(bad(format!("repository {} appears twice", r.full_name())));
             }
         }
-        Ok(Github {
+        let mut gh = Github {
             user: seed.user.clone(),
             repos,
-        })
+        };
+        if let Some(b) = &seed.background {
+            crate::background::expand(b, &mut gh).map_err(bad)?;
+        }
+        Ok(gh)
     }
 }
 
-fn build_repo(r: &RepoSeed) -> Result<Repo, String> {
+pub(crate) fn build_repo(r: &RepoSeed) -> Result<Repo, String> {
     check_login(&r.owner)?;
     check_repo_name(&r.name)?;
     git::check_branch_name(&r.default_branch)?;

@@ -5,8 +5,8 @@ use super::{
     not, params, place,
 };
 use crate::fixtures::{base_repo, issues};
-use crate::{Atom, CommitSeed, Github, IssueSeed, PrState, PullSeed, Seed, State};
-use mcpbench_sim::{Draft, Pred, Rng, call};
+use crate::{Atom, Background, CommitSeed, Github, IssueSeed, PrState, PullSeed, Seed, State};
+use mcpbench_sim::{Draft, Pred, Rng, Simulated, call};
 use serde_json::json;
 
 pub(crate) fn close_with_comment(rng: &mut Rng) -> Draft<Github> {
@@ -131,7 +131,11 @@ pub(crate) fn label_issue(rng: &mut Rng) -> Draft<Github> {
         ]),
         predicate: Pred::All(checks),
         references: vec![vec![
-            call::<Github>("list_issues", json!({ "owner": owner, "repo": name })),
+            // By its title: the repository's history may list it past the first page.
+            call::<Github>(
+                "search_issues",
+                json!({ "q": format!("repo:{owner}/{name} is:issue is:open \"{}\"", target.title) }),
+            ),
             call::<Github>(
                 "update_issue",
                 json!({ "owner": owner, "repo": name, "issue_number": target.number, "labels": labels }),
@@ -365,7 +369,17 @@ pub(crate) fn fix_and_close(rng: &mut Rng) -> Draft<Github> {
     let title = format!("Use port {port} by default");
     let body = format!("Fixes #{number}");
     let method = *rng.pick(METHODS);
-    let pr_number = k as u64 + 2;
+    // The pull request the run opens is numbered after the repository's history: the task
+    // draws that history itself (a furnished seed keeps it), so the reference knows the number.
+    let seed = Seed {
+        repos: vec![repo],
+        background: Some(Background::draw(rng)),
+        ..Seed::default()
+    };
+    let pr_number = <Github as Simulated>::from_seed(&seed)
+        .ok()
+        .and_then(|gh| gh.next_number(&owner, &name))
+        .expect("templates build valid seeds");
     let commit = |push: bool| {
         if push {
             call::<Github>(
@@ -402,10 +416,7 @@ pub(crate) fn fix_and_close(rng: &mut Rng) -> Draft<Github> {
             method_phrase(method)
         ),
         max_steps: 7,
-        seed: Seed {
-            repos: vec![repo],
-            ..Seed::default()
-        },
+        seed,
         tools: Github::tools(&[
             "get_issue",
             "create_branch",
