@@ -135,11 +135,8 @@ fn own_repos(rng: &mut Rng, gh: &mut Github, count: usize) -> Result<Vec<String>
         let mut notes = String::from("# Notes\n");
         for _ in 0..rng.range(1, 4) {
             notes.push_str(&format!("\n- {}", rng.pick(pools::NOTES)));
-            let mut c = CommitSeed::new(
-                "main",
-                *rng.pick(pools::COMMITS),
-                &[("NOTES.md", &format!("{notes}\n"))],
-            );
+            let message = *rng.pick(pools::COMMITS);
+            let mut c = CommitSeed::new("main", message, &[("NOTES.md", &format!("{notes}\n"))]);
             c.author = Some(user.clone());
             seed.commits.push(c);
         }
@@ -170,10 +167,11 @@ fn plain_issue(rng: &mut Rng, number: u64, people: &[String]) -> Issue {
         3 => (State::Closed, Some("not_planned".to_string())),
         _ => (State::Open, None),
     };
+    let body = *rng.pick(pools::ISSUE_BODIES);
     issue(
         number,
         &title,
-        *rng.pick(pools::ISSUE_BODIES),
+        body,
         state,
         reason,
         &labels(rng),
