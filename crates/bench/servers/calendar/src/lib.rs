@@ -12,19 +12,26 @@
 //! - Guests answer needsAction, accepted, declined or tentative; `respond_to_event` sets the
 //!   user's own answer, and events the user declined do not count as busy.
 //! - New event ids are `evt-9001`, `evt-9002`, ... (skipping ids in use). Listings are sorted by
-//!   start, then id.
+//!   start, then id; `list_events` and `search_events` return a page at a time (`maxResults`,
+//!   default 50) and, while more follow, a `nextPageToken` that `pageToken` takes to continue
+//!   (refused by a listing with other filters).
+//! - A seed may carry a `background`: months of meetings on `primary` and on colleagues'
+//!   shared calendars, kept off the days the seed's own events are on, expanded when the
+//!   calendar is built (`background.rs`).
 //! - A run's calendars hold at most [`CALENDAR`]: past it, creating or growing an event is a
 //!   tool error (`failed_precondition`) that changes nothing.
 
+mod background;
 mod predicates;
 mod state;
 mod templates;
 mod tools;
 
+pub use background::{Background, MAX_EVENTS};
 pub use predicates::Atom;
 pub use state::{CALENDAR, Calendar, Response, Seed, SeedAttendee, SeedCalendar, SeedEvent};
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Calendar {
@@ -49,6 +56,10 @@ impl Simulated for Calendar {
     }
     fn capacities() -> &'static [Capacity] {
         &[CALENDAR]
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }
 

@@ -52,7 +52,9 @@ pub enum Atom {
     },
     /// Exactly `count` events exist, counting only those on calendar `calendar` and those
     /// whose title holds the phrase `titleContains` (case, white space and punctuation at
-    /// word edges aside, whole words) when given.
+    /// word edges aside, whole words) when given. A seed's background adds as many as it
+    /// expanded to that pass the same filters: `count` is what the seed's own events and the
+    /// task's changes make it.
     #[serde(rename = "calendar.eventCount")]
     EventCount {
         count: u32,
@@ -137,17 +139,23 @@ impl Atom {
                 calendar,
                 title_contains,
             } => {
+                let counted = |(c, title): (&String, &String)| {
+                    calendar.as_ref().is_none_or(|want| c == want)
+                        && title_contains
+                            .as_ref()
+                            .is_none_or(|t| contains_phrase(title, t))
+                };
                 let n = cal
                     .events
                     .values()
-                    .filter(|e| calendar.as_ref().is_none_or(|c| e.calendar == *c))
-                    .filter(|e| {
-                        title_contains
-                            .as_ref()
-                            .is_none_or(|t| contains_phrase(&e.title, t))
-                    })
+                    .filter(|e| counted((&e.calendar, &e.title)))
                     .count();
-                n == *count as usize
+                let background = cal
+                    .background
+                    .iter()
+                    .filter(|(c, t)| counted((c, t)))
+                    .count();
+                n == *count as usize + background
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Calendars, events, their seed, and the rules every tool shares (access, double booking).
 
+use crate::background::{self, Background, MAX_EVENTS};
 use mcpbench_sim::dates::{format_datetime, parse_datetime};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
@@ -114,6 +115,9 @@ pub struct Seed {
     pub calendars: Vec<SeedCalendar>,
     #[serde(default)]
     pub events: Vec<SeedEvent>,
+    /// Months of meetings beside `events`, expanded when the calendar is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 impl Default for Seed {
@@ -123,6 +127,7 @@ impl Default for Seed {
             user: default_user(),
             calendars: vec![],
             events: vec![],
+            background: None,
         }
     }
 }
@@ -204,6 +209,9 @@ pub struct Calendar {
     pub(crate) user: String,
     pub(crate) calendars: BTreeMap<String, CalendarInfo>,
     pub(crate) events: BTreeMap<String, Event>,
+    /// The (calendar, title) of every event the background expanded to, which
+    /// `calendar.eventCount` counts beside the seed's own (a task cannot know them).
+    pub(crate) background: Vec<(String, String)>,
     next_id: u64,
 }
 
@@ -227,6 +235,12 @@ impl Calendar {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("calendar", m);
         let now = parse_datetime(&seed.now).map_err(|e| bad(format!("now: {e}")))?;
+        if let Some(b) = seed.background.filter(|b| b.events > MAX_EVENTS) {
+            return Err(bad(format!(
+                "a background of {} events is more than the {MAX_EVENTS} a calendar may hold",
+                b.events
+            )));
+        }
         check_address(&seed.user).map_err(bad)?;
         let mut calendars = BTreeMap::new();
         for c in &seed.calendars {
@@ -280,11 +294,27 @@ impl Calendar {
                 return Err(bad(format!("event id {} is used twice", e.id)));
             }
         }
+        let expanded = match &seed.background {
+            Some(b) => background::expand(b, &seed.user, now, &calendars, &events),
+            None => background::Expanded::default(),
+        };
+        let background = expanded
+            .events
+            .iter()
+            .map(|e| (e.calendar.clone(), e.title.clone()))
+            .collect();
+        for c in expanded.calendars {
+            calendars.insert(c.id.clone(), c);
+        }
+        for e in expanded.events {
+            events.insert(e.id.clone(), e);
+        }
         Ok(Calendar {
             now,
             user: seed.user.clone(),
             calendars,
             events,
+            background,
             next_id: 1,
         })
     }

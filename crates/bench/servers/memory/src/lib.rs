@@ -11,19 +11,24 @@
 //! - deleting an entity deletes every relation touching it;
 //! - `search_nodes` and `open_nodes` return only relations whose two ends are both returned,
 //!   as the reference server does; `read_graph` returns everything, sorted by name;
+//! - a seed may carry a `background`: a graph grown over months (people, organisations,
+//!   projects, places, related among themselves only), expanded when the graph is built
+//!   (`background.rs`); as on the reference server nothing pages, `read_graph` returns it all;
 //! - a run's graph holds at most [`GRAPH`]: past it, a call that would add entities,
 //!   observations or relations is a tool error (`failed_precondition`) that changes nothing.
 
+mod background;
 mod predicates;
 mod state;
 mod templates;
 mod tools;
 pub mod world;
 
+pub use background::{Background, MAX_ENTITIES};
 pub use predicates::Atom;
 pub use state::{Entity, GRAPH, Memory, Relation, Seed};
 
-use mcpbench_sim::{Capacity, SeedError, Simulated, Template, ToolBox};
+use mcpbench_sim::{Capacity, Rng, SeedError, Simulated, Template, ToolBox};
 use serde_json::Value;
 
 impl Simulated for Memory {
@@ -48,5 +53,9 @@ impl Simulated for Memory {
     }
     fn capacities() -> &'static [Capacity] {
         &[GRAPH]
+    }
+    /// A seed whose template drew a background of its own keeps it.
+    fn furnish(seed: &mut Seed, rng: &mut Rng) {
+        seed.background.get_or_insert_with(|| Background::draw(rng));
     }
 }

@@ -34,7 +34,9 @@ pub enum Atom {
     /// The entity `entity` exists and has exactly `count` observations.
     #[serde(rename = "memory.observationCount")]
     ObservationCount { entity: String, count: u32 },
-    /// The graph holds exactly `count` entities (of type `entityType` when given).
+    /// The graph holds exactly `count` entities (of type `entityType` when given). A seed's
+    /// background adds as many as it expanded to of that type: `count` is what the seed's own
+    /// entities and the task's changes make it.
     #[serde(rename = "memory.entityCount", rename_all = "camelCase")]
     EntityCount {
         count: u32,
@@ -75,12 +77,13 @@ impl Atom {
                 .get(entity)
                 .is_some_and(|e| e.observations.len() == *count as usize),
             Atom::EntityCount { count, entity_type } => {
+                let counted = |t: &String| entity_type.as_ref().is_none_or(|want| t == want);
                 let n = m
                     .entities
                     .values()
-                    .filter(|e| entity_type.as_ref().is_none_or(|t| e.entity_type == *t))
+                    .filter(|e| counted(&e.entity_type))
                     .count();
-                n == *count as usize
+                n == *count as usize + m.background.iter().filter(|t| counted(t)).count()
             }
         }
     }
@@ -106,7 +109,7 @@ mod tests {
                 person("Felix Okoro", &["Engineering Manager"]),
                 person("Amara Lindqvist", &[]),
             ],
-            relations: vec![],
+            ..Seed::default()
         };
         Memory::from_seed(&seed).expect("a valid seed")
     }

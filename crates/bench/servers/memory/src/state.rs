@@ -1,5 +1,6 @@
 //! The knowledge graph, its seed, and the rules the tools share.
 
+use crate::background::{self, Background, MAX_ENTITIES};
 use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -15,6 +16,9 @@ pub struct Seed {
     /// Relations between entities of `entities`, each at most once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relations: Vec<Relation>,
+    /// A graph grown over months beside `entities`, expanded when the graph is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
 }
 
 /// A node: a unique name, a type, and atomic facts about it.
@@ -51,11 +55,20 @@ pub const GRAPH: Capacity = Capacity {
 pub struct Memory {
     pub(crate) entities: BTreeMap<String, Entity>,
     pub(crate) relations: BTreeSet<Relation>,
+    /// The type of every entity the background expanded to, which `memory.entityCount`
+    /// counts beside the seed's own (a task cannot know them).
+    pub(crate) background: Vec<String>,
 }
 
 impl Memory {
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("memory", m);
+        if let Some(b) = seed.background.filter(|b| b.entities > MAX_ENTITIES) {
+            return Err(bad(format!(
+                "a background of {} entities is more than the {MAX_ENTITIES} a graph may hold",
+                b.entities
+            )));
+        }
         let mut entities = BTreeMap::new();
         for e in &seed.entities {
             if e.name.trim().is_empty() || e.entity_type.trim().is_empty() {
@@ -89,9 +102,23 @@ impl Memory {
                 )));
             }
         }
+        let expanded = match &seed.background {
+            Some(b) => background::expand(b, &entities),
+            None => background::Expanded::default(),
+        };
+        let background = expanded
+            .entities
+            .iter()
+            .map(|e| e.entity_type.clone())
+            .collect();
+        for e in expanded.entities {
+            entities.insert(e.name.clone(), e);
+        }
+        relations.extend(expanded.relations);
         Ok(Memory {
             entities,
             relations,
+            background,
         })
     }
 

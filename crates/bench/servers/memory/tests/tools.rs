@@ -36,6 +36,7 @@ fn graph() -> Memory {
                 relation_type: "located_in".into(),
             },
         ],
+        ..Seed::default()
     };
     Memory::from_seed(&seed).expect("valid seed")
 }

@@ -34,9 +34,12 @@ pub(crate) struct ListEvents {
     /// Only events starting before this local time, `2026-03-05T00:00`.
     #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_max: Option<String>,
-    /// At most this many events, earliest first (default 50).
+    /// At most this many events a page, earliest first (default 50).
     #[schemars(range(min = 1, max = 250))]
     pub(crate) max_results: Option<u32>,
+    /// The `nextPageToken` of the previous page, with the same calendar and time range.
+    #[schemars(length(min = 1, max = 40))]
+    pub(crate) page_token: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -53,6 +56,12 @@ pub(crate) struct SearchEvents {
     /// Only events starting before this local time.
     #[schemars(pattern(DATETIME_PATTERN))]
     pub(crate) time_max: Option<String>,
+    /// At most this many events a page, earliest first (default 50).
+    #[schemars(range(min = 1, max = 250))]
+    pub(crate) max_results: Option<u32>,
+    /// The `nextPageToken` of the previous page, with the same query, calendar and time range.
+    #[schemars(length(min = 1, max = 40))]
+    pub(crate) page_token: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -7,7 +7,7 @@ use crate::state::{Calendar, Event, Response, checked_attendees, primary};
 use mcpbench_sim::dates::{
     format_clock, format_date, format_datetime, parse_clock, parse_date, parse_datetime, weekday,
 };
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint, page};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -67,12 +67,10 @@ fn list_events(cal: &mut Calendar, a: ListEvents) -> Out {
             .values()
             .filter(|e| e.calendar == id && e.overlaps(lo, hi)),
     );
-    let shown: Vec<Value> = hits
-        .iter()
-        .take(a.max_results.unwrap_or(50) as usize)
-        .map(|e| e.json())
-        .collect();
-    Ok(json!({ "calendarId": id, "total": hits.len(), "events": shown }))
+    let query = format!("list|{id}|{lo}|{hi}");
+    let mut out = paged(&hits, a.page_token.as_deref(), a.max_results, &query)?;
+    out["calendarId"] = json!(id);
+    Ok(out)
 }
 
 fn search_events(cal: &mut Calendar, a: SearchEvents) -> Out {
@@ -99,9 +97,23 @@ fn search_events(cal: &mut Calendar, a: SearchEvents) -> Out {
             words.iter().all(|w| t.contains(w.as_str()))
         }
     }));
-    Ok(
-        json!({ "total": hits.len(), "events": hits.iter().take(50).map(|e| e.json()).collect::<Vec<_>>() }),
-    )
+    let calendar = a.calendar_id.as_deref().unwrap_or("");
+    let query = format!("search|{}|{calendar}|{lo}|{hi}", words.join(" "));
+    paged(&hits, a.page_token.as_deref(), a.max_results, &query)
+}
+
+/// One page of `hits` (50 unless `max` says otherwise): the total, the events, and while
+/// more follow the token of the next page.
+fn paged(hits: &[&Event], token: Option<&str>, max: Option<u32>, query: &str) -> Out {
+    let p = page(hits, token, max.unwrap_or(50) as usize, query)?;
+    let mut out = json!({
+        "total": hits.len(),
+        "events": p.items.iter().map(|e| e.json()).collect::<Vec<_>>(),
+    });
+    if let Some(next) = p.next {
+        out["nextPageToken"] = json!(next);
+    }
+    Ok(out)
 }
 
 fn get_event(cal: &mut Calendar, a: EventRef) -> Out {
@@ -396,13 +408,13 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Calendar>> = LazyLock::new(|| {
         Tool::new(
             "list_events",
             Read,
-            "List the events of one calendar (default primary) that overlap a time range, earliest first. Times are local, YYYY-MM-DDTHH:MM.",
+            "List the events of one calendar (default primary) that overlap a time range, earliest first, a page at a time (maxResults, default 50); while more follow, pass nextPageToken back as pageToken. Times are local, YYYY-MM-DDTHH:MM.",
             list_events,
         ),
         Tool::new(
             "search_events",
             Read,
-            "Find events whose title, description, location or guest addresses contain all the query words, across all calendars or one.",
+            "Find events whose title, description, location or guest addresses contain all the query words, across all calendars or one, earliest first, a page at a time (maxResults, default 50; pass nextPageToken back as pageToken).",
             search_events,
         ),
         Tool::new(
