@@ -39,7 +39,9 @@ pub fn tricks_passing(task: &Task) -> Vec<usize> {
         let met = untouched.passes(None);
         passes[..3].fill(met);
     }
-    passes[3] = reads_only_pass(task, &fresh);
+    // The judging above changed nothing, so the first replay may have that world.
+    let mut spare = Some(untouched);
+    passes[3] = reads_only_pass(task, &mut || spare.take().unwrap_or_else(fresh));
     (0..STRATEGIES.len()).filter(|&i| passes[i]).collect()
 }
 
@@ -56,7 +58,7 @@ pub(crate) fn strings(v: &Value) -> Vec<&str> {
 
 /// Whether some reference, with its writing calls left out, still passes: the task then asks
 /// for nothing the agent must change (or checks its answer only).
-fn reads_only_pass<'t>(t: &'t Task, fresh: &dyn Fn() -> TaskRun<&'t Task>) -> bool {
+fn reads_only_pass<'t>(t: &'t Task, fresh: &mut dyn FnMut() -> TaskRun<&'t Task>) -> bool {
     t.reference_solutions.iter().any(|steps| {
         let writes = steps
             .iter()

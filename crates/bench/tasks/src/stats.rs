@@ -26,6 +26,9 @@ pub struct SetStats {
     pub long_share: f64,
     /// Share of tasks that use two servers or more.
     pub multi_server_share: f64,
+    /// Each task's world as it starts: the state of the task's own servers, in KiB of JSON
+    /// (what an agent reading everything would have to take in).
+    pub world_kib: Spread,
     /// Tools an agent is shown per task.
     pub tools_per_task: Spread,
     /// Over all tasks, the share of shown tools that no reference calls.
@@ -124,6 +127,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         .iter()
         .map(|t| t.available_tools.len() as u32)
         .collect();
+    let world_kib: Vec<u32> = tasks.iter().map(world_kib).collect();
     let shown: usize = tasks.iter().map(|t| t.available_tools.len()).sum();
     let unused: usize = tasks.iter().map(Task::unused_tools).sum();
     let mut with_args = 0;
@@ -168,6 +172,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
             tasks.iter().filter(|t| t.servers.len() > 1).count(),
             tasks.len(),
         ),
+        world_kib: Spread::of(&world_kib),
         tools_per_task: Spread::of(&tools),
         unused_tool_share: share(unused, shown),
         goals_with_ids: with_ids,
@@ -186,6 +191,15 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         difficulty_agrees,
         similarity: against.map(|other| similarity(tasks, other)),
     }
+}
+
+/// The size of a task's starting world (its own servers, not the distractors), in KiB of its
+/// JSON snapshot, rounded up.
+fn world_kib(t: &Task) -> u32 {
+    TaskRun::on(t, &t.servers).map_or(0, |run| {
+        let bytes = serde_json::to_vec(&run.snapshot()).map_or(0, |b| b.len());
+        bytes.div_ceil(1024) as u32
+    })
 }
 
 /// The ids a reference passes: string values of arguments named `id`, `*_id`, `*Id`, `*_ids`
@@ -213,7 +227,7 @@ fn id_values(steps: &[Step]) -> Vec<String> {
 /// (`ENG-34`, `evt-1042`: letters, a dash, digits) that a reference call returned before any
 /// call sent it, and that neither the initial state nor the goal holds.
 fn names_created_value(t: &Task) -> bool {
-    let Ok(mut run) = TaskRun::new(t) else {
+    let Ok(mut run) = TaskRun::on(t, &t.touched_servers()) else {
         return false;
     };
     let initial = serde_json::to_value(&t.initial_state).unwrap_or_default();
@@ -334,6 +348,15 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             pct(s.multi_server_share),
             ">= 50%",
             s.multi_server_share >= 0.5,
+        ),
+        row(
+            "world KiB per task, median (p25-p75)",
+            format!(
+                "{} ({}-{})",
+                s.world_kib.median, s.world_kib.p25, s.world_kib.p75
+            ),
+            ">= 50",
+            s.world_kib.median >= 50.0,
         ),
         row(
             "tools shown per task, min (mean)",

@@ -129,6 +129,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-4",
         "66005476e319b7b9704a72a17b30aa6b24bfa54df242de974314bb37e63144b5",
     ),
+    (
+        "dev-v2-5",
+        "9f1bebeb07696eed42a5c1d0a958264f6444f3bb7e838723bdccf530fd8fed94",
+    ),
 ];
 
 #[test]

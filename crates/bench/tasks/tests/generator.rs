@@ -215,6 +215,26 @@ fn generated_tasks_give_their_servers_a_history() {
             assert!((8..=20).contains(&b.channels) && (12..=30).contains(&b.users));
             furnished += 1;
         }
+        if let Some(gh) = &t.initial_state.github {
+            let b = gh
+                .background
+                .expect("a generated GitHub account has a history");
+            assert!((100..=220).contains(&b.issues), "{}: {b:?}", t.id);
+            assert!((3..=8).contains(&b.repos), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
+        if let Some(cal) = &t.initial_state.calendar {
+            let b = cal
+                .background
+                .expect("a generated calendar has a background");
+            assert!((150..=400).contains(&b.events), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
+        if let Some(mem) = &t.initial_state.memory {
+            let b = mem.background.expect("a generated graph has a background");
+            assert!((80..=200).contains(&b.entities), "{}: {b:?}", t.id);
+            furnished += 1;
+        }
     }
-    assert!(furnished >= 16, "{furnished} furnished servers in 40 tasks");
+    assert!(furnished >= 24, "{furnished} furnished servers in 40 tasks");
 }

@@ -46,6 +46,12 @@ fn the_dev_set_measures_as_it_stands() {
         s.multi_server_share, 0.6,
         "three fifths of the tasks span 2-3 servers"
     );
+    // Worlds at a real scale: every server holds a history beside the task's records.
+    assert_eq!(
+        (s.world_kib.min, s.world_kib.p25, s.world_kib.median),
+        (5, 45.0, 76.0),
+        "KiB of starting state per task"
+    );
     // Version 2's tool surface: whole catalogues and one to three servers not needed.
     assert_eq!((s.tools_per_task.min, s.tools_per_task.max), (24, 91));
     assert!((s.tools_per_task.mean - 51.3).abs() < 0.05);

@@ -137,9 +137,10 @@ pub(super) fn meeting_time_to_channel(rng: &mut Rng) -> Composed {
             .into_iter()
             .map(|args| call::<Slack>("slack_get_channel_history", args)),
     );
+    // The fortnight on one page, whatever months of meetings the calendar holds around it.
     steps.extend([call::<Calendar>(
         "list_events",
-        json!({ "timeMin": "2026-03-03T00:00", "timeMax": "2026-03-13T00:00" }),
+        json!({ "timeMin": "2026-03-03T00:00", "timeMax": "2026-03-13T00:00", "maxResults": 250 }),
     )]);
     let mut checks = Vec::new();
     for (q, ts) in questions.iter().zip(&asked) {
