@@ -142,20 +142,7 @@ pub fn check_dir(dir: &Path) -> CheckReport {
 
 /// Checks loaded tasks, on all cores.
 pub fn check_tasks(tasks: &[Task]) -> Vec<TaskVerdict> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    let chunk = tasks.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = tasks
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(check_task).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a check thread panicked"))
-            .collect()
-    })
+    crate::cores::on_all_cores(tasks, check_task)
 }
 
 fn check_task(task: &Task) -> TaskVerdict {

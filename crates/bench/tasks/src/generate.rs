@@ -102,9 +102,10 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
     let all = templates();
     let longs = long_templates(&all);
     let width = count.saturating_sub(1).to_string().len().max(4);
+    // First, in order (each slot's template depends on how often the earlier slots took
+    // theirs), every slot's template and first draw: cheap, from the slot's own stream.
     let mut usage: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut goals = std::collections::BTreeSet::new();
-    (0..count)
+    let slots: Vec<Slot> = (0..count)
         .map(|i| {
             let server = SERVERS[i % SERVERS.len()];
             let k = i / SERVERS.len();
@@ -125,66 +126,82 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
             };
             let template = choose(&all, &longs, &usage, &mut rng, wish);
             *usage.entry(template.id).or_default() += 1;
-            let short = |t: &AnyTemplate| {
-                let s =
-                    t.id.split_once('.')
-                        .map_or(t.id, |(_, s)| s)
-                        .replace('_', "-");
-                format!(
-                    "{}-{s}-{i:0width$}",
-                    mcpbench_world::short_name(server).unwrap_or("task")
-                )
+            let mut slot = Slot {
+                i,
+                server,
+                category,
+                template,
+                width,
+                first: None,
             };
-            // A task is drawn bare, then dressed with its distractor servers (from a stream of
-            // the slot's own, the same for every redraw); a goal that repeats is known before
-            // the dressing, so only goals that may stay pay for it and for the tricks.
-            let bare = |t: &AnyTemplate, rng: &mut Rng| {
-                Task::from_body(short(t), server, t.id, t.build(rng))
-            };
-            let dress = |task: &mut Task| {
-                widen(task, &all, &mut Rng::new(seed, i as u64 | (1 << 56)));
-            };
-            let repeats = |task: &Task, goals: &std::collections::BTreeSet<String>| {
-                goals.contains(&task.goal) || avoid.near(&task.goal, MAX_GOAL_SIMILARITY)
-            };
-            let tricked = |task: &Task| !crate::no_skill::tricks_passing(task).is_empty();
-            // A slot draws again from further streams of its own while its goal came up before
-            // (or comes near a goal to avoid) or a strategy without skill passes it (a number
-            // question whose answer the goal happens to state, say): unique goals unless a
-            // template's space is too small for the set, and no task a trick passes. After
-            // the last redraw the slot keeps what it drew.
-            let mut task = bare(template, &mut rng);
+            slot.first = Some(slot.draw(template, &mut rng));
+            slot
+        })
+        .collect();
+    // Then, on every core, each first draw dressed and tried against the strategies without
+    // skill: the costly part (a world built per task), and the same whatever came before.
+    let proved = crate::cores::on_all_cores(&slots, |slot| {
+        let mut task = slot.first.clone().expect("drawn above");
+        slot.dress(&mut task, &all, seed);
+        let tricked = tricked(&task);
+        (task, tricked)
+    });
+    // Last, in order again, the goals kept apart: a slot draws again from further streams of
+    // its own while its goal came up before (or comes near a goal to avoid) or a strategy
+    // without skill passes it (a number question whose answer the goal happens to state,
+    // say): unique goals unless a template's space is too small for the set, and no task a
+    // trick passes. After the last redraw the slot keeps what it drew.
+    let mut goals = std::collections::BTreeSet::new();
+    let repeats = |task: &Task, goals: &std::collections::BTreeSet<String>| {
+        goals.contains(&task.goal) || avoid.near(&task.goal, MAX_GOAL_SIMILARITY)
+    };
+    slots
+        .into_iter()
+        .zip(proved)
+        .map(|(mut slot, proved)| {
+            let mut first_proved = Some(proved);
+            let i = slot.i as u64;
+            let mut task = slot.first.take().expect("drawn above");
             let mut retry = 0;
             let taken = loop {
                 let repeated = repeats(&task, &goals);
                 if !repeated {
-                    dress(&mut task);
-                    if !tricked(&task) {
+                    let passed_by_trick = match first_proved.take() {
+                        Some((dressed, tricked)) if retry == 0 => {
+                            task = dressed;
+                            tricked
+                        }
+                        _ => {
+                            slot.dress(&mut task, &all, seed);
+                            tricked(&task)
+                        }
+                    };
+                    if !passed_by_trick {
                         break false;
                     }
                 }
                 if retry == MAX_REDRAWS {
                     if repeated {
-                        dress(&mut task);
+                        slot.dress(&mut task, &all, seed);
                     }
                     break true;
                 }
                 retry += 1;
-                task = bare(template, &mut Rng::new(seed, i as u64 | (retry << 40)));
+                task = slot.draw(slot.template, &mut Rng::new(seed, i | (retry << 40)));
             };
             // A private month must not come near a public goal: when the slot's template has
             // no goal left that is far enough, another template that fits the slot is tried.
             // (Never with nothing to avoid, so `generate` is unchanged.)
             if !avoid.is_empty() && taken {
                 let others = all.iter().filter(|t| {
-                    t.id != template.id && t.servers.contains(&server) && t.category == category
+                    t.id != slot.template.id
+                        && t.servers.contains(&slot.server)
+                        && t.category == slot.category
                 });
                 for (k, other) in others.enumerate() {
-                    let mut candidate = bare(
-                        other,
-                        &mut Rng::new(seed, i as u64 | ((k as u64 + 1) << 48)),
-                    );
-                    dress(&mut candidate);
+                    let mut candidate =
+                        slot.draw(other, &mut Rng::new(seed, i | ((k as u64 + 1) << 48)));
+                    slot.dress(&mut candidate, &all, seed);
                     if !repeats(&candidate, &goals) && !tricked(&candidate) {
                         task = candidate;
                         break;
@@ -195,6 +212,47 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
             task
         })
         .collect()
+}
+
+/// One slot of a generated set: its place, its server and category, its template, and its
+/// first draw.
+struct Slot<'a> {
+    i: usize,
+    server: &'static str,
+    category: Category,
+    template: &'a AnyTemplate,
+    /// The digits of a task id's number.
+    width: usize,
+    first: Option<Task>,
+}
+
+impl Slot<'_> {
+    /// A task drawn bare from `template` (no distractors, no backgrounds).
+    fn draw(&self, template: &AnyTemplate, rng: &mut Rng) -> Task {
+        let name = template
+            .id
+            .split_once('.')
+            .map_or(template.id, |(_, s)| s)
+            .replace('_', "-");
+        let id = format!(
+            "{}-{name}-{:0width$}",
+            mcpbench_world::short_name(self.server).unwrap_or("task"),
+            self.i,
+            width = self.width
+        );
+        Task::from_body(id, self.server, template.id, template.build(rng))
+    }
+
+    /// Dresses a drawn task with its distractor servers and backgrounds, from a stream of the
+    /// slot's own, the same for every redraw.
+    fn dress(&self, task: &mut Task, all: &[AnyTemplate], seed: u64) {
+        widen(task, all, &mut Rng::new(seed, self.i as u64 | (1 << 56)));
+    }
+}
+
+/// Whether a strategy without skill passes the task.
+fn tricked(task: &Task) -> bool {
+    !crate::no_skill::tricks_passing(task).is_empty()
 }
 
 /// The tool surface a real agent faces: every tool of the task's servers, and one to three

@@ -4,6 +4,7 @@
 
 mod check;
 mod compose;
+mod cores;
 mod describe;
 pub mod difficulty;
 mod generate;
