@@ -4,6 +4,7 @@
 //! `mcpbench-tasks` holds a test that no template's goal names one of them.
 
 use crate::rng::Rng;
+use std::collections::BTreeSet;
 
 /// First names of background people; no template draws any of them.
 pub const FIRST_NAMES: &[&str] = &[
@@ -54,6 +55,25 @@ pub fn minutes_ago(rng: &mut Rng, recent_days: i64, days: i64) -> i64 {
 /// a record that exists.
 pub fn one_slip_apart(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).filter(|(x, y)| x != y).count() == 1
+}
+
+/// A background id `form(n)` for a number `n` drawn from `lo..=hi`: of the same form as the
+/// task's own ids and among them, but not yet `taken` (which it then joins) and never one slip
+/// away from any of `own`. The range must hold well more free numbers than a background asks.
+pub fn fresh_id<S: AsRef<str>>(
+    rng: &mut Rng,
+    taken: &mut BTreeSet<String>,
+    own: &[S],
+    (lo, hi): (i64, i64),
+    form: impl Fn(i64) -> String,
+) -> String {
+    loop {
+        let id = form(rng.range(lo, hi));
+        if !taken.contains(&id) && !own.iter().any(|o| one_slip_apart(o.as_ref(), &id)) {
+            taken.insert(id.clone());
+            return id;
+        }
+    }
 }
 
 #[cfg(test)]

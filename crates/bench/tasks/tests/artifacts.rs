@@ -133,6 +133,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-5",
         "9f1bebeb07696eed42a5c1d0a958264f6444f3bb7e838723bdccf530fd8fed94",
     ),
+    (
+        "dev-v2-6",
+        "5f833c1b515cef2e7214d45dfcf16a58174e59085026e5f39cf397db6e1af208",
+    ),
 ];
 
 #[test]

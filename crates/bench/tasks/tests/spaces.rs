@@ -2,10 +2,9 @@
 //! 0.1% of their goals word for word; with `u` uses of a template in a month and a chance `p`
 //! that two of its draws write the same goal, two months are expected to share
 //! `sum(u * u * p)` goals. This test estimates `p` for every template from fresh draws and `u`
-//! from a generated set of 200, and holds the sum under [`MAX_SHARED`]: above the target of
-//! 0.2 (0.1% of 200) for now, a bound that keeps what has been reached. (The months a
-//! deployment generates keep apart from every goal in clear or sealed in another month, so
-//! they share none; this measures the generator alone.)
+//! from a generated set of 200, and holds the sum under [`MAX_SHARED`], the target of 0.2
+//! (0.1% of 200). (The months a deployment generates keep apart from every goal in clear or
+//! sealed in another month, so they share none; this measures the generator alone.)
 //!
 //! `SPACES_REPORT=1` prints the table (template, uses, distinct goals among the draws, pairwise
 //! collision chance, expected shared goals, shortest reference, heuristic agent's passes),
@@ -16,8 +15,8 @@ use mcpbench_sim::Rng;
 use mcpbench_tasks::{Task, generate, heuristic_passes, templates};
 use std::collections::{BTreeMap, HashMap};
 
-/// The bound on the goals two generated months of 200 are expected to share (target: 0.2).
-const MAX_SHARED: f64 = 0.3;
+/// The bound on the goals two generated months of 200 are expected to share: 0.1% of 200.
+const MAX_SHARED: f64 = 0.2;
 
 /// Draws per template: enough to see a space of a few thousand goals repeat.
 const DRAWS: u64 = 300;

@@ -6,16 +6,18 @@
 //! Templates ask about free time, conflicts and what happens on a given day, so the
 //! background keeps off every day the seed itself has an event on (and off today) on
 //! `primary`: the days a task reasons about hold exactly what the template put there, while a
-//! listing of the weeks around them still has to be sifted or filtered by time. A template
+//! listing of the weeks around them still has to be sifted or filtered by time. It keeps off
+//! some other days too, as a real calendar has light days, so that a day without the
+//! background's meetings is not thereby a task's. A template
 //! that asks about a day of `primary` therefore places an event of its own on that day.
 //! Colleagues' calendars are read-only, belong to people no template names and are read by no
 //! template, so their events may fall on any working day. Titles, places and people belong to
-//! no template, so no search of a template's title finds one; ids have ten characters where
-//! the task's own have eight, so a slip of one digit never names a background event.
+//! no template, so no search of a template's title finds one; ids have the form of the task's
+//! own and sit among them, but a slip of one digit never names a background event.
 
 use crate::state::{Attendee, CalendarInfo, Event, Response, primary};
 use mcpbench_sim::Rng;
-use mcpbench_sim::background::person;
+use mcpbench_sim::background::{fresh_id, person};
 use mcpbench_sim::dates::weekday;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -184,10 +186,12 @@ pub(crate) fn expand(
     let workdays: Vec<i64> = (today - 7 * WEEKS_BEFORE..today + 7 * WEEKS_AFTER)
         .filter(|&d| WORKDAYS.contains(&weekday(d)))
         .collect();
+    // Light days, as a real week has: about one working day in six on `primary` with none
+    // of the background, so that a quiet day is not a task's day for being quiet.
     let own_days: Vec<i64> = workdays
         .iter()
         .copied()
-        .filter(|d| !blocked.contains(d))
+        .filter(|d| !rng.chance(1, 6) && !blocked.contains(d))
         .collect();
     let series = draw_series(&mut rng, &people, &out.calendars);
     let days_of = |calendar: &str| {
@@ -262,17 +266,20 @@ pub(crate) fn expand(
             },
         });
     }
-    // Ids in creation order, as a server hands them out: ten characters, the task's own eight.
+    // Ids of the task's own form and among them (a run's new events take 9000 on), never one
+    // slip away from one of the task's; handed out in creation order, as a server does.
     drawn.sort_by(|a, b| (a.start, &a.calendar, &a.title).cmp(&(b.start, &b.calendar, &b.title)));
-    let mut next = rng.range(200_000, 600_000);
-    for mut e in drawn {
-        let id = loop {
-            next += rng.range(1, 7);
-            let id = format!("evt-{next}");
-            if !events.contains_key(&id) {
-                break id;
-            }
-        };
+    let own: Vec<&String> = events.keys().collect();
+    let mut taken: BTreeSet<String> = events.keys().cloned().collect();
+    let mut ids: Vec<String> = (0..drawn.len())
+        .map(|_| {
+            fresh_id(&mut rng, &mut taken, &own, (1000, 8999), |n| {
+                format!("evt-{n}")
+            })
+        })
+        .collect();
+    ids.sort();
+    for (mut e, id) in drawn.into_iter().zip(ids) {
         e.id = id;
         out.events.push(e);
     }

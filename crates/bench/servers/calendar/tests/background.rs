@@ -75,6 +75,53 @@ fn a_background_holds_as_many_events_as_asked_the_same_each_time() {
 }
 
 #[test]
+fn background_ids_look_like_the_tasks_own_and_sit_among_them() {
+    // The task's own ids spread as a generated task's are (3000, 3037, ...).
+    let mut own = sample_seed();
+    for (n, e) in own.events.iter_mut().enumerate() {
+        e.id = format!("evt-{}", 3000 + 37 * n);
+    }
+    let mut c = Calendar::from_seed(&Seed {
+        background: Some(Background {
+            seed: 7,
+            events: 1_500,
+        }),
+        ..own.clone()
+    })
+    .unwrap();
+    let own_ids: Vec<&str> = own.events.iter().map(|e| e.id.as_str()).collect();
+    let mut theirs = Vec::new();
+    for id in calendar_ids(&mut c) {
+        for e in walk(&mut c, json!({ "calendarId": id, "maxResults": 250 })) {
+            let id = e["id"].as_str().unwrap().to_string();
+            if !own_ids.contains(&id.as_str()) {
+                theirs.push(id);
+            }
+        }
+    }
+    assert_eq!(theirs.len(), 1_500);
+    let number = |id: &str| -> u32 { id.strip_prefix("evt-").unwrap().parse().unwrap() };
+    for id in &theirs {
+        // The form of the task's own: `evt-` and four digits, below what a run creates.
+        assert_eq!(id.len(), own_ids[0].len(), "{id}");
+        assert!((1000..9000).contains(&number(id)), "{id}");
+        for o in &own_ids {
+            let apart = id.bytes().zip(o.bytes()).filter(|(a, b)| a != b).count();
+            assert!(apart > 1, "{id} is one slip from the task's {o}");
+        }
+    }
+    let lowest = own_ids.iter().map(|i| number(i)).min().unwrap();
+    let highest = own_ids.iter().map(|i| number(i)).max().unwrap();
+    assert!(theirs.iter().any(|i| number(i) < lowest));
+    assert!(
+        theirs
+            .iter()
+            .any(|i| (lowest..highest).contains(&number(i)))
+    );
+    assert!(theirs.iter().any(|i| number(i) > highest));
+}
+
+#[test]
 fn the_weeks_before_now_come_first_and_paging_reaches_the_tasks_own_events() {
     let mut c = Calendar::from_seed(&seed(300)).unwrap();
     let first = call(&mut c, "list_events", json!({}));
@@ -119,6 +166,16 @@ fn the_days_of_the_seeds_own_events_hold_only_those() {
         .as_u64()
         .unwrap();
     assert!(total > 5, "{total} events that week");
+    // Some days no seed event touches are light too, so a quiet day is not a task's: of the
+    // 90 working days the background spans, even 1,500 events leave several untouched.
+    let seed = sample_seed();
+    let own: BTreeSet<&str> = seed.events.iter().map(|e| &e.start[..10]).collect();
+    let days: BTreeSet<String> = walk(&mut busy, json!({ "maxResults": 250 }))
+        .iter()
+        .map(|e| e["start"].as_str().unwrap()[..10].to_string())
+        .filter(|d| !own.contains(d.as_str()))
+        .collect();
+    assert!(days.len() + own.len() + 5 < 90, "{} busy days", days.len());
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use crate::state::{Folder, Seed, SeedMessage};
 use mcpbench_sim::Rng;
-use mcpbench_sim::background::{minutes_ago, one_slip_apart, person};
+use mcpbench_sim::background::{fresh_id, minutes_ago, person};
 use mcpbench_sim::dates::{format_datetime, parse_datetime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -106,13 +106,9 @@ pub(crate) fn messages(background: &Background, seed: &Seed) -> Vec<SeedMessage>
     let mut first_on: BTreeMap<&str, String> = BTreeMap::new();
     let mut out: Vec<SeedMessage> = Vec::with_capacity(background.messages as usize);
     for _ in 0..background.messages.min(MAX_MESSAGES) {
-        let id = loop {
-            let id = format!("msg-{}", rng.range(1000, 8999));
-            if !taken.contains(&id) && !own.iter().any(|o| one_slip_apart(o, &id)) {
-                break id;
-            }
-        };
-        taken.insert(id.clone());
+        let id = fresh_id(&mut rng, &mut taken, &own, (1000, 8999), |n| {
+            format!("msg-{n}")
+        });
         let (first, last) = person(&mut rng);
         let domain = if rng.chance(1, 2) {
             seed.address.rsplit('@').next().unwrap_or("northwind.io")

@@ -156,6 +156,13 @@ pub fn base_repo(rng: &mut Rng, owner: &str, name: &str) -> RepoSeed {
     repo
 }
 
+/// The number a template's own issues start from: a repository's first records are its
+/// history's (a background fills the numbers below the task's and goes on after them), so the
+/// task's records are neither its oldest nor its newest.
+pub(crate) fn first_number(rng: &mut Rng) -> u64 {
+    rng.range(12, 48) as u64
+}
+
 /// `count` open issues numbered from `first`, with distinct topics and 0-2 labels from the pool.
 pub(crate) fn issues(rng: &mut Rng, first: u64, count: usize, avoid: &[&str]) -> Vec<IssueSeed> {
     let topics: Vec<&(&str, &str)> = TOPICS.iter().filter(|(t, _)| !avoid.contains(t)).collect();
@@ -176,7 +183,8 @@ pub fn sample_repo(rng: &mut Rng) -> RepoSeed {
     let (name, _) = rng.pick(REPOS);
     let mut repo = base_repo(rng, owner, name);
     let k = rng.range(2, 5) as usize;
-    repo.issues = issues(rng, 1, k, &[]);
+    let first = first_number(rng);
+    repo.issues = issues(rng, first, k, &[]);
     repo
 }
 

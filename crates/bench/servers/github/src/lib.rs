@@ -20,7 +20,7 @@
 //! - Lists are sorted deterministically and paginated (`page`, `per_page`/`perPage`, 30 a
 //!   page by default).
 //! - A seed may carry a `background`: the account's history beside the task, issues and
-//!   merged pull requests of people of their own numbered after the task's records, and
+//!   merged pull requests of people of their own on the numbers around the task's records, and
 //!   repositories of the user's own, expanded when the account is built (`background/`).
 //! - A run's repositories hold at most [`ACCOUNT`] together, every commit counting its whole
 //!   tree: past it a push, fork, merge, issue or comment is a tool error

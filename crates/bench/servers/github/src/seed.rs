@@ -16,7 +16,7 @@ pub struct Seed {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repos: Vec<RepoSeed>,
     /// The account's history beside the task: issues and merged pull requests in these
-    /// repositories after their own numbers, and repositories of the user's own.
+    /// repositories on the numbers their own leave free, and repositories of the user's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
 }

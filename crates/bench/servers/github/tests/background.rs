@@ -48,7 +48,7 @@ fn numbers(items: &[Value]) -> Vec<u64> {
 }
 
 #[test]
-fn the_history_takes_the_numbers_after_the_seeds_own_and_leaves_them_as_they_are() {
+fn the_history_takes_the_numbers_around_the_seeds_own_and_leaves_them_as_they_are() {
     let own = own();
     let repo = &own.repos[0];
     let (owner, name) = (repo.owner.as_str(), repo.name.as_str());
@@ -65,6 +65,11 @@ fn the_history_takes_the_numbers_after_the_seeds_own_and_leaves_them_as_they_are
     assert_eq!(all.len(), issues.len() + pulls.len());
     assert_eq!(all.len(), repo.issues.len() + 150);
     assert_eq!(all.last(), Some(&(repo.issues.len() as u64 + 150)));
+    // No gaps, and the seed's records are neither the oldest nor the newest.
+    assert!(all.iter().copied().eq(1..=all.len() as u64));
+    let own_numbers: Vec<u64> = repo.issues.iter().map(|i| i.number).collect();
+    assert!(own_numbers.iter().all(|n| *n > 10), "{own_numbers:?}");
+    assert!(own_numbers.iter().all(|n| *n < all.len() as u64 - 10));
     assert!(pulls.len() > 10, "{} merged pull requests", pulls.len());
     for i in &repo.issues {
         let got = call(

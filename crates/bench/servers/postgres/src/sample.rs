@@ -23,6 +23,18 @@ pub const CUSTOMER_NAMES: &[&str] = &[
     "Julia Rossi",
     "Kwame Mensah",
     "Lena Fischer",
+    "Marta Lopes",
+    "Noah Bennett",
+    "Olivia Grant",
+    "Priya Nair",
+    "Quentin Moreau",
+    "Rosa Jimenez",
+    "Samir Haddad",
+    "Tessa Brandt",
+    "Umar Sheikh",
+    "Valeria Costa",
+    "Wen Li",
+    "Yusuf Aydin",
 ];
 pub const CITIES: &[&str] = &[
     "Lisbon",

@@ -1,12 +1,14 @@
 //! A store's catalogue and order history beside the task's own: a few hundred products and
-//! settled orders, written in the seed as a seed and counts and expanded when the shop is
-//! built. Its products, tags and customers belong to no template; its product ids and order
-//! numbers sit among the task's (never one digit away from one of them). Its orders are all
-//! settled (fulfilled, refunded or cancelled): the orders still to act on are the task's.
+//! orders, written in the seed as a seed and counts and expanded when the shop is built. Its
+//! products, tags and customers belong to no template; its product ids and order numbers sit
+//! among the task's (never one digit away from one of them). Most of its orders are settled
+//! (fulfilled, refunded or cancelled); the newest, numbered as the task's are, may still be
+//! paid and waiting, with discounts as often as the task's, so nothing but the customer and
+//! the goods tells a task's order from another.
 
 use crate::state::{Line, Order, OrderStatus, Product, ProductStatus, Refund, Seed};
 use mcpbench_sim::Rng;
-use mcpbench_sim::background::{one_slip_apart, person};
+use mcpbench_sim::background::{fresh_id, person};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,7 +26,7 @@ pub struct Background {
     /// How many products, at most 500.
     #[schemars(range(max = 500))]
     pub products: u32,
-    /// How many settled orders of those products, at most 500.
+    /// How many orders of those products, at most 500.
     #[schemars(range(max = 500))]
     pub orders: u32,
 }
@@ -97,7 +99,9 @@ pub(crate) fn expand(background: &Background, seed: &Seed) -> (Vec<Product>, Vec
     // 192 kinds in up to three sizes: room for MAX_RECORDS.
     let count = background.products.min(MAX_RECORDS) as usize;
     for (k, &(m, n)) in kinds.iter().cycle().take(count).enumerate() {
-        let id = fresh_id(&mut rng, &mut taken, &own_products, 7001, 9899);
+        let id = fresh_id(&mut rng, &mut taken, &own_products, (7001, 9899), |n| {
+            n.to_string()
+        });
         let (material, mat) = MATERIALS[m];
         let (noun, code) = NOUNS[n];
         // A kind comes in up to three sizes once the catalogue outgrows the kinds.
@@ -137,7 +141,9 @@ pub(crate) fn expand(background: &Background, seed: &Seed) -> (Vec<Product>, Vec
         if products.is_empty() {
             break;
         }
-        let id = fresh_id(&mut rng, &mut taken, &own_orders, lo, high + 20);
+        let id = fresh_id(&mut rng, &mut taken, &own_orders, (lo, high + 20), |n| {
+            n.to_string()
+        });
         let lines: Vec<Line> = (0..rng.range(1, 3))
             .map(|_| {
                 let p = rng.pick(&products);
@@ -160,12 +166,15 @@ pub(crate) fn expand(background: &Background, seed: &Seed) -> (Vec<Product>, Vec
             ),
             lines,
             shipping: *rng.pick(&[0, 490, 590]),
-            discount: 0,
+            discount: *rng.pick(&[0, 0, 500]),
             status: OrderStatus::Fulfilled,
             refunds: vec![],
         };
+        // The newest orders may still be open, as the task's are: paid, not yet shipped.
+        let recent = order.id as i64 >= low - 60;
         match rng.below(10) {
             0 => order.status = OrderStatus::Cancelled,
+            2..=4 if recent => order.status = OrderStatus::Paid,
             1 => {
                 order.status = OrderStatus::Refunded;
                 order.refunds.push(Refund {
@@ -178,21 +187,4 @@ pub(crate) fn expand(background: &Background, seed: &Seed) -> (Vec<Product>, Vec
         orders.push(order);
     }
     (products, orders)
-}
-
-/// A number in `lo..=hi` not yet taken and not one digit away from any of `own`.
-fn fresh_id(
-    rng: &mut Rng,
-    taken: &mut BTreeSet<String>,
-    own: &[String],
-    lo: i64,
-    hi: i64,
-) -> String {
-    loop {
-        let id = rng.range(lo, hi).to_string();
-        if !taken.contains(&id) && !own.iter().any(|o| one_slip_apart(o, &id)) {
-            taken.insert(id.clone());
-            return id;
-        }
-    }
 }

@@ -16,7 +16,7 @@
 //! - Lists are sorted (products by id, orders newest first), so answers are deterministic;
 //!   `list_products` pages by number, `search_products` and `list_orders` hand out
 //!   `pageInfo.endCursor`, which `after` takes (refused by a listing with other filters).
-//! - A seed may carry a `background`: a catalogue and settled orders of its own beside the
+//! - A seed may carry a `background`: a catalogue and orders of its own beside the
 //!   task's, expanded when the shop is built (`background.rs`).
 //! - A run's shop holds at most [`SHOP`]: past it, a new product, refund or discount code, or a
 //!   longer product, is a tool error (`failed_precondition`) that changes nothing.

@@ -31,7 +31,8 @@ fn the_history_sits_beside_the_seeds_own_records_and_leaves_them_as_they_are() {
         let got = call(&mut s, "get_product", json!({ "productId": p.id }));
         assert_eq!(got["sku"], p.sku.as_str());
     }
-    // Every order of the history is settled: the paid ones are the seed's.
+    // Some of the history's newest orders are still paid and waiting, as the seed's are, so
+    // an open order does not give a task's away.
     let paid = call(
         &mut s,
         "list_orders",
@@ -42,7 +43,10 @@ fn the_history_sits_beside_the_seeds_own_records_and_leaves_them_as_they_are() {
         .iter()
         .filter(|o| o.status == OrderStatus::Paid)
         .count();
-    assert_eq!(paid["total"], own_paid);
+    assert!(
+        paid["total"].as_u64().unwrap() as usize > own_paid + 2,
+        "{paid}"
+    );
     // Walk all orders with the cursor: each once, the seed's among them.
     let mut seen = Vec::new();
     let mut after = Value::Null;

@@ -210,6 +210,16 @@ pub(crate) fn invite_guests(rng: &mut Rng) -> Draft<Calendar> {
     }
 }
 
+/// Ways to ask for the first free slot, with `{day}`, `{need}` minutes and `{from}`.
+const SLOT_ASKS: &[&str] = &[
+    "On {day}, when does the first free {need}-minute slot on my calendar start, at or after {from}? My working day ends at 17:00. Answer with just the start time as HH:MM (24-hour).",
+    "I need {need} minutes to myself on {day}, no earlier than {from} and done by 17:00. When is the earliest I can start? Reply with the time only, HH:MM, 24-hour clock.",
+    "A colleague wants {need} minutes with me on {day} from {from} on; I stop at 17:00. What's the first start time that fits my calendar? Just HH:MM (24h).",
+    "Looking at {day}: from {from}, what's the earliest time a {need}-minute block fits into my calendar before my day ends at 17:00? Give only the start, as HH:MM in 24-hour time.",
+    "When is my first open {need}-minute window on {day}, starting {from} or later (I finish at 17:00)? Answer with the start time alone, HH:MM, 24-hour.",
+    "Find me the earliest {need} free minutes on {day} at or after {from}; nothing may run past 17:00. Tell me only when it starts (HH:MM, 24-hour).",
+];
+
 pub(crate) fn first_free_slot(rng: &mut Rng) -> Draft<Calendar> {
     let day = Day::pick(rng);
     let need = *rng.pick(&[30, 45, 60]);
@@ -228,11 +238,11 @@ pub(crate) fn first_free_slot(rng: &mut Rng) -> Draft<Calendar> {
         .flat_map(|e| [e.start[11..].to_string(), e.end[11..].to_string()])
         .collect();
     Draft {
-        goal: format!(
-            "On {}, when does the first free {need}-minute slot on my calendar start, at or after {}? My working day ends at 17:00. Answer with just the start time as HH:MM (24-hour).",
-            day.long(),
-            clock(from)
-        ),
+        goal: rng
+            .pick(SLOT_ASKS)
+            .replace("{day}", &day.long())
+            .replace("{need}", &need.to_string())
+            .replace("{from}", &clock(from)),
         max_steps: 4,
         seed: Seed {
             events,

@@ -87,6 +87,17 @@ fn draft(rng: &mut Rng, ids: &mut Ids, to: &str, subject: &str, text: &str) -> S
     m
 }
 
+/// Ways to ask for a saved draft to go out, with `{to}` and `{subject}`.
+const DRAFT_ASKS: &[&str] = &[
+    "I already wrote a draft to {to} with the subject \"{subject}\". Send that draft exactly as it is.",
+    "My draft for {to} about \"{subject}\" is ready. Please send it as it stands, no edits.",
+    "Send off the draft I saved for {to} (subject \"{subject}\"); don't change a word.",
+    "There's a finished draft to {to} titled \"{subject}\" sitting in my drafts. Send it unchanged.",
+    "I never got round to sending my draft \"{subject}\" to {to}. Please send it now, as written.",
+    "Go ahead with the draft to {to} on \"{subject}\": send it exactly as I left it.",
+    "Please send the draft I wrote to {to}, the one with the subject \"{subject}\". It doesn't need changes.",
+];
+
 pub(crate) fn send_saved_draft(rng: &mut Rng) -> Draft<Email> {
     let mut ids = Ids::new(rng, "msg");
     let mut messages = clutter(rng, &mut ids, 1, 3);
@@ -101,10 +112,10 @@ pub(crate) fn send_saved_draft(rng: &mut Rng) -> Draft<Email> {
     messages.extend([target, decoy]);
     rng.shuffle(&mut messages);
     Draft {
-        goal: format!(
-            "I already wrote a draft to {to} with the subject \"{}\". Send that draft exactly as it is.",
-            topics[0]
-        ),
+        goal: rng
+            .pick(DRAFT_ASKS)
+            .replace("{to}", to)
+            .replace("{subject}", topics[0]),
         max_steps: 4,
         seed: Seed {
             messages,

@@ -2,6 +2,16 @@
 
 use super::*;
 
+/// Ways to ask for a rename that keeps the content, with `{from}` and `{to}`.
+const RENAME_KEEP_ASKS: &[&str] = &[
+    "Rename {from} to {to}, keeping its content.",
+    "The draft is final now: {from} should be called {to}. Same content.",
+    "Please give {from} its final name, {to}, without touching what's in it.",
+    "I'm done editing {from}. Rename it to {to}; the text stays as it is.",
+    "Could you turn {from} into {to}? Just the name changes.",
+    "Make {from} become {to}, content unchanged.",
+];
+
 pub(super) fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
     let (from, to, content, files) = rename_pair(rng);
     let kind = *rng.pick(&[
@@ -11,7 +21,10 @@ pub(super) fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
     ]);
     let mv = call::<Filesystem>("move_file", json!({ "source": from, "destination": to }));
     Draft {
-        goal: format!("Rename {from} to {to}, keeping its content."),
+        goal: rng
+            .pick(RENAME_KEEP_ASKS)
+            .replace("{from}", &from)
+            .replace("{to}", &to),
         max_steps: 4,
         seed: Seed {
             files,

@@ -85,12 +85,23 @@ pub(super) fn rename_pair(rng: &mut Rng) -> (String, String, String, BTreeMap<St
     (from, to, content, files)
 }
 
+/// Ways to ask for a rename with no copy left behind, with `{from}` and `{to}`.
+const RENAME_ASKS: &[&str] = &[
+    "Rename {from} to {to}. Do not change its content, and do not leave a copy behind.",
+    "{from} is final: rename it to {to}, same content, and no leftover copy under the old name.",
+    "Please call {from} {to} from now on. Its text stays the same and the old name should be gone.",
+    "Can you rename {from} as {to}? Keep what's inside, and don't keep a duplicate.",
+    "The file {from} needs the name {to}. Content untouched, only one file at the end.",
+    "Move {from} to its final name {to}, leaving nothing at the old path and the content as it is.",
+];
+
 pub(super) fn rename_file(rng: &mut Rng) -> Draft<Filesystem> {
     let (from, to, content, files) = rename_pair(rng);
     Draft {
-        goal: format!(
-            "Rename {from} to {to}. Do not change its content, and do not leave a copy behind."
-        ),
+        goal: rng
+            .pick(RENAME_ASKS)
+            .replace("{from}", &from)
+            .replace("{to}", &to),
         max_steps: 4,
         seed: Seed {
             files,

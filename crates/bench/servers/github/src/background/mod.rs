@@ -5,10 +5,11 @@
 //! GitHub's do.
 //!
 //! Numbers: GitHub numbers issues and pull requests in one sequence per repository, and the
-//! templates name the task's own numbers, so the history takes the numbers after the task's
-//! highest (the task's records are the oldest of the repository). What a run creates then
-//! comes after the history: a template that names the number of something its run creates
-//! draws a background of its own, so it knows that number when it writes its reference.
+//! templates name the task's own numbers, which start a few dozen in; the history takes the
+//! free numbers from 1 up, below the task's and then after them, so the task's records are
+//! neither the repository's oldest nor its newest. What a run creates comes after all of them:
+//! a template that names the number of something its run creates draws a background of its
+//! own, so it knows that number when it writes its reference.
 //! The history changes no branch or commit of the task's repositories (a template may name
 //! the sha a branch points at); its pull requests are merged, their branches deleted.
 
@@ -35,7 +36,7 @@ pub struct Background {
     /// The stream the history is drawn from.
     pub seed: u32,
     /// How many issues and pull requests (about one in five a merged pull request), at most
-    /// 1,000, spread over the seed's repositories after their own numbers.
+    /// 1,000, spread over the seed's repositories on the numbers their own leave free.
     #[schemars(range(max = 1000))]
     pub issues: u32,
     /// How many repositories of the user's own besides the seed's, each with a README and a
@@ -92,14 +93,15 @@ pub(crate) fn expand(background: &Background, gh: &mut Github) -> Result<(), Str
             format!("{first}-{last}").to_lowercase()
         })
         .collect();
-    let mut next: BTreeMap<String, u64> = targets
-        .iter()
-        .map(|t| (t.clone(), gh.repos[t].next_number()))
-        .collect();
+    let mut next: BTreeMap<String, u64> = targets.iter().map(|t| (t.clone(), 1)).collect();
     for n in 0..background.issues as usize {
         let full = &targets[n % targets.len()];
         let repo = gh.repos.get_mut(full).expect("a target repository");
-        let number = next[full];
+        // The lowest number not yet taken: below the task's own, then after them.
+        let mut number = next[full];
+        while repo.issues.contains_key(&number) {
+            number += 1;
+        }
         next.insert(full.clone(), number + 1);
         let record = if rng.chance(1, 5) {
             pull_request(&mut rng, repo, number, &people)

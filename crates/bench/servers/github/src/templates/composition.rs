@@ -4,7 +4,7 @@ use super::{
     FEATURES, Kit, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase,
     not, params, place,
 };
-use crate::fixtures::{base_repo, issues};
+use crate::fixtures::{base_repo, first_number, issues};
 use crate::{Atom, Background, CommitSeed, Github, IssueSeed, PrState, PullSeed, Seed, State};
 use mcpbench_sim::{Draft, Pred, Rng, Simulated, call};
 use serde_json::json;
@@ -13,8 +13,9 @@ pub(crate) fn close_with_comment(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
     let k = rng.range(3, 6) as usize;
-    repo.issues = issues(rng, 1, k, &[]);
-    let number = rng.range(1, k as i64) as u64;
+    let first = first_number(rng);
+    repo.issues = issues(rng, first, k, &[]);
+    let number = first + rng.below(k as u64);
     let comment = match rng.below(3) {
         0 => format!(
             "Fixed in release 1.{}.{}; closing.",
@@ -83,7 +84,8 @@ pub(crate) fn label_issue(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
     let k = rng.range(4, 7) as usize;
-    let mut list: Vec<IssueSeed> = issues(rng, 1, k, &[]);
+    let first = first_number(rng);
+    let mut list: Vec<IssueSeed> = issues(rng, first, k, &[]);
     let at = rng.below(k as u64) as usize;
     if list[at].labels.is_empty() {
         list[at].labels.push("question".into());
@@ -234,12 +236,13 @@ pub(crate) fn branch_commit_pr(rng: &mut Rng) -> Draft<Github> {
 pub(crate) fn merge_mergeable(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
+    let first = first_number(rng);
     let first_issue = rng.range(1, 3) as u64;
-    repo.issues = issues(rng, 1, first_issue as usize, &[]);
+    repo.issues = issues(rng, first, first_issue as usize, &[]);
     let count = rng.range(3, 4) as usize;
     let features = rng.sample(FEATURES, count);
     let clean = rng.below(count as u64) as usize;
-    let mut numbers: Vec<u64> = (0..count as u64).map(|i| first_issue + 1 + i).collect();
+    let mut numbers: Vec<u64> = (0..count as u64).map(|i| first + first_issue + i).collect();
     rng.shuffle(&mut numbers);
     for (i, (slug, title)) in features.iter().enumerate() {
         let branch = format!("feature/{slug}");
@@ -345,8 +348,9 @@ pub(crate) fn fix_and_close(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
     let k = rng.range(1, 4) as usize;
-    let mut list = issues(rng, 1, k, &[]);
-    let number = rng.range(1, k as i64 + 1) as u64;
+    let first = first_number(rng);
+    let mut list = issues(rng, first, k, &[]);
+    let number = first + rng.below(k as u64 + 1);
     let port = rng.pick(&[8000, 8443, 9000, 9443]);
     for issue in list.iter_mut().filter(|i| i.number >= number) {
         issue.number += 1;

@@ -6,7 +6,7 @@ use super::{
     FEATURES, Kit, METHODS, atom, commit_exists, file_exists, file_is, method_name, method_phrase,
     not, params, place,
 };
-use crate::fixtures::{base_repo, issues};
+use crate::fixtures::{base_repo, first_number, issues};
 use crate::{Atom, CommitSeed, DEFAULT_USER, Github, Permission, PullSeed, Seed};
 use mcpbench_sim::{Draft, ErrorKind, Fault, Pred, Rng, call, qualified};
 use serde_json::json;
@@ -15,7 +15,8 @@ pub(crate) fn merge_after_outage(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
     let k = rng.range(1, 3) as usize;
-    repo.issues = issues(rng, 1, k, &[]);
+    let first = first_number(rng);
+    repo.issues = issues(rng, first, k, &[]);
     let features = rng.sample(FEATURES, 2);
     for (i, (slug, title)) in features.iter().enumerate() {
         let branch = format!("feature/{slug}");
@@ -31,13 +32,13 @@ pub(crate) fn merge_after_outage(rng: &mut Rng) -> Draft<Github> {
         c.from = Some("main".into());
         repo.commits.push(c);
         repo.pull_requests.push(PullSeed::new(
-            k as u64 + 1 + i as u64,
+            first + k as u64 + i as u64,
             title,
             &branch,
             "main",
         ));
     }
-    let number = k as u64 + 1 + rng.below(2);
+    let number = first + k as u64 + rng.below(2);
     let method = *rng.pick(METHODS);
     let (kind, message) = *rng.pick(&[
         (
@@ -101,7 +102,8 @@ pub(crate) fn update_then_merge(rng: &mut Rng) -> Draft<Github> {
     let mut repo = base_repo(rng, &owner, &name);
     repo.require_up_to_date = vec!["main".into()];
     let k = rng.range(0, 3) as usize;
-    repo.issues = issues(rng, 1, k, &[]);
+    let first = first_number(rng);
+    repo.issues = issues(rng, first, k, &[]);
     let (slug, title) = *rng.pick(FEATURES);
     let branch = format!("feature/{slug}");
     let module = slug.replace('-', "_");
@@ -119,7 +121,7 @@ pub(crate) fn update_then_merge(rng: &mut Rng) -> Draft<Github> {
         "Document the migration step",
         &[("docs/setup.md", &setup)],
     ));
-    let number = k as u64 + 1;
+    let number = first + k as u64;
     repo.pull_requests
         .push(PullSeed::new(number, title, &branch, "main"));
     let method = *rng.pick(METHODS);

@@ -2,7 +2,7 @@
 //! task asks a question).
 
 use super::{FEATURES, Kit, atom, commit_exists, file_is, params, place, sha_of};
-use crate::fixtures::{base_repo, issues};
+use crate::fixtures::{base_repo, first_number, issues};
 use crate::{Atom, CommitSeed, Github, IssueSeed, Seed, State};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
 use serde_json::json;
@@ -56,7 +56,8 @@ pub(crate) fn open_issue(rng: &mut Rng) -> Draft<Github> {
     let (owner, name) = place(rng);
     let mut repo = base_repo(rng, &owner, &name);
     let k = rng.range(1, 4) as usize;
-    repo.issues = issues(rng, 1, k, &[]);
+    let first = first_number(rng);
+    repo.issues = issues(rng, first, k, &[]);
     let (title, body) = *rng.pick(NEW_ISSUES);
     let n = rng.range(1, 2) as usize;
     let labels: Vec<String> = rng
@@ -325,7 +326,8 @@ pub(crate) fn count_open_bugs(rng: &mut Rng) -> Draft<Github> {
         )
     }));
     rng.shuffle(&mut kinds);
-    let mut list: Vec<IssueSeed> = issues(rng, 1, kinds.len(), &[]);
+    let first = first_number(rng);
+    let mut list: Vec<IssueSeed> = issues(rng, first, kinds.len(), &[]);
     for (issue, (bug, state)) in list.iter_mut().zip(&kinds) {
         if *bug {
             issue.labels.insert(0, "bug".into());

@@ -14,6 +14,11 @@ const HEADCOUNT_OPENERS: &[&str] = &[
     "For the account plan: ",
     "Settling a bet with a colleague. ",
     "Before my call with their office: ",
+    "Their recruiter asked me. ",
+    "Quick sanity check. ",
+    "For the org chart I'm drawing: ",
+    "We're sizing the deal. ",
+    "Curious, after today's meeting. ",
 ];
 /// Ways to ask for a headcount, with `{org}`.
 const HEADCOUNT_ASKS: &[&str] = &[

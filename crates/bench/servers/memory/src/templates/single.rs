@@ -6,14 +6,25 @@ use crate::{Atom, Memory};
 use mcpbench_sim::{AnswerCheck, Draft, Pred, Rng, Step, call};
 use serde_json::json;
 
+/// Ways to ask for someone new to be remembered, with `{name}` and one `{fact}`.
+const PERSON_ASKS: &[&str] = &[
+    "Add {name} to the knowledge graph as a new entity of type person, with exactly one observation: {fact}",
+    "I just met {name}. Remember them as a person, noting only this: {fact}",
+    "Please keep {name} in my memory, as a person, with one thing noted about them: \"{fact}\". Nothing else for now.",
+    "New contact: {name}, a person. The only fact to record so far is \"{fact}\".",
+    "Start remembering {name} (a person) for me. All I know yet: {fact}",
+    "Could you note a new person, {name}, in my memory? Record just \"{fact}\" about them.",
+];
+
 pub(super) fn remember_person(rng: &mut Rng) -> Draft<Memory> {
     let c = company(rng, 3, 2);
     let name = *rng.pick(&c.outsiders());
     let fact = *rng.pick(FACTS);
     Draft {
-        goal: format!(
-            "Add {name} to the knowledge graph as a new entity of type person, with exactly one observation: {fact}"
-        ),
+        goal: rng
+            .pick(PERSON_ASKS)
+            .replace("{name}", name)
+            .replace("{fact}", fact),
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&[
@@ -36,6 +47,16 @@ pub(super) fn remember_person(rng: &mut Rng) -> Draft<Memory> {
     }
 }
 
+/// Ways to ask for one more fact about someone known, with `{who}` and `{fact}`.
+const FACT_ASKS: &[&str] = &[
+    "Add the observation \"{fact}\" to {who} in the knowledge graph, keeping the observations already there.",
+    "Something new about {who}: \"{fact}\". Add it to what my memory has on them; keep the rest.",
+    "Remember this about {who} as well, word for word: {fact}. Don't drop anything you already know about them.",
+    "I learned that {who}: \"{fact}\". Please note it alongside their other facts.",
+    "Could you add \"{fact}\" to {who}'s notes in my memory? Everything already noted stays.",
+    "One more fact for {who}, exactly as written: {fact}. Leave their existing notes alone.",
+];
+
 pub(super) fn add_fact(rng: &mut Rng) -> Draft<Memory> {
     let c = company(rng, 4, 2);
     let who = rng.pick(&c.people).clone();
@@ -47,9 +68,10 @@ pub(super) fn add_fact(rng: &mut Rng) -> Draft<Memory> {
         .collect();
     let fact = *rng.pick(&fresh);
     Draft {
-        goal: format!(
-            "Add the observation \"{fact}\" to {who} in the knowledge graph, keeping the observations already there."
-        ),
+        goal: rng
+            .pick(FACT_ASKS)
+            .replace("{who}", &who)
+            .replace("{fact}", fact),
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&[

@@ -25,6 +25,10 @@ const STATUS_ASKS: &[&str] = &[
     "Order {id} {news}. Please record it as {status} in the database.",
     "Quick update for the orders table: order {id} {news}, so its status should now be '{status}'.",
     "Our books are behind: order {id} {news}. Mark it {status}.",
+    "Heads up, order {id} {news}. The database should show it as {status}.",
+    "Can you bring order {id} up to date? It {news}, so it's {status} now.",
+    "Just heard that order {id} {news}. Update the orders table: status {status}.",
+    "For the end-of-day report, order {id} {news}; please set it to {status}.",
 ];
 
 pub(super) fn retry_status_update(rng: &mut Rng) -> Draft<Postgres> {
@@ -156,7 +160,15 @@ pub(super) fn deactivate_customer(rng: &mut Rng) -> Draft<Postgres> {
         .filter(|c| c.status == "inactive")
         .count();
     let who = &customer.name;
-    let goal = match rng.below(3) {
+    let goal = match rng.below(5) {
+        3 => format!(
+            "Please take {who} off our customer list. Whatever they ordered before must stay in the database exactly as it is; \
+             if removing them would break that, keep the row and set them inactive."
+        ),
+        4 => format!(
+            "{who} closed their account with us. Remove their customer record if the database lets you do it without altering \
+             a single one of their orders, and otherwise just flag them as inactive."
+        ),
         0 => format!(
             "{who} is no longer a customer: take them out of the customers table, but we must keep their order history as it is; \
              marking them inactive is fine if they can't be removed."

@@ -17,6 +17,22 @@ const COMMENTS: &[&str] = &[
     "Root cause is the retry loop in the client.",
     "Fixed on staging, please verify before release.",
     "Waiting for design input on the empty state.",
+    "Seen again on the Android beta; same stack trace.",
+    "Product agreed this can wait until after the launch.",
+    "Bisected to last Tuesday's dependency bump.",
+    "Needs a migration; pairing with the data team on Thursday.",
+    "Cannot reproduce on a clean install, asking the reporter for details.",
+    "Patch is ready, blocked on the release freeze.",
+];
+
+/// Ways to ask for a comment, with the issue's `{title}` and the comment's `{body}`.
+const COMMENT_ASKS: &[&str] = &[
+    "Add this comment to the issue \"{title}\": {body}",
+    "Please leave a note on \"{title}\" saying: {body}",
+    "Post on the issue \"{title}\", word for word: {body}",
+    "For the record on \"{title}\", comment exactly this: {body}",
+    "Let the people following \"{title}\" know, as a comment: {body}",
+    "Comment on \"{title}\" with the following text: {body}",
 ];
 
 pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
@@ -31,7 +47,10 @@ pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
     ]);
     let comment = call::<Tracker>("add_comment", json!({ "id": issue.id, "body": body }));
     Draft {
-        goal: format!("Add this comment to the issue \"{}\": {body}", issue.title),
+        goal: rng
+            .pick(COMMENT_ASKS)
+            .replace("{title}", &issue.title)
+            .replace("{body}", &body),
         max_steps: 5,
         seed,
         tools: Tracker::tools(&[
@@ -178,6 +197,12 @@ const DONE_OPENERS: &[&str] = &[
     "Tidying the sprint board: ",
     "Maria signed off on it. ",
     "Before stand-up: ",
+    "Ticking things off for the release notes. ",
+    "Sprint review is in an hour. ",
+    "The reviewer was happy with it. ",
+    "Closing the week out. ",
+    "Quick board update: ",
+    "Finally. ",
 ];
 
 pub(crate) fn finish_via_review(rng: &mut Rng) -> Draft<Tracker> {

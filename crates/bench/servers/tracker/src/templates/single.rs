@@ -98,6 +98,12 @@ const REVIEW_ASKS: &[&str] = &[
     "\"{title}\" can be reviewed now; set its status accordingly.",
     "Please send the issue \"{title}\" to In Review.",
     "The fix for \"{title}\" is up for review. Update the issue's status to match.",
+    "Code for \"{title}\" is pushed and waiting on a reviewer; the issue should say so.",
+    "I'm done with \"{title}\" until someone reviews it. Move the issue along to review.",
+    "Can you flag \"{title}\" as being in review? The pull request is open.",
+    "Nothing left to do on \"{title}\" but the review. Reflect that on the issue, please.",
+    "\"{title}\" just went to the reviewers. Put the issue where the board expects it.",
+    "Update \"{title}\": it's out of my hands and in review now.",
 ];
 
 pub(crate) fn send_to_review(rng: &mut Rng) -> Draft<Tracker> {

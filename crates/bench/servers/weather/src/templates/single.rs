@@ -13,6 +13,12 @@ const AQI_ASKS: &[&str] = &[
     "How clean is the air in {place} right now? Give me the current US air quality index as a number.",
     "Current US AQI for {place}? Just the number.",
     "My asthma is acting up. What is the air quality index in {place} now (US AQI)? Reply with the number only.",
+    "Should I keep the windows shut today? Tell me the current US AQI in {place}, just the figure.",
+    "We're cycling to work in {place} tomorrow if the air is fine. What's the US air quality index there now? Number only.",
+    "Grandma in {place} wants to sit outside. What is the US AQI there right now? Just the number.",
+    "Is the smoke still bad in {place}? Give me the present US air quality index, nothing else.",
+    "Reading for {place}: the US AQI at this moment, as a bare number.",
+    "Before I book an outdoor table in {place}, what is the US air quality index there now? Reply with the number.",
 ];
 
 pub(super) fn air_quality(rng: &mut Rng) -> Draft<Weather> {
@@ -141,7 +147,7 @@ pub(super) fn forecast_at_coordinates(rng: &mut Rng) -> Draft<Weather> {
     }
 }
 
-/// Why a user changes units, or nothing.
+/// Why a user changes units (some naming a `{place}`), or nothing.
 const UNIT_REASONS: &[&str] = &[
     "",
     "I'm spending the next months abroad. ",
@@ -151,6 +157,12 @@ const UNIT_REASONS: &[&str] = &[
     "My kids are learning the other system at school. ",
     "For my sailing trip: ",
     "I just moved. ",
+    "I'm spending the next months in {place}. ",
+    "We just moved to {place}. ",
+    "Off to {place} for a semester. ",
+    "My partner in {place} keeps asking what I mean by the numbers. ",
+    "Planning a month of hiking around {place}: ",
+    "I'm back from {place}. ",
 ];
 /// Ways to ask, with `{system}`, `{degrees}` and `{wind}` of the wanted units.
 const UNIT_ASKS: &[&str] = &[
@@ -173,7 +185,11 @@ pub(super) fn switch_units(rng: &mut Rng) -> Draft<Weather> {
         Units::Imperial => ("imperial", "Fahrenheit", "mph"),
         Units::Metric => ("metric", "Celsius", "km/h"),
     };
-    let goal = format!("{}{}", rng.pick(UNIT_REASONS), rng.pick(UNIT_ASKS))
+    let places: Vec<&str> = crate::unambiguous_places().map(|k| k.name).collect();
+    let ask = format!("{}{}", rng.pick(UNIT_REASONS), rng.pick(UNIT_ASKS));
+    let place = *rng.pick(&places);
+    let goal = ask
+        .replace("{place}", place)
         .replace("{system}", system)
         .replace("{degrees}", degrees)
         .replace("{wind}", wind);

@@ -34,7 +34,7 @@ pub(super) fn github_issue_to_tracker(rng: &mut Rng) -> Composed {
     let mut gh = mcpbench_server_github::sample_seed(rng);
     let mut tracker = mcpbench_server_tracker::sample_seed(rng);
     let repo = &mut gh.repos[0];
-    let first = repo.issues.len() as u64 + 1;
+    let first = repo.issues.iter().map(|i| i.number).max().unwrap_or(0) + 1;
     for (k, title) in rng.sample(GH_TITLES, 4).into_iter().enumerate() {
         let labels = rng.sample(&["enhancement", "performance", "security", "ui"], 1);
         let body = format!("Seen in production: {}.", title.to_lowercase());

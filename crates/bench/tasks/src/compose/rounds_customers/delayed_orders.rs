@@ -44,6 +44,11 @@ const DELAY_ASKS: &[&str] = &[
     "Send each of those customers a separate email that apologises for the delay, names the item we're waiting for and includes their order number. Don't email anyone else.",
     "Could you let each of those customers know by email, one message per customer? Say sorry, say which item is late and mention their order number. No one else needs to hear about it.",
     "Each of those customers should get an email of their own with an apology, the name of the delayed item and their order number. Leave every other customer out of it.",
+    "I'd like every one of those customers to hear from us directly: a separate email each, saying we're sorry, which item is delayed and their order number. Nobody else.",
+    "Please apologise to those customers by email, one message per person, with the held-up item and their own order number in it. Other customers shouldn't be contacted.",
+    "Let's get ahead of the complaints: email each affected customer individually with an apology, the item in question and their order number. Don't contact anyone who isn't affected.",
+    "Reach out to each of those customers by email, separately, to say sorry for the wait, which item it is and what their order number is. Keep everyone else out of it.",
+    "Those customers deserve a heads-up: one email per customer, apologising, naming the missing item and quoting their order number. No emails to anyone else.",
 ];
 /// The reference's subjects, with `{id}` for the order number: it closes the subject, so that
 /// a changed subject loses it.

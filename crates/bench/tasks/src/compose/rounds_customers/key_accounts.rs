@@ -47,6 +47,12 @@ const OPENERS: &[&str] = &[
     "Time for the quarterly key-account review. ",
     "The board wants the key accounts updated. ",
     "Before my review with finance: ",
+    "New quarter, new numbers. ",
+    "Sales asked who our big customers are now. ",
+    "Our account managers need the updated list. ",
+    "For Monday's pipeline meeting: ",
+    "Catching up on admin. ",
+    "The CRM notes are stale. ",
 ];
 
 /// A quarter, counted from year 0: `4 * year + (quarter - 1)`.

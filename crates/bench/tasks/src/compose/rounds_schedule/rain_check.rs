@@ -68,6 +68,11 @@ const RAIN_OPENERS: &[&str] = &[
     "Most of my week is outside. ",
     "Before the weekend gets away from me: ",
     "Quick favour. ",
+    "The forecast keeps changing. ",
+    "I'm planning my week tonight. ",
+    "Rain ruined last weekend. ",
+    "Spring is unpredictable here. ",
+    "Help me stay dry: ",
 ];
 /// What a rainy plan gets at the end of its title.
 #[rustfmt::skip]

@@ -90,6 +90,12 @@ const TEAM_OPENERS: &[&str] = &[
     "New quarter, new people. ",
     "Before the all-hands: ",
     "Small admin job for you. ",
+    "HR sent the new profiles. ",
+    "Someone asked me who is on that team and I had no idea. ",
+    "Catching up after my leave. ",
+    "For the onboarding pack: ",
+    "Housekeeping, while it's quiet. ",
+    "Two people moved teams this week. ",
 ];
 
 /// A person's profile (the department is where it is filed).

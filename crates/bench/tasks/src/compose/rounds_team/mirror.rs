@@ -87,7 +87,7 @@ fn mirror_with(rng: &mut Rng, fault: bool) -> Composed {
         .flat_map(|a| PROBLEMS.iter().map(move |p| format!("{a}: {p}")))
         .collect();
     rng.shuffle(&mut titles);
-    let first = repo.issues.len() as u64 + 1;
+    let first = repo.issues.iter().map(|i| i.number).max().unwrap_or(0) + 1;
     let mut added: Vec<(Gh, IssueSeed)> = Vec::new();
     for (k, (&role, title)) in roles.iter().zip(&titles).enumerate() {
         let k_labels = rng.range(1, 2) as usize;

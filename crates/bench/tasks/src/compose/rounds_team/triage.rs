@@ -24,6 +24,18 @@ const ASSIGNEES: &[(&str, &str, &str, &str)] = &[
     ("Amara Obi", "aobi", "Amara Quinn", "amara"),
 ];
 
+/// What a user may say first: why they ask, or nothing.
+const TRIAGE_OPENERS: &[&str] = &[
+    "",
+    "Monday triage. ",
+    "The backlog is getting out of hand. ",
+    "Before the planning meeting: ",
+    "We have a new pair of hands this sprint. ",
+    "Support has been asking about these. ",
+    "End of sprint clean-up. ",
+    "Quick one before lunch. ",
+];
+
 /// Labels of the sample workspace a triage round is about.
 #[rustfmt::skip]
 const TRIAGE_LABELS: &[&str] = &[
@@ -229,15 +241,16 @@ fn triage_with(rng: &mut Rng, fault: bool) -> Composed {
 
     let first_name = name.split(' ').next().unwrap_or(name);
     let pname = &project.name;
+    let opener = *rng.pick(TRIAGE_OPENERS);
     let goal = match rng.below(3) {
         0 => format!(
-            "Triage round in the {pname} project of our issue tracker: every issue labelled {label} that is still open (not done or canceled) and has nobody assigned should go to {name}. Assign each of them to {first_name}, then post each one's title in the #{channel} Slack channel, one message per issue. Leave closed issues and ones someone already owns alone."
+            "{opener}Triage round in the {pname} project of our issue tracker: every issue labelled {label} that is still open (not done or canceled) and has nobody assigned should go to {name}. Assign each of them to {first_name}, then post each one's title in the #{channel} Slack channel, one message per issue. Leave closed issues and ones someone already owns alone."
         ),
         1 => format!(
-            "{name} is picking up the unowned {label} work in our tracker's {pname} project. Find the open issues there (neither done nor canceled) labelled {label} that have no assignee, assign each one to {first_name}, and announce them in #{channel} on Slack: a separate message per issue, containing its title. Don't touch issues that are closed or already assigned."
+            "{opener}{name} is picking up the unowned {label} work in our tracker's {pname} project. Find the open issues there (neither done nor canceled) labelled {label} that have no assignee, assign each one to {first_name}, and announce them in #{channel} on Slack: a separate message per issue, containing its title. Don't touch issues that are closed or already assigned."
         ),
         _ => format!(
-            "Please sort out the {label} issues nobody owns in the {pname} project of our issue tracker: each open one (not done or canceled) without an assignee should be assigned to {name}, and its title posted as its own message in our #{channel} Slack channel. Issues that are closed or already have an owner stay as they are."
+            "{opener}Please sort out the {label} issues nobody owns in the {pname} project of our issue tracker: each open one (not done or canceled) without an assignee should be assigned to {name}, and its title posted as its own message in our #{channel} Slack channel. Issues that are closed or already have an owner stay as they are."
         ),
     };
     Composed {
