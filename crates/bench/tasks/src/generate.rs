@@ -23,12 +23,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks.
-pub const GENERATOR_VERSION: &str = "9";
+pub const GENERATOR_VERSION: &str = "10";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2-6";
+pub const DEV_SET: &str = "dev-v2-7";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";

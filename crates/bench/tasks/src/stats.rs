@@ -35,6 +35,8 @@ pub struct SetStats {
     pub unused_tool_share: f64,
     /// Goals that hand over an id a lookup would find (see [`id_values`]).
     pub goals_with_ids: usize,
+    /// Goals in the servers' vocabulary rather than the user's (see [`speaks_api`]).
+    pub goals_with_api_words: usize,
     /// Tasks whose shortest reference has string arguments...
     pub tasks_with_string_arguments: usize,
     /// ...and of those, the ones whose goal holds every one of them word for word.
@@ -133,6 +135,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
     let mut with_args = 0;
     let mut every_arg = 0;
     let mut with_ids = 0;
+    let mut api_words = 0;
     for (t, r) in tasks.iter().zip(&shortest) {
         let args: Vec<&str> = r
             .iter()
@@ -144,6 +147,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
             every_arg += usize::from(args.iter().all(|a| t.goal.contains(a)));
         }
         with_ids += usize::from(id_values(r).iter().any(|id| t.goal.contains(id.as_str())));
+        api_words += usize::from(speaks_api(t));
     }
     let mut by_difficulty = BTreeMap::new();
     let mut by_computed_difficulty = BTreeMap::new();
@@ -176,6 +180,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         tools_per_task: Spread::of(&tools),
         unused_tool_share: share(unused, shown),
         goals_with_ids: with_ids,
+        goals_with_api_words: api_words,
         tasks_with_string_arguments: with_args,
         goals_with_every_argument: every_arg,
         predicates_on_created_ids: tasks
@@ -204,6 +209,26 @@ fn world_kib(t: &Task) -> u32 {
 
 /// The ids a reference passes: string values of arguments named `id`, `*_id`, `*Id`, `*_ids`
 /// or `*Ids`. A goal holding one hands the agent what it should have looked up.
+/// What a server's API says and a user does not: the memory server's data model.
+const API_WORDS: &[&str] = &[
+    "entitytype",
+    "relationtype",
+    "entity of type",
+    "relation of type",
+    "observation",
+];
+
+/// Whether the goal speaks the servers' API: it names a tool it is shown (`create_entities`,
+/// any name joined by `_`) or uses a word of [`API_WORDS`], where a user names what they want.
+fn speaks_api(t: &Task) -> bool {
+    let goal = t.goal.to_lowercase();
+    let names_tool = t.available_tools.iter().any(|q| {
+        let name = q.rsplit('.').next().unwrap_or(q);
+        name.contains('_') && goal.contains(name)
+    });
+    names_tool || API_WORDS.iter().any(|w| goal.contains(w))
+}
+
 fn id_values(steps: &[Step]) -> Vec<String> {
     fn is_id_key(k: &str) -> bool {
         k == "id"
@@ -375,6 +400,12 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             s.goals_with_ids.to_string(),
             "0",
             s.goals_with_ids == 0,
+        ),
+        row(
+            "goals in API vocabulary",
+            s.goals_with_api_words.to_string(),
+            "0",
+            s.goals_with_api_words == 0,
         ),
         row(
             "goals holding every argument",

@@ -137,6 +137,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-6",
         "5f833c1b515cef2e7214d45dfcf16a58174e59085026e5f39cf397db6e1af208",
     ),
+    (
+        "dev-v2-7",
+        "53ae2ed9def8abe2958e1697444217d267f12603bff6690a2640e1d46f4bd421",
+    ),
 ];
 
 #[test]

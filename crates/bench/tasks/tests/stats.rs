@@ -49,7 +49,7 @@ fn the_dev_set_measures_as_it_stands() {
     // Worlds at a real scale: every server holds a history beside the task's records.
     assert_eq!(
         (s.world_kib.min, s.world_kib.p25, s.world_kib.median),
-        (5, 45.75, 78.5),
+        (5, 45.0, 78.5),
         "KiB of starting state per task"
     );
     // Version 2's tool surface: whole catalogues and one to three servers not needed.
@@ -61,6 +61,10 @@ fn the_dev_set_measures_as_it_stands() {
     assert_eq!(
         s.goals_with_ids, 0,
         "version 2's goals name things, not ids"
+    );
+    assert_eq!(
+        s.goals_with_api_words, 0,
+        "goals say what the user wants, not the servers' words for it"
     );
     let computed: Vec<usize> = ["easy", "medium", "hard"]
         .iter()

@@ -1,5 +1,9 @@
 //! `memory.*` predicate atoms, over entity names exactly as stored (case-sensitive).
 //! Observations compare exactly, or (`observationContains`) as free text holding a fact.
+//! Entity and relation types compare as kinds: case and the way words are joined aside
+//! (`reports_to`, `reports to`, `Reports-To` and `reportsTo` are one kind), so that a goal
+//! can say "Kofi reports to Omar" as a user would and an agent's spelling of the verb is not
+//! held against it.
 
 use crate::state::{Memory, Relation};
 use mcpbench_sim::contains_phrase;
@@ -9,14 +13,16 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Atom {
-    /// An entity named `name` exists, of type `entityType` when given.
+    /// An entity named `name` exists, of the kind `entityType` when given (a kind compares
+    /// with case and the joining of its words aside: `Person` is `person`).
     #[serde(rename = "memory.entityExists", rename_all = "camelCase")]
     EntityExists {
         name: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         entity_type: Option<String>,
     },
-    /// The relation `from` -`relationType`-> `to` exists.
+    /// A relation from `from` to `to` of the kind `relationType` exists (`reports to`,
+    /// `Reports-To` and `reportsTo` are the kind `reports_to`; the direction counts).
     #[serde(rename = "memory.relationExists", rename_all = "camelCase")]
     RelationExists {
         from: String,
@@ -34,7 +40,7 @@ pub enum Atom {
     /// The entity `entity` exists and has exactly `count` observations.
     #[serde(rename = "memory.observationCount")]
     ObservationCount { entity: String, count: u32 },
-    /// The graph holds exactly `count` entities (of type `entityType` when given). A seed's
+    /// The graph holds exactly `count` entities (of the kind `entityType` when given). A seed's
     /// background adds as many as it expanded to of that type: `count` is what the seed's own
     /// entities and the task's changes make it.
     #[serde(rename = "memory.entityCount", rename_all = "camelCase")]
@@ -48,18 +54,17 @@ pub enum Atom {
 impl Atom {
     pub(crate) fn holds(&self, m: &Memory) -> bool {
         match self {
-            Atom::EntityExists { name, entity_type } => m
-                .entities
-                .get(name)
-                .is_some_and(|e| entity_type.as_ref().is_none_or(|t| e.entity_type == *t)),
+            Atom::EntityExists { name, entity_type } => m.entities.get(name).is_some_and(|e| {
+                entity_type
+                    .as_ref()
+                    .is_none_or(|t| same_kind(&e.entity_type, t))
+            }),
             Atom::RelationExists {
                 from,
                 to,
                 relation_type,
-            } => m.relations.contains(&Relation {
-                from: from.clone(),
-                to: to.clone(),
-                relation_type: relation_type.clone(),
+            } => m.relations.iter().any(|r: &Relation| {
+                r.from == *from && r.to == *to && same_kind(&r.relation_type, relation_type)
             }),
             Atom::HasObservation {
                 entity,
@@ -77,7 +82,8 @@ impl Atom {
                 .get(entity)
                 .is_some_and(|e| e.observations.len() == *count as usize),
             Atom::EntityCount { count, entity_type } => {
-                let counted = |t: &String| entity_type.as_ref().is_none_or(|want| t == want);
+                let counted =
+                    |t: &String| entity_type.as_ref().is_none_or(|want| same_kind(t, want));
                 let n = m
                     .entities
                     .values()
@@ -87,6 +93,32 @@ impl Atom {
             }
         }
     }
+}
+
+/// Whether two type names name one kind: lower-cased, with every run of other characters and
+/// every lower-to-upper case step read as one `_` (`reportsTo`, `Reports To` -> `reports_to`).
+pub(crate) fn same_kind(a: &str, b: &str) -> bool {
+    kind(a) == kind(b)
+}
+
+fn kind(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+            prev_lower = c.is_lowercase() || c.is_numeric();
+        } else {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            prev_lower = false;
+        }
+    }
+    out.trim_end_matches('_').to_string()
 }
 
 #[cfg(test)]
@@ -153,5 +185,40 @@ mod tests {
         } });
         assert_eq!(serde_json::to_value(&atom).unwrap(), want);
         assert_eq!(serde_json::from_value::<Atom>(want).unwrap(), atom);
+    }
+
+    #[test]
+    fn kinds_compare_whatever_the_case_and_the_joins() {
+        for spelled in [
+            "reports_to",
+            "reports to",
+            "Reports-To",
+            "reportsTo",
+            " REPORTS  TO ",
+        ] {
+            assert!(same_kind(spelled, "reports_to"), "{spelled}");
+        }
+        assert!(same_kind("Person", "person"));
+        assert!(!same_kind("reports", "reports_to"));
+        assert!(!same_kind("reportsto", "reports_to"));
+        assert!(!same_kind("mentored_by", "mentors"));
+        assert!(!same_kind("", "person"));
+    }
+
+    #[test]
+    fn a_relation_holds_under_any_spelling_of_its_kind_and_in_its_direction_only() {
+        let mut m = graph();
+        let args = serde_json::json!({ "relations": [
+            { "from": "Nora Vance", "to": "Felix Okoro", "relationType": "Reports To" }
+        ] });
+        mcpbench_sim::Server::call(&mut m, "create_relations", &args).unwrap();
+        let rel = |from: &str, to: &str, kind: &str| Atom::RelationExists {
+            from: from.into(),
+            to: to.into(),
+            relation_type: kind.into(),
+        };
+        assert!(rel("Nora Vance", "Felix Okoro", "reports_to").holds(&m));
+        assert!(!rel("Felix Okoro", "Nora Vance", "reports_to").holds(&m));
+        assert!(!rel("Nora Vance", "Felix Okoro", "mentors").holds(&m));
     }
 }

@@ -23,7 +23,7 @@ pub(super) fn record_meeting(rng: &mut Rng) -> Draft<Memory> {
     let note = format!("Met {host} at {event}");
     Draft {
         goal: format!(
-            "{host} just met {newcomer}. Add {newcomer} to the knowledge graph as an entity of type person with the observation \"{note}\", and record that {host} knows {newcomer} (a relation of type knows from {host} to {newcomer})."
+            "{host} just met {newcomer} at {event}. Remember {newcomer} as a person, with the note \"{note}\", and that {host} knows {newcomer}."
         ),
         max_steps: 5,
         seed: c.graph.seed,
@@ -78,7 +78,7 @@ pub(super) fn correct_observation(rng: &mut Rng) -> Draft<Memory> {
     );
     Draft {
         goal: format!(
-            "{who} has moved from {} to {}. In the knowledge graph, replace their observation \"{old}\" with \"{new}\" and keep their other observations.",
+            "{who} has moved from {} to {}. Where my memory says \"{old}\" about them, it should now say \"{new}\"; everything else I know about them stays.",
             moves[0], moves[1]
         ),
         max_steps: 5,
@@ -141,7 +141,7 @@ pub(super) fn change_employer(rng: &mut Rng) -> Draft<Memory> {
     };
     Draft {
         goal: format!(
-            "{who} has left {old} and joined {new}. Update the knowledge graph: remove the works_at relation from {who} to {old}, and add a works_at relation from {who} to {new}, with {new} in the graph as an organization. Keep {old} itself."
+            "{who} has left {old} and joined {new}. Bring my memory up to date: they work at {new} now and no longer at {old}, recorded the way the other people's employers are, with {new} kept as an organization like the others. Keep {old} itself."
         ),
         max_steps: 7,
         seed: c.graph.seed,
@@ -181,7 +181,7 @@ pub(super) fn note_employer_city(rng: &mut Rng) -> Draft<Memory> {
     let note = format!("Works in {city}");
     Draft {
         goal: format!(
-            "Find out from the knowledge graph which city {who}'s employer is located in, then add the observation \"Works in <that city>\" to {who} (for example \"Works in Paris\" if it were Paris)."
+            "Going by my memory, which city is {who}'s employer in? Note it on {who} as \"Works in\" and the city (\"Works in Paris\" if it were Paris)."
         ),
         max_steps: 5,
         seed: c.graph.seed,

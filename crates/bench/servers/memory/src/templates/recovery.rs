@@ -86,13 +86,13 @@ pub(super) fn relate_missing_entity(rng: &mut Rng) -> Draft<Memory> {
     );
     let goal = match rng.below(3) {
         0 => format!(
-            "Record in the knowledge graph that {who} advises {org}: a relation of type advises from {who} to {org}, with {org} in the graph as an organization."
+            "Remember that {who} advises {org}. {org} isn't in my memory yet; keep it there as an organization, like the other companies."
         ),
         1 => format!(
-            "{who} has started advising {org}. Note that in my knowledge graph as an \"advises\" relation from {who} to {org}; {org} belongs there as an organization, like the other companies."
+            "{who} has started advising {org}: please note that {who} advises {org}. {org} belongs in my memory as an organization, like the other companies."
         ),
         _ => format!(
-            "Please add to the knowledge graph that {who} advises the company {org} (relation type advises, from {who} to {org}; {org} is an organization)."
+            "Please remember that {who} now advises the company {org}, and keep {org} in my memory as an organization."
         ),
     };
     Draft {
@@ -133,7 +133,7 @@ pub(super) fn offboard_with_timeouts(rng: &mut Rng) -> Draft<Memory> {
     );
     Draft {
         goal: format!(
-            "{who} has left {org}. Remove {who} from the knowledge graph completely, and add the observation \"{note}\" to {org}."
+            "{who} has left {org}. Forget {who} entirely, and note on {org}: \"{note}\"."
         ),
         max_steps: 7,
         seed: c.graph.seed,

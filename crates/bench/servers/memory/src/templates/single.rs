@@ -8,7 +8,6 @@ use serde_json::json;
 
 /// Ways to ask for someone new to be remembered, with `{name}` and one `{fact}`.
 const PERSON_ASKS: &[&str] = &[
-    "Add {name} to the knowledge graph as a new entity of type person, with exactly one observation: {fact}",
     "I just met {name}. Remember them as a person, noting only this: {fact}",
     "Please keep {name} in my memory, as a person, with one thing noted about them: \"{fact}\". Nothing else for now.",
     "New contact: {name}, a person. The only fact to record so far is \"{fact}\".",
@@ -49,7 +48,6 @@ pub(super) fn remember_person(rng: &mut Rng) -> Draft<Memory> {
 
 /// Ways to ask for one more fact about someone known, with `{who}` and `{fact}`.
 const FACT_ASKS: &[&str] = &[
-    "Add the observation \"{fact}\" to {who} in the knowledge graph, keeping the observations already there.",
     "Something new about {who}: \"{fact}\". Add it to what my memory has on them; keep the rest.",
     "Remember this about {who} as well, word for word: {fact}. Don't drop anything you already know about them.",
     "I learned that {who}: \"{fact}\". Please note it alongside their other facts.",
@@ -147,6 +145,15 @@ pub(super) fn employer_lookup(rng: &mut Rng) -> Draft<Memory> {
     }
 }
 
+/// Ways to ask for a link between two people, with `{from}`, the verb `{phrase}` and `{to}`.
+const LINK_ASKS: &[&str] = &[
+    "Remember that {from} {phrase} {to}.",
+    "Note in my memory: {from} {phrase} {to}.",
+    "For later: {from} {phrase} {to}. Please keep that in my memory.",
+    "It turns out {from} {phrase} {to}; add that to what you remember about them.",
+    "Please remember how {from} and {to} are connected: {from} {phrase} {to}.",
+];
+
 pub(super) fn link_entities(rng: &mut Rng) -> Draft<Memory> {
     let c = company(rng, 5, 2);
     let pair = rng.sample(&c.people, 2);
@@ -154,9 +161,11 @@ pub(super) fn link_entities(rng: &mut Rng) -> Draft<Memory> {
     let kind = *rng.pick(&["mentors", "reports_to", "collaborates_with"]);
     let phrase = kind.replace('_', " ");
     Draft {
-        goal: format!(
-            "Record in the knowledge graph that {from} {phrase} {to}: a relation of type {kind} from {from} to {to}."
-        ),
+        goal: rng
+            .pick(LINK_ASKS)
+            .replace("{from}", from)
+            .replace("{phrase}", &phrase)
+            .replace("{to}", to),
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&[
@@ -179,14 +188,20 @@ pub(super) fn link_entities(rng: &mut Rng) -> Draft<Memory> {
     }
 }
 
+/// Ways to ask for someone to be forgotten, with `{who}`.
+const FORGET_ASKS: &[&str] = &[
+    "Forget {who} completely, along with every link between them and anyone else. Leave everything else as it is.",
+    "Please drop {who} from my memory, connections included; nothing else should change.",
+    "I no longer need anything about {who}: remove them and how they relate to others, and leave the rest alone.",
+    "Wipe {who} from my memory entirely, links to other people too. Everyone else stays as they are.",
+];
+
 pub(super) fn forget_entity(rng: &mut Rng) -> Draft<Memory> {
     let c = company(rng, 5, 2);
     let who = rng.pick(&c.people).clone();
     let left = c.entity_count() - 1;
     Draft {
-        goal: format!(
-            "Delete {who} from the knowledge graph, along with all of their relations. Leave everything else as it is."
-        ),
+        goal: rng.pick(FORGET_ASKS).replace("{who}", &who),
         max_steps: 3,
         seed: c.graph.seed,
         tools: Memory::tools(&[

@@ -116,13 +116,13 @@ pub(super) fn open_prs_to_memory(rng: &mut Rng) -> Composed {
     let list = and_list(&full_names);
     let goal = match rng.below(3) {
         0 => format!(
-            "The open pull request counts in our knowledge graph are out of date for {list}. Count each repository's open pull requests on GitHub now and replace the old count on its entity with `Open pull requests: <n>`, so that each keeps exactly one such count and its other notes stay."
+            "The open pull request counts in our knowledge graph are out of date for {list}. Count each repository's open pull requests on GitHub now and replace the old count my memory keeps on it with `Open pull requests: <n>`, so that each keeps exactly one such count and its other notes stay."
         ),
         1 => format!(
-            "Please refresh the knowledge graph for the GitHub repositories {list}: each entity notes `Open pull requests: <n>` from an earlier check. Swap that note for the current number of open pull requests (closed ones and plain issues don't count), leaving everything else on the entities alone."
+            "Please refresh my memory of the GitHub repositories {list}: each has a note `Open pull requests: <n>` from an earlier check. Swap that note for the current number of open pull requests (closed ones and plain issues don't count), leaving everything else I know about them alone."
         ),
         _ => format!(
-            "How many pull requests are open right now in {list}? Record the answer in the knowledge graph as each repository entity's `Open pull requests: <n>` note, replacing the stale count that is there today rather than adding a second one. Other repositories stay as they are."
+            "How many pull requests are open right now in {list}? Record the answer in my memory as each repository's `Open pull requests: <n>` note, replacing the stale count that is there today rather than adding a second one. Other repositories stay as they are."
         ),
     };
     Composed {
