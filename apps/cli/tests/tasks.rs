@@ -149,10 +149,19 @@ fn stats_prints_each_figure_beside_its_target_and_refuses_a_broken_set() {
         "no-skill passes",
         "heuristic agent passes",
         "heuristic agent: passes",
-        "MISSED",
+        "goals in API vocabulary",
     ] {
         assert!(out.contains(figure), "{figure} missing from:\n{out}");
     }
+    assert!(
+        !out.contains("MISSED"),
+        "the dev set meets every target:\n{out}"
+    );
+    // Against itself a set repeats every goal: the one figure it misses.
+    let o = mcpbench(&["tasks", "stats", dev, "--against", dev]);
+    let out = text(&o);
+    assert_eq!(out.matches("MISSED").count(), 1, "{out}");
+    assert!(out.contains("(200 identical)"), "{out}");
     let o = mcpbench(&["tasks", "stats", dev, "--against", dev, "--json"]);
     assert!(o.status.success(), "{}", text(&o));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");

@@ -55,12 +55,42 @@ pub fn schema_of<A: JsonSchema>() -> Value {
 }
 
 impl<S> Tool<S> {
+    /// A tool that only reads: its handler is given the state to look at, never to change, so
+    /// a read-only tool cannot write by mistake (the checker and the gateway rely on it: no
+    /// snapshot after a read, no distractor write).
+    pub fn read<A>(
+        name: &'static str,
+        description: &'static str,
+        handler: fn(&S, A) -> Result<Value, ToolError>,
+    ) -> Self
+    where
+        A: DeserializeOwned + JsonSchema + 'static,
+        S: 'static,
+    {
+        Self::with(name, Effect::Read, description, move |s: &mut S, a| {
+            handler(s, a)
+        })
+    }
+
+    /// A tool that may change the state.
+    pub fn write<A>(
+        name: &'static str,
+        description: &'static str,
+        handler: fn(&mut S, A) -> Result<Value, ToolError>,
+    ) -> Self
+    where
+        A: DeserializeOwned + JsonSchema + 'static,
+        S: 'static,
+    {
+        Self::with(name, Effect::Write, description, handler)
+    }
+
     /// A tool whose arguments deserialize into `A`.
-    pub fn new<A>(
+    fn with<A>(
         name: &'static str,
         effect: Effect,
         description: &'static str,
-        handler: fn(&mut S, A) -> Result<Value, ToolError>,
+        handler: impl Fn(&mut S, A) -> Result<Value, ToolError> + Send + Sync + 'static,
     ) -> Self
     where
         A: DeserializeOwned + JsonSchema + 'static,
@@ -152,5 +182,52 @@ impl<S> ToolBox<S> {
             .ok_or_else(|| ToolError::not_found(format!("no tool named {name}")))?;
         tool.validate(args)?;
         (tool.handler)(state, args.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Deserialize, JsonSchema)]
+    struct By {
+        n: i64,
+    }
+
+    fn count(s: &i64, _: By) -> Result<Value, ToolError> {
+        Ok(json!(*s))
+    }
+
+    fn add(s: &mut i64, a: By) -> Result<Value, ToolError> {
+        *s += a.n;
+        Ok(json!(*s))
+    }
+
+    #[test]
+    fn a_tool_is_a_read_or_a_write_by_its_handler() {
+        // A read's handler takes `&S`: the type system, not a label, keeps it from writing.
+        let tools = ToolBox::new(vec![
+            Tool::read("count", "How many.", count),
+            Tool::write("add", "Add n.", add),
+        ]);
+        let effects: Vec<Effect> = tools.specs().map(|s| s.effect).collect();
+        assert_eq!(effects, [Effect::Read, Effect::Write]);
+        let mut state = 1;
+        assert_eq!(
+            tools.call(&mut state, "add", &json!({ "n": 2 })).unwrap(),
+            3
+        );
+        assert_eq!(
+            tools.call(&mut state, "count", &json!({ "n": 9 })).unwrap(),
+            3
+        );
+        assert_eq!(state, 3);
+        let err = tools
+            .call(&mut state, "add", &json!({ "n": "x" }))
+            .unwrap_err();
+        assert!(err.to_string().contains("add"), "{err}");
+        assert_eq!(state, 3, "a refused call changes nothing");
     }
 }

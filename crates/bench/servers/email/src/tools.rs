@@ -5,7 +5,7 @@
 
 use crate::query::Query;
 use crate::state::{Email, Folder, Message, check_addresses, is_folder_name};
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -169,7 +169,7 @@ fn listing<'a>(
     Ok(out)
 }
 
-fn search_emails(mb: &mut Email, a: Search) -> Out {
+fn search_emails(mb: &Email, a: Search) -> Out {
     let q = Query::parse(&a.query)?;
     listing(
         mb.messages.values().filter(|m| q.matches(m)),
@@ -179,7 +179,7 @@ fn search_emails(mb: &mut Email, a: Search) -> Out {
     )
 }
 
-fn list_emails(mb: &mut Email, a: List) -> Out {
+fn list_emails(mb: &Email, a: List) -> Out {
     let folder = a.folder.unwrap_or_default();
     let label = match &a.label {
         Some(l) => Some(
@@ -199,7 +199,7 @@ fn list_emails(mb: &mut Email, a: List) -> Out {
     listing(hits, a.max_results, a.page_token.as_deref(), &query)
 }
 
-fn read_email(mb: &mut Email, a: MessageId) -> Out {
+fn read_email(mb: &Email, a: MessageId) -> Out {
     Ok(mb.get(&a.message_id)?.full())
 }
 
@@ -400,7 +400,7 @@ fn mark_as_read(mb: &mut Email, a: MarkRead) -> Out {
     Ok(json!({ "markedRead": a.message_ids }))
 }
 
-fn list_labels(mb: &mut Email, _: NoArgs) -> Out {
+fn list_labels(mb: &Email, _: NoArgs) -> Out {
     let count = |f: &dyn Fn(&Message) -> bool| {
         let hits: Vec<&Message> = mb.messages.values().filter(|m| f(m)).collect();
         json!({ "total": hits.len(), "unread": hits.iter().filter(|m| !m.read).count() })
@@ -452,89 +452,74 @@ fn add_label(mb: &mut Email, a: AddLabel) -> Out {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Email>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "search_emails",
-            Read,
             "Search the mailbox with Gmail-style syntax (from:, to:, subject:, label:, in:, is:unread, after:, before:, free words). Searches every folder except trash unless in: is given. Returns summaries, newest first, a page at a time (maxResults, default 20), with the total count and a nextPageToken while more pages follow.",
             search_emails,
         ),
-        Tool::new(
+        Tool::read(
             "list_emails",
-            Read,
             "List the messages of one folder (inbox by default), optionally only those with a label or only unread ones. Returns summaries, newest first, a page at a time (maxResults, default 20), with the total count and a nextPageToken while more pages follow.",
             list_emails,
         ),
-        Tool::new(
+        Tool::read(
             "read_email",
-            Read,
             "Read one message in full: sender, recipients, cc, subject, date, folder, labels and body. Does not mark it as read.",
             read_email,
         ),
-        Tool::new(
+        Tool::write(
             "send_email",
-            Write,
             "Send a new email right away. The body is used exactly as given. Recipients outside the allowed domains are refused. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             send_email,
         ),
-        Tool::new(
+        Tool::write(
             "draft_email",
-            Write,
             "Save a new email as a draft without sending it. Returns the draft id, which send_draft sends later. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             draft_email,
         ),
-        Tool::new(
+        Tool::write(
             "send_draft",
-            Write,
             "Send an existing draft unchanged, by its draft id. The message moves from drafts to sent. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             send_draft,
         ),
-        Tool::new(
+        Tool::write(
             "reply_email",
-            Write,
             "Reply to a message in its thread: goes to the original sender (with replyAll also to the other recipients), subject prefixed with \"Re: \", body exactly as given. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             reply_email,
         ),
-        Tool::new(
+        Tool::write(
             "forward_email",
-            Write,
             "Forward a message to new recipients, in its thread, with subject \"Fwd: ...\", an optional note on top and the original message quoted below. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             forward_email,
         ),
-        Tool::new(
+        Tool::write(
             "move_email",
-            Write,
             "Move a message to the inbox, the archive or the trash. Moving to trash keeps the message recoverable.",
             move_email,
         ),
-        Tool::new(
+        Tool::write(
             "archive_email",
-            Write,
             "Archive a message: remove it from the inbox into the archive, keeping it searchable.",
             archive_email,
         ),
-        Tool::new(
+        Tool::write(
             "delete_email",
-            Write,
             "Permanently delete a message. This cannot be undone; to put a message in the trash use move_email with folder trash.",
             delete_email,
         ),
-        Tool::new(
+        Tool::write(
             "mark_as_read",
-            Write,
             "Mark one or more messages as read. If any id does not exist, nothing is changed.",
             mark_as_read,
         ),
-        Tool::new(
+        Tool::read(
             "list_labels",
-            Read,
             "List the folders and custom labels with their total and unread message counts.",
             list_labels,
         ),
-        Tool::new(
+        Tool::write(
             "add_label",
-            Write,
             "Add a custom label to a message, creating the label if it does not exist. Folders (inbox, archive, ...) are not labels. A run's mailbox holds at most 2,000 messages and labels and 4 MiB in all.",
             add_label,
         ),

@@ -3,7 +3,7 @@
 //! `list_directory`: near-duplicates an agent must choose between, as in the real server.
 
 use crate::state::{FILES, Filesystem, file_name, join, normal, parent};
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -136,7 +136,7 @@ struct TreeArgs {
 #[serde(deny_unknown_fields)]
 struct NoArgs {}
 
-fn read_text_file(fs: &mut Filesystem, a: ReadText) -> Out {
+fn read_text_file(fs: &Filesystem, a: ReadText) -> Out {
     if a.head.is_some() && a.tail.is_some() {
         return Err(ToolError::invalid("give head or tail, not both"));
     }
@@ -155,11 +155,11 @@ fn read_text_file(fs: &mut Filesystem, a: ReadText) -> Out {
     Ok(Value::String(text))
 }
 
-fn read_file(fs: &mut Filesystem, a: PathArg) -> Out {
+fn read_file(fs: &Filesystem, a: PathArg) -> Out {
     fs.read(&a.path).map(|c| Value::String(c.clone()))
 }
 
-fn read_multiple_files(fs: &mut Filesystem, a: ReadMany) -> Out {
+fn read_multiple_files(fs: &Filesystem, a: ReadMany) -> Out {
     // One answer shows at most as much as a run's files hold, however often a path repeats.
     let mut shown = 0;
     let parts: Vec<String> = a
@@ -226,7 +226,7 @@ fn create_directory(fs: &mut Filesystem, a: PathArg) -> Out {
     )))
 }
 
-fn list_directory(fs: &mut Filesystem, a: PathArg) -> Out {
+fn list_directory(fs: &Filesystem, a: PathArg) -> Out {
     let lines: Vec<String> = fs
         .children(&a.path)?
         .into_iter()
@@ -235,7 +235,7 @@ fn list_directory(fs: &mut Filesystem, a: PathArg) -> Out {
     Ok(Value::String(lines.join("\n")))
 }
 
-fn list_directory_with_sizes(fs: &mut Filesystem, a: ListSized) -> Out {
+fn list_directory_with_sizes(fs: &Filesystem, a: ListSized) -> Out {
     let mut entries: Vec<(String, bool, usize)> = fs
         .children(&a.path)?
         .into_iter()
@@ -283,7 +283,7 @@ fn tree(fs: &Filesystem, dir: &str, exclude: &[String]) -> Result<Value, ToolErr
     Ok(Value::Array(out))
 }
 
-fn directory_tree(fs: &mut Filesystem, a: TreeArgs) -> Out {
+fn directory_tree(fs: &Filesystem, a: TreeArgs) -> Out {
     tree(fs, &a.path, &a.exclude_patterns)
 }
 
@@ -361,7 +361,7 @@ pub(crate) fn glob(pattern: &str, name: &str) -> bool {
     go(&p, &n)
 }
 
-fn search_files(fs: &mut Filesystem, a: Search) -> Out {
+fn search_files(fs: &Filesystem, a: Search) -> Out {
     let root = normal(&a.path).map_err(ToolError::invalid)?;
     if !fs.is_dir(root) {
         return Err(ToolError::not_found(format!("no such directory: {root}")));
@@ -389,7 +389,7 @@ fn search_files(fs: &mut Filesystem, a: Search) -> Out {
     ))
 }
 
-fn get_file_info(fs: &mut Filesystem, a: PathArg) -> Out {
+fn get_file_info(fs: &Filesystem, a: PathArg) -> Out {
     let path = normal(&a.path).map_err(ToolError::invalid)?;
     let read_only = fs.writable(path).is_err();
     if fs.is_dir(path) {
@@ -405,94 +405,79 @@ fn get_file_info(fs: &mut Filesystem, a: PathArg) -> Out {
     }))
 }
 
-fn list_allowed_directories(_: &mut Filesystem, _: NoArgs) -> Out {
+fn list_allowed_directories(_: &Filesystem, _: NoArgs) -> Out {
     Ok(Value::String("Allowed directories:\n/".into()))
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Filesystem>> = LazyLock::new(|| {
-    use Effect::{Read, Write as W};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "read_text_file",
-            Read,
             "Read the complete contents of a text file. Use head or tail to read only the first or last N lines.",
             read_text_file,
         ),
-        Tool::new(
+        Tool::read(
             "read_file",
-            Read,
             "Read the complete contents of a file as text. Deprecated: use read_text_file.",
             read_file,
         ),
-        Tool::new(
+        Tool::read(
             "read_multiple_files",
-            Read,
             "Read several files at once. Each file's content is prefixed with its path; a file that cannot be read shows its error and does not stop the others.",
             read_multiple_files,
         ),
-        Tool::new(
+        Tool::write(
             "write_file",
-            W,
             "Create a new file or completely overwrite an existing one. The parent directory must exist. A run's filesystem holds at most 5,000 files and directories and 8 MiB in all.",
             write_file,
         ),
-        Tool::new(
+        Tool::write(
             "edit_file",
-            W,
             "Make exact text replacements in a file. Each oldText must occur exactly once. With dryRun, returns the new content without writing. A run's filesystem holds at most 5,000 files and directories and 8 MiB in all.",
             edit_file,
         ),
-        Tool::new(
+        Tool::write(
             "create_directory",
-            W,
             "Create a directory, with any missing parents. Succeeds silently if it already exists. A run's filesystem holds at most 5,000 files and directories and 8 MiB in all.",
             create_directory,
         ),
-        Tool::new(
+        Tool::read(
             "list_directory",
-            Read,
             "List the entries directly inside a directory, each marked [FILE] or [DIR].",
             list_directory,
         ),
-        Tool::new(
+        Tool::read(
             "list_directory_with_sizes",
-            Read,
             "List the entries of a directory with file sizes and a total, sorted by name or size.",
             list_directory_with_sizes,
         ),
-        Tool::new(
+        Tool::read(
             "directory_tree",
-            Read,
             "Get a recursive tree of a directory as JSON, each entry with name, type and children. The whole tree below the path comes in one answer; leave subtrees out with excludePatterns, or list one directory at a time.",
             directory_tree,
         ),
-        Tool::new(
+        Tool::write(
             "move_file",
-            W,
             "Move or rename a file or directory. Fails if the destination exists.",
             move_file,
         ),
-        Tool::new(
+        Tool::write(
             "delete_file",
-            W,
             "Delete one file. Directories cannot be deleted.",
             delete_file,
         ),
-        Tool::new(
+        Tool::read(
             "search_files",
-            Read,
             "Recursively find files and directories below a path whose names match a glob (*.log) or contain a substring.",
             search_files,
         ),
-        Tool::new(
+        Tool::read(
             "get_file_info",
-            Read,
             "Get metadata of a file or directory: type, size in bytes, line count, whether it is read-only.",
             get_file_info,
         ),
-        Tool::new(
+        Tool::read(
             "list_allowed_directories",
-            Read,
             "List the directories this server may access.",
             list_allowed_directories,
         ),

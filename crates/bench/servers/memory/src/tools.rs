@@ -7,7 +7,7 @@
 //! Relations must join existing entities: a missing end is `not_found` and nothing is created.
 
 use crate::state::{Entity, Memory, Relation};
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -314,11 +314,11 @@ fn delete_relations(m: &mut Memory, a: Relations) -> Out {
     )))
 }
 
-fn read_graph(m: &mut Memory, _: NoArgs) -> Out {
+fn read_graph(m: &Memory, _: NoArgs) -> Out {
     Ok(m.snapshot())
 }
 
-fn search_nodes(m: &mut Memory, a: SearchNodes) -> Out {
+fn search_nodes(m: &Memory, a: SearchNodes) -> Out {
     let q = a.query.to_lowercase();
     let hit = |e: &Entity| {
         e.name.to_lowercase().contains(&q)
@@ -334,7 +334,7 @@ fn search_nodes(m: &mut Memory, a: SearchNodes) -> Out {
     Ok(m.subgraph(&names))
 }
 
-fn open_nodes(m: &mut Memory, a: OpenNodes) -> Out {
+fn open_nodes(m: &Memory, a: OpenNodes) -> Out {
     let names: BTreeSet<&str> = a.names.iter().map(String::as_str).collect();
     Ok(m.subgraph(&names))
 }
@@ -350,76 +350,64 @@ fn update_entity_type(m: &mut Memory, a: UpdateType) -> Out {
     Ok(json!(e))
 }
 
-fn get_entity(m: &mut Memory, a: GetEntity) -> Out {
+fn get_entity(m: &Memory, a: GetEntity) -> Out {
     Ok(json!(m.entity(&a.name)?))
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Memory>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::write(
             "create_entities",
-            Write,
             "Create multiple new entities in the knowledge graph. Entities whose name already exists are skipped, not changed. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             create_entities,
         ),
-        Tool::new(
+        Tool::write(
             "create_relations",
-            Write,
             "Create multiple new relations between existing entities. Relations should be in active voice (works_at, knows). Duplicates are skipped. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             create_relations,
         ),
-        Tool::new(
+        Tool::write(
             "add_observations",
-            Write,
             "Add new observations to existing entities in the knowledge graph. Observations already present are not repeated. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             add_observations,
         ),
-        Tool::new(
+        Tool::write(
             "delete_entities",
-            Write,
             "Delete multiple entities and every relation that starts or ends at them.",
             delete_entities,
         ),
-        Tool::new(
+        Tool::write(
             "delete_observations",
-            Write,
             "Delete specific observations (exact text) from entities.",
             delete_observations,
         ),
-        Tool::new(
+        Tool::write(
             "delete_relations",
-            Write,
             "Delete multiple relations, each given by from, to and relationType exactly.",
             delete_relations,
         ),
-        Tool::new(
+        Tool::read(
             "read_graph",
-            Read,
             "Read the entire knowledge graph: every entity with its observations, and every relation.",
             read_graph,
         ),
-        Tool::new(
+        Tool::read(
             "search_nodes",
-            Read,
             "Search for entities whose name, type or observations contain the query (case-insensitive). Returns those entities and only the relations between two of them.",
             search_nodes,
         ),
-        Tool::new(
+        Tool::read(
             "open_nodes",
-            Read,
             "Retrieve specific entities by name. Returns those entities and only the relations between two of them; unknown names are left out.",
             open_nodes,
         ),
-        Tool::new(
+        Tool::write(
             "update_entity_type",
-            Write,
             "Change the entityType of one existing entity; its name, observations and relations stay. A run's knowledge graph holds at most 20,000 entities, observations and relations and 4 MiB in all.",
             update_entity_type,
         ),
-        Tool::new(
+        Tool::read(
             "get_entity",
-            Read,
             "Deprecated: retrieve one entity by name, without any relations. Use open_nodes.",
             get_entity,
         ),

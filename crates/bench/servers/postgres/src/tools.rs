@@ -9,7 +9,7 @@
 use crate::catalog::{Kind, unqualified};
 use crate::engine::{Access, quote};
 use crate::state::Postgres;
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -201,7 +201,7 @@ fn relation(
         })
 }
 
-fn query(pg: &mut Postgres, a: SqlArgs) -> Out {
+fn query(pg: &Postgres, a: SqlArgs) -> Out {
     pg.db.run(&a.sql, Access::ReadOnly)
 }
 
@@ -209,13 +209,13 @@ fn execute_sql(pg: &mut Postgres, a: SqlArgs) -> Out {
     pg.db.run(&a.sql, Access::ReadWrite)
 }
 
-fn list_schemas(_: &mut Postgres, _: NoArgs) -> Out {
+fn list_schemas(_: &Postgres, _: NoArgs) -> Out {
     Ok(
         json!([{ "schema_name": "public", "schema_owner": "postgres", "schema_type": "User Schema" }]),
     )
 }
 
-fn list_objects(pg: &mut Postgres, a: ListObjects) -> Out {
+fn list_objects(pg: &Postgres, a: ListObjects) -> Out {
     check_schema(Some(&a.schema_name))?;
     let kind = match a.object_type {
         ObjectType::Table => Kind::Table,
@@ -229,7 +229,7 @@ fn list_objects(pg: &mut Postgres, a: ListObjects) -> Out {
         .collect())
 }
 
-fn list_tables(pg: &mut Postgres, a: ListTables) -> Out {
+fn list_tables(pg: &Postgres, a: ListTables) -> Out {
     check_schema(a.schema_name.as_deref())?;
     let err = |e| pg.db.error(e);
     let mut tables = Vec::new();
@@ -241,7 +241,7 @@ fn list_tables(pg: &mut Postgres, a: ListTables) -> Out {
     Ok(json!({ "schema": "public", "tables": tables }))
 }
 
-fn get_object_details(pg: &mut Postgres, a: ObjectDetails) -> Out {
+fn get_object_details(pg: &Postgres, a: ObjectDetails) -> Out {
     let kinds = match a.object_type {
         ObjectType::Table => [Kind::Table],
         ObjectType::View => [Kind::View],
@@ -298,7 +298,7 @@ fn get_object_details(pg: &mut Postgres, a: ObjectDetails) -> Out {
     Ok(out)
 }
 
-fn describe_table(pg: &mut Postgres, a: TableArgs) -> Out {
+fn describe_table(pg: &Postgres, a: TableArgs) -> Out {
     let (kind, name) = relation(
         pg,
         &a.table_name,
@@ -318,11 +318,11 @@ fn describe_table(pg: &mut Postgres, a: TableArgs) -> Out {
     Ok(json!({ "schema": "public", "table": name, "type": kind.as_str(), "columns": columns }))
 }
 
-fn explain_query(pg: &mut Postgres, a: Explain) -> Out {
+fn explain_query(pg: &Postgres, a: Explain) -> Out {
     pg.db.explain(&a.sql, a.analyze)
 }
 
-fn list_indexes(pg: &mut Postgres, a: TableArgs) -> Out {
+fn list_indexes(pg: &Postgres, a: TableArgs) -> Out {
     let (_, name) = relation(pg, &a.table_name, a.schema_name.as_deref(), &[Kind::Table])?;
     let indexes: Vec<Value> = pg
         .db
@@ -423,7 +423,7 @@ fn drop_index(pg: &mut Postgres, a: DropIndex) -> Out {
     }
 }
 
-fn get_table_sample(pg: &mut Postgres, a: Sample) -> Out {
+fn get_table_sample(pg: &Postgres, a: Sample) -> Out {
     let (_, name) = relation(pg, &a.table_name, None, &[Kind::Table, Kind::View])?;
     let err = |e| pg.db.error(e);
     let (columns, rows) = pg.db.sample(&name, a.limit).map_err(err)?;
@@ -431,18 +431,16 @@ fn get_table_sample(pg: &mut Postgres, a: Sample) -> Out {
     Ok(json!({ "table": name, "columns": columns, "rows": rows, "total_rows": total }))
 }
 
-fn count_rows(pg: &mut Postgres, a: CountRows) -> Out {
+fn count_rows(pg: &Postgres, a: CountRows) -> Out {
     let (_, name) = relation(pg, &a.table_name, None, &[Kind::Table, Kind::View])?;
     let n = pg.db.row_count(&name).map_err(|e| pg.db.error(e))?;
     Ok(json!({ "table": name, "row_count": n }))
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Postgres>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "query",
-            Read,
             concat!(
                 "Run a read-only SQL query and get the rows back: column names, rows as arrays of values, at most 100 rows and 4 MiB of values per result. \
              It runs in a read-only transaction, so statements that would change data or schema are refused.",
@@ -450,9 +448,8 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Postgres>> = LazyLock::new(|| {
             ),
             query,
         ),
-        Tool::new(
+        Tool::write(
             "execute_sql",
-            Write,
             concat!(
                 "Execute any SQL: INSERT, UPDATE, DELETE, CREATE/ALTER/DROP, or SELECT. Returns rows (at most 100 and 4 MiB of values per result) or \
              the number of rows affected. Several statements separated by semicolons run as one transaction: all or nothing. \
@@ -461,69 +458,58 @@ pub(crate) static TOOLS: LazyLock<ToolBox<Postgres>> = LazyLock::new(|| {
             ),
             execute_sql,
         ),
-        Tool::new(
+        Tool::read(
             "list_schemas",
-            Read,
             "List the database's schemas with their owner and type.",
             list_schemas,
         ),
-        Tool::new(
+        Tool::read(
             "list_objects",
-            Read,
             "List the objects of one schema: tables (default), views, sequences or extensions, each with schema, name and type.",
             list_objects,
         ),
-        Tool::new(
+        Tool::read(
             "list_tables",
-            Read,
             "List the tables of the public schema with how many columns and rows each has.",
             list_tables,
         ),
-        Tool::new(
+        Tool::read(
             "get_object_details",
-            Read,
             "Show a table or view in detail: columns (type, nullability, default), constraints (primary key, unique, foreign keys), indexes, and the full definition, where CHECK constraints appear.",
             get_object_details,
         ),
-        Tool::new(
+        Tool::read(
             "describe_table",
-            Read,
             "Describe the columns of a table or view: name, type, whether it is nullable, default, and whether it is part of the primary key.",
             describe_table,
         ),
-        Tool::new(
+        Tool::read(
             "explain_query",
-            Read,
             "Show the query plan of one SQL statement: which tables are scanned and which indexes are searched. With analyze, a read-only statement is also run and its actual row count reported.",
             explain_query,
         ),
-        Tool::new(
+        Tool::read(
             "list_indexes",
-            Read,
             "List the indexes of a table: name, columns in order, unique, origin (primary key, unique constraint or create index), partial, and definition.",
             list_indexes,
         ),
-        Tool::new(
+        Tool::write(
             "create_index",
-            Write,
             "Create an index on one or more columns of a table; unique makes it refuse duplicate values. Fails if the name is taken, unless if_not_exists is set.",
             create_index,
         ),
-        Tool::new(
+        Tool::write(
             "drop_index",
-            Write,
             "Drop an index by name. Indexes that enforce a PRIMARY KEY or UNIQUE constraint cannot be dropped this way.",
             drop_index,
         ),
-        Tool::new(
+        Tool::read(
             "get_table_sample",
-            Read,
             "Get the first rows of a table or view (default 5, at most 50) and its total row count, to see what the data looks like.",
             get_table_sample,
         ),
-        Tool::new(
+        Tool::read(
             "count_rows",
-            Read,
             "Count all rows of a table or view.",
             count_rows,
         ),

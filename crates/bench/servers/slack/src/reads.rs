@@ -153,7 +153,7 @@ fn history_query(channel: &str) -> String {
     format!("conversations.history {channel}")
 }
 
-pub(crate) fn list_channels(s: &mut Slack, a: ListChannels) -> Out {
+pub(crate) fn list_channels(s: &Slack, a: ListChannels) -> Out {
     let mut listed: Vec<&Channel> = s
         .channels
         .values()
@@ -179,7 +179,7 @@ fn top_level<'a>(s: &'a Slack, id: &str) -> Vec<&'a Message> {
     top
 }
 
-pub(crate) fn get_channel_history(s: &mut Slack, a: History) -> Out {
+pub(crate) fn get_channel_history(s: &Slack, a: History) -> Out {
     let id = s.channel(&a.channel_id)?.id.clone();
     let top = top_level(s, &id);
     let (items, next) = cursor_page(&top, &a.cursor, a.limit, 10, &history_query(&id))?;
@@ -229,7 +229,7 @@ pub fn history_reads(seed: &Seed, channel: &str, limit: u32, ts: Option<&str>) -
         .collect()
 }
 
-pub(crate) fn get_thread_replies(s: &mut Slack, a: Replies) -> Out {
+pub(crate) fn get_thread_replies(s: &Slack, a: Replies) -> Out {
     let id = s.channel(&a.channel_id)?.id.clone();
     let i = s.message_index(&id, &a.thread_ts)?;
     let root = s.messages[i]
@@ -246,7 +246,7 @@ pub(crate) fn get_thread_replies(s: &mut Slack, a: Replies) -> Out {
     Ok(json!({ "ok": true, "messages": messages, "has_more": false }))
 }
 
-pub(crate) fn get_users(s: &mut Slack, a: Users) -> Out {
+pub(crate) fn get_users(s: &Slack, a: Users) -> Out {
     let mut all: Vec<&User> = s.users.values().collect();
     all.sort_by(|x, y| x.name.cmp(&y.name));
     let (items, next) = cursor_page(&all, &a.cursor, a.limit, 100, "users.list")?;
@@ -254,7 +254,7 @@ pub(crate) fn get_users(s: &mut Slack, a: Users) -> Out {
     Ok(json!({ "ok": true, "members": members, "response_metadata": { "next_cursor": next } }))
 }
 
-pub(crate) fn get_user_profile(s: &mut Slack, a: Profile) -> Out {
+pub(crate) fn get_user_profile(s: &Slack, a: Profile) -> Out {
     let u = s.user(&a.user_id)?;
     Ok(json!({
         "ok": true,
@@ -293,7 +293,7 @@ fn parse_query(q: &str) -> (Vec<String>, Option<String>, Option<String>) {
     (terms, channel, author)
 }
 
-pub(crate) fn search_messages(s: &mut Slack, a: Search) -> Out {
+pub(crate) fn search_messages(s: &Slack, a: Search) -> Out {
     let (terms, channel, author) = parse_query(&a.query);
     if terms.is_empty() && channel.is_none() && author.is_none() {
         return Err(ToolError::invalid("the query has no words to search for"));

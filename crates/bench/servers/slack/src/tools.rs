@@ -8,7 +8,7 @@ use crate::reads;
 use crate::state::{
     Ephemeral, Message, Reaction, Slack, new_channel_id, slack_id, valid_channel_name,
 };
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -332,89 +332,74 @@ fn post_ephemeral(s: &mut Slack, a: PostEphemeral) -> Out {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Slack>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "slack_list_channels",
-            Read,
             "List the public channels of the workspace (and private ones the bot is in) with id, name, topic, member count and whether the bot is a member, by name, limit at a time (default 100). Archived channels are left out unless include_archived is true. Pass response_metadata.next_cursor as cursor for the next page.",
             reads::list_channels,
         ),
-        Tool::new(
+        Tool::write(
             "slack_post_message",
-            Write,
             "Post a new message to a channel, by channel id. The bot must be a member of the channel, and archived channels cannot be posted to. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             post_message,
         ),
-        Tool::new(
+        Tool::write(
             "slack_reply_to_thread",
-            Write,
             "Reply in the thread of a message, given the channel id and the parent message's ts. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             reply_to_thread,
         ),
-        Tool::new(
+        Tool::write(
             "slack_add_reaction",
-            Write,
             "Add an emoji reaction (name without colons) to a message, given the channel id and the message ts.",
             add_reaction,
         ),
-        Tool::new(
+        Tool::read(
             "slack_get_channel_history",
-            Read,
             "Get the top-level messages of a channel, newest first, limit at a time (default 10, at most 200). While has_more is true, pass response_metadata.next_cursor as cursor to get the next, older page. Thread replies are not included; parents show a reply_count.",
             reads::get_channel_history,
         ),
-        Tool::new(
+        Tool::read(
             "slack_get_thread_replies",
-            Read,
             "Get a thread: the parent message and all its replies, oldest first.",
             reads::get_thread_replies,
         ),
-        Tool::new(
+        Tool::read(
             "slack_get_users",
-            Read,
             "List the workspace's users with id, handle, real name and title, by handle, limit at a time (default 100). Pass response_metadata.next_cursor as cursor for the next page.",
             reads::get_users,
         ),
-        Tool::new(
+        Tool::read(
             "slack_get_user_profile",
-            Read,
             "Get the profile of one user by user id: real name, display name, title.",
             reads::get_user_profile,
         ),
-        Tool::new(
+        Tool::read(
             "slack_search_messages",
-            Read,
             "Search messages, thread replies included, newest first, count matches a page (default 20, at most 100); page (from 1) gets the others, and paging tells how many pages there are. Every word of the query must appear in the text (case-insensitive); \"quoted phrases\" match as a whole; in:#channel and from:@handle narrow the search.",
             reads::search_messages,
         ),
-        Tool::new(
+        Tool::write(
             "slack_set_channel_topic",
-            Write,
             "Set the topic of a channel the bot is a member of.",
             set_channel_topic,
         ),
-        Tool::new(
+        Tool::write(
             "slack_create_channel",
-            Write,
             "Create a channel (public unless is_private). The bot becomes its first member. Names must be unique. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             create_channel,
         ),
-        Tool::new(
+        Tool::write(
             "slack_invite_to_channel",
-            Write,
             "Invite users, by user id, to a channel the bot is a member of.",
             invite_to_channel,
         ),
-        Tool::new(
+        Tool::write(
             "slack_join_channel",
-            Write,
             "Make the bot join a public channel, so that it can post there.",
             join_channel,
         ),
-        Tool::new(
+        Tool::write(
             "slack_post_ephemeral",
-            Write,
             "Show a message to one member of a channel only. It is not saved in the channel history and nobody else ever sees it. A run's workspace holds at most 5,000 messages and channels and 4 MiB in all.",
             post_ephemeral,
         ),

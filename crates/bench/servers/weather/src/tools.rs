@@ -11,7 +11,7 @@ use crate::state::{
     AlertType, Channel, Place, SavedLocation, Subscription, Units, Weather, normalize_types,
 };
 use mcpbench_sim::dates::format_date;
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -173,7 +173,7 @@ fn unit_labels(units: Units) -> Value {
     }
 }
 
-fn geocode(w: &mut Weather, a: Geocode) -> Out {
+fn geocode(w: &Weather, a: Geocode) -> Out {
     let mut parts = a.name.split(',').map(str::trim);
     let name = parts.next().unwrap_or_default().to_ascii_lowercase();
     let quals: Vec<String> = parts
@@ -210,14 +210,14 @@ fn geocode(w: &mut Weather, a: Geocode) -> Out {
     Ok(json!({ "results": results, "total": total }))
 }
 
-fn reverse_geocode(w: &mut Weather, a: Point) -> Out {
+fn reverse_geocode(w: &Weather, a: Point) -> Out {
     let (p, d) = w.nearest(a.latitude, a.longitude, SNAP_KM)?;
     let mut card = p.card();
     card["distance_km"] = json!(d);
     Ok(card)
 }
 
-fn get_current_weather(w: &mut Weather, a: CurrentArgs) -> Out {
+fn get_current_weather(w: &Weather, a: CurrentArgs) -> Out {
     let units = a.units.unwrap_or(w.units);
     let p = w.resolve(&a.location)?;
     let c = &p.current;
@@ -259,12 +259,12 @@ fn forecast(p: &Place, days: Option<u32>, units: Units) -> Value {
     out
 }
 
-fn get_forecast(w: &mut Weather, a: ForecastArgs) -> Out {
+fn get_forecast(w: &Weather, a: ForecastArgs) -> Out {
     let p = w.resolve(&a.location)?;
     Ok(forecast(p, a.days, a.units.unwrap_or(w.units)))
 }
 
-fn get_forecast_by_coordinates(w: &mut Weather, a: ForecastAtPoint) -> Out {
+fn get_forecast_by_coordinates(w: &Weather, a: ForecastAtPoint) -> Out {
     let (p, d) = w.nearest(a.latitude, a.longitude, SNAP_KM)?;
     let mut out = forecast(p, a.days, a.units.unwrap_or(w.units));
     out["grid_point"] =
@@ -272,7 +272,7 @@ fn get_forecast_by_coordinates(w: &mut Weather, a: ForecastAtPoint) -> Out {
     Ok(out)
 }
 
-fn get_hourly_forecast(w: &mut Weather, a: HourlyArgs) -> Out {
+fn get_hourly_forecast(w: &Weather, a: HourlyArgs) -> Out {
     let units = a.units.unwrap_or(w.units);
     let p = w.resolve(&a.location)?;
     let Some(h) = &p.hourly else {
@@ -305,14 +305,14 @@ fn get_hourly_forecast(w: &mut Weather, a: HourlyArgs) -> Out {
     Ok(out)
 }
 
-fn get_alerts(w: &mut Weather, a: LocationArg) -> Out {
+fn get_alerts(w: &Weather, a: LocationArg) -> Out {
     let p = w.resolve(&a.location)?;
     let mut alerts: Vec<_> = p.alerts.iter().collect();
     alerts.sort_by(|x, y| x.onset.cmp(&y.onset).then_with(|| x.id.cmp(&y.id)));
     Ok(json!({ "location": p.brief(), "alerts": alerts, "count": alerts.len() }))
 }
 
-fn get_air_quality(w: &mut Weather, a: LocationArg) -> Out {
+fn get_air_quality(w: &Weather, a: LocationArg) -> Out {
     let p = w.resolve(&a.location)?;
     let Some(q) = &p.air_quality else {
         return Err(ToolError::not_found(format!(
@@ -371,7 +371,7 @@ fn save_location(w: &mut Weather, a: SaveArgs) -> Out {
     Ok(json!({ "saved": row }))
 }
 
-fn list_saved_locations(w: &mut Weather, _: NoArgs) -> Out {
+fn list_saved_locations(w: &Weather, _: NoArgs) -> Out {
     let rows: Vec<Value> = w.saved.iter().map(|s| saved_row(w, s)).collect();
     Ok(json!({ "saved_locations": rows, "count": rows.len() }))
 }
@@ -430,7 +430,7 @@ fn types_text(types: &[AlertType]) -> String {
         .join(", ")
 }
 
-fn list_alert_subscriptions(w: &mut Weather, a: ListSubscriptions) -> Out {
+fn list_alert_subscriptions(w: &Weather, a: ListSubscriptions) -> Out {
     let only = match &a.location {
         Some(l) => Some(w.resolve(l)?.id.clone()),
         None => None,
@@ -474,95 +474,79 @@ fn set_units(w: &mut Weather, a: SetUnits) -> Out {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Weather>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "geocode",
-            Read,
             "Search places by name (or the beginning of a name), optionally narrowed by region or country. Returns candidates with their place id, region, country, coordinates and time zone; several places can share a name.",
             geocode,
         ),
-        Tool::new(
+        Tool::read(
             "reverse_geocode",
-            Read,
             "Find the known place nearest to a latitude/longitude (within 50 km), with its place id and the distance.",
             reverse_geocode,
         ),
-        Tool::new(
+        Tool::read(
             "get_current_weather",
-            Read,
             "Current conditions at a place: temperature, humidity, wind speed and sky condition, in the user's preferred units unless units is given.",
             get_current_weather,
         ),
-        Tool::new(
+        Tool::read(
             "get_forecast",
-            Read,
             "Daily forecast for a place, from today for 1-7 days: high and low temperature, chance of precipitation (percent) and condition for each date. Uses the user's preferred units unless units is given.",
             get_forecast,
         ),
-        Tool::new(
+        Tool::read(
             "get_forecast_by_coordinates",
-            Read,
             "Daily forecast for the grid point nearest to a latitude/longitude (the nearest known place within 50 km), 1-7 days from today.",
             get_forecast_by_coordinates,
         ),
-        Tool::new(
+        Tool::read(
             "get_hourly_forecast",
-            Read,
             "Hour-by-hour forecast for a place from the current hour: temperature, chance of precipitation and wind speed for each hour (until midnight tonight).",
             get_hourly_forecast,
         ),
-        Tool::new(
+        Tool::read(
             "get_alerts",
-            Read,
             "Active weather alerts for a place (event type, severity, headline, onset and expiry).",
             get_alerts,
         ),
-        Tool::new(
+        Tool::read(
             "get_air_quality",
-            Read,
             "Current air quality at a place: US AQI value, its category and the dominant pollutant.",
             get_air_quality,
         ),
-        Tool::new(
+        Tool::write(
             "save_location",
-            Write,
             "Add a place to the user's saved locations under a label. Labels are unique, and a place can be saved only once.",
             save_location,
         ),
-        Tool::new(
+        Tool::read(
             "list_saved_locations",
-            Read,
             "List the user's saved locations with their labels, place ids, countries and coordinates, sorted by label.",
             list_saved_locations,
         ),
-        Tool::new(
+        Tool::write(
             "remove_saved_location",
-            Write,
             "Remove one of the user's saved locations, by its label.",
             remove_saved_location,
         ),
-        Tool::new(
+        Tool::write(
             "subscribe_alerts",
-            Write,
             "Subscribe the user to weather alerts of the given types for a place, delivered by email or sms. One subscription per place and channel.",
             subscribe_alerts,
         ),
-        Tool::new(
+        Tool::read(
             "list_alert_subscriptions",
-            Read,
             "List the user's alert subscriptions (id, place, alert types, channel), optionally for one place.",
             list_alert_subscriptions,
         ),
-        Tool::new(
+        Tool::write(
             "unsubscribe_alerts",
-            Write,
             "Cancel an alert subscription by its id.",
             unsubscribe_alerts,
         ),
-        Tool::new(
+        Tool::write(
             "set_units",
-            Write,
             "Set the user's preferred units: metric (Celsius, km/h) or imperial (Fahrenheit, mph). All later answers use them unless a call overrides.",
             set_units,
         ),

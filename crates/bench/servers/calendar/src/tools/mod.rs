@@ -7,7 +7,7 @@ use crate::state::{Calendar, Event, Response, checked_attendees, primary};
 use mcpbench_sim::dates::{
     format_clock, format_date, format_datetime, parse_clock, parse_date, parse_datetime, weekday,
 };
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint, page};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint, page};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -45,20 +45,20 @@ fn sorted<'a>(events: impl Iterator<Item = &'a Event>) -> Vec<&'a Event> {
     v
 }
 
-fn list_calendars(cal: &mut Calendar, _: NoArgs) -> Out {
+fn list_calendars(cal: &Calendar, _: NoArgs) -> Out {
     Ok(Value::Array(
         cal.calendars.values().map(|c| c.json()).collect(),
     ))
 }
 
-fn get_current_time(cal: &mut Calendar, _: NoArgs) -> Out {
+fn get_current_time(cal: &Calendar, _: NoArgs) -> Out {
     let day = cal.now.div_euclid(1440);
     Ok(
         json!({ "now": format_datetime(cal.now), "date": format_date(day), "weekday": weekday(day), "timeZone": "local" }),
     )
 }
 
-fn list_events(cal: &mut Calendar, a: ListEvents) -> Out {
+fn list_events(cal: &Calendar, a: ListEvents) -> Out {
     let id = a.calendar_id.map_or_else(primary, String::from);
     cal.calendar(&id)?;
     let (lo, hi) = range(&a.time_min, &a.time_max)?;
@@ -73,7 +73,7 @@ fn list_events(cal: &mut Calendar, a: ListEvents) -> Out {
     Ok(out)
 }
 
-fn search_events(cal: &mut Calendar, a: SearchEvents) -> Out {
+fn search_events(cal: &Calendar, a: SearchEvents) -> Out {
     if let Some(id) = &a.calendar_id {
         cal.calendar(id)?;
     }
@@ -116,7 +116,7 @@ fn paged(hits: &[&Event], token: Option<&str>, max: Option<u32>, query: &str) ->
     Ok(out)
 }
 
-fn get_event(cal: &mut Calendar, a: EventRef) -> Out {
+fn get_event(cal: &Calendar, a: EventRef) -> Out {
     Ok(cal
         .event(
             &a.calendar_id.map_or_else(primary, String::from),
@@ -345,7 +345,7 @@ fn calendar_ids(cal: &Calendar, ids: Option<Vec<String>>) -> Result<Vec<String>,
     Ok(ids)
 }
 
-fn find_free_slots(cal: &mut Calendar, a: FreeSlots) -> Out {
+fn find_free_slots(cal: &Calendar, a: FreeSlots) -> Out {
     let ids = calendar_ids(cal, a.calendar_ids)?;
     let day = parse_date(&a.date).map_err(ToolError::invalid)?;
     let clock = |field: &str, v: Option<&str>, default: i64| {
@@ -374,7 +374,7 @@ fn find_free_slots(cal: &mut Calendar, a: FreeSlots) -> Out {
     }))
 }
 
-fn get_freebusy(cal: &mut Calendar, a: FreeBusy) -> Out {
+fn get_freebusy(cal: &Calendar, a: FreeBusy) -> Out {
     let ids = calendar_ids(cal, a.calendar_ids)?;
     let (lo, hi) = range(&Some(a.time_min.clone()), &Some(a.time_max.clone()))?;
     let report: BTreeMap<&String, Value> = ids
@@ -391,77 +391,64 @@ fn get_freebusy(cal: &mut Calendar, a: FreeBusy) -> Out {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Calendar>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "list_calendars",
-            Read,
             "List the calendars you can see: id, name, owner, access role (owner or reader) and whether double booking is allowed.",
             list_calendars,
         ),
-        Tool::new(
+        Tool::read(
             "get_current_time",
-            Read,
             "Get the current local date, time and weekday.",
             get_current_time,
         ),
-        Tool::new(
+        Tool::read(
             "list_events",
-            Read,
             "List the events of one calendar (default primary) that overlap a time range, earliest first, a page at a time (maxResults, default 50); while more follow, pass nextPageToken back as pageToken. Times are local, YYYY-MM-DDTHH:MM.",
             list_events,
         ),
-        Tool::new(
+        Tool::read(
             "search_events",
-            Read,
             "Find events whose title, description, location or guest addresses contain all the query words, across all calendars or one, earliest first, a page at a time (maxResults, default 50; pass nextPageToken back as pageToken).",
             search_events,
         ),
-        Tool::new(
+        Tool::read(
             "get_event",
-            Read,
             "Get one event in full: title, start, end, location, description and guests with their answers.",
             get_event,
         ),
-        Tool::new(
+        Tool::write(
             "create_event",
-            Write,
             "Create an event with a title, local start and end, and optional location, description and guests. Calendars that forbid double booking refuse overlapping events. A run's calendar holds at most 2,000 events and 2 MiB in all.",
             create_event,
         ),
-        Tool::new(
+        Tool::write(
             "quick_add_event",
-            Write,
             "Create a simple event from one line of text: \"<title> on 2026-03-04 at 13:30 for 45 minutes\" (one hour if no length). No guests or location. A run's calendar holds at most 2,000 events and 2 MiB in all.",
             quick_add_event,
         ),
-        Tool::new(
+        Tool::write(
             "update_event",
-            Write,
             "Change fields of an existing event; omitted fields stay as they are. attendees replaces the whole guest list (guests already invited keep their answers). A run's calendar holds at most 2,000 events and 2 MiB in all.",
             update_event,
         ),
-        Tool::new(
+        Tool::write(
             "delete_event",
-            Write,
             "Delete an event from a calendar.",
             delete_event,
         ),
-        Tool::new(
+        Tool::write(
             "respond_to_event",
-            Write,
             "Answer an invitation you are a guest of: accepted, declined or tentative.",
             respond_to_event,
         ),
-        Tool::new(
+        Tool::read(
             "find_free_slots",
-            Read,
             "Find the free windows of at least a given length on one day within working hours (default 09:00-17:00). Events you declined do not count as busy.",
             find_free_slots,
         ),
-        Tool::new(
+        Tool::read(
             "get_freebusy",
-            Read,
             "Get the busy blocks of one or more calendars in a time range, merged per calendar. Events you declined do not count as busy.",
             get_freebusy,
         ),

@@ -188,7 +188,7 @@ pub(crate) fn create_issue(gh: &mut Github, a: CreateIssue) -> Out {
     Ok(out)
 }
 
-pub(crate) fn get_issue(gh: &mut Github, a: IssueNumber) -> Out {
+pub(crate) fn get_issue(gh: &Github, a: IssueNumber) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     Ok(issue_json(r, r.issue(a.issue_number)?))
 }
@@ -204,7 +204,7 @@ fn sort_issues(items: &mut [&Issue], sort: Option<IssueSort>, direction: Option<
     }
 }
 
-pub(crate) fn list_issues(gh: &mut Github, a: ListIssues) -> Out {
+pub(crate) fn list_issues(gh: &Github, a: ListIssues) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let state = a.state.unwrap_or(StateFilter::Open);
     let labels = a.labels.unwrap_or_default();
@@ -315,7 +315,7 @@ pub(crate) fn add_issue_comment(gh: &mut Github, a: AddComment) -> Out {
     Ok(json!({ "id": id, "user": user, "body": a.body, "html_url": url }))
 }
 
-pub(crate) fn get_issue_comments(gh: &mut Github, a: ListComments) -> Out {
+pub(crate) fn get_issue_comments(gh: &Github, a: ListComments) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let items: Vec<Value> = r
         .issue(a.issue_number)?
@@ -384,7 +384,7 @@ fn matches(repo: &Repo, i: &Issue, terms: &[String]) -> Result<bool, ToolError> 
     Ok(true)
 }
 
-pub(crate) fn search_issues(gh: &mut Github, a: SearchIssues) -> Out {
+pub(crate) fn search_issues(gh: &Github, a: SearchIssues) -> Out {
     let terms = tokens(&a.q);
     let mut hits: Vec<(&Repo, &Issue)> = Vec::new();
     for r in gh.repos.values() {

@@ -9,7 +9,7 @@ mod pulls;
 mod repos;
 
 use crate::state::{Github, Issue, Repo};
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -106,137 +106,114 @@ pub(crate) fn repo_json(r: &Repo) -> Value {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Github>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "search_repositories",
-            Read,
             "Search for GitHub repositories. The query matches words in the name and description; qualifiers user:LOGIN or org:LOGIN restrict the owner.",
             repos::search_repositories,
         ),
-        Tool::new(
+        Tool::write(
             "fork_repository",
-            Write,
             "Fork a repository into your own account, or into an organization if given. The fork gets all branches and commits; you have admin access to it. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             repos::fork_repository,
         ),
-        Tool::new(
+        Tool::read(
             "get_file_contents",
-            Read,
             "Get the contents of a file, or the listing of a directory, from a branch of a repository (default: the default branch). Use path \"\" for the root.",
             repos::get_file_contents,
         ),
-        Tool::new(
+        Tool::write(
             "create_or_update_file",
-            Write,
             "Create or update one file on a branch, as one commit with the given message. To update an existing file you may pass its current blob sha; a stale sha is refused. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             repos::create_or_update_file,
         ),
-        Tool::new(
+        Tool::write(
             "push_files",
-            Write,
             "Commit several files to a branch in a single commit with one message. Each file is created or overwritten. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             repos::push_files,
         ),
-        Tool::new(
+        Tool::write(
             "delete_file",
-            Write,
             "Delete one file from a branch, as one commit with the given message.",
             repos::delete_file,
         ),
-        Tool::new(
+        Tool::write(
             "create_branch",
-            Write,
             "Create a new branch pointing at the current tip of from_branch (default: the repository's default branch).",
             repos::create_branch,
         ),
-        Tool::new(
+        Tool::read(
             "list_branches",
-            Read,
             "List the branches of a repository with the sha each points at and whether it is protected.",
             repos::list_branches,
         ),
-        Tool::new(
+        Tool::read(
             "list_commits",
-            Read,
             "List the commits reachable from a branch or commit sha (default: the default branch), newest first.",
             repos::list_commits,
         ),
-        Tool::new(
+        Tool::write(
             "create_issue",
-            Write,
             "Open a new issue in a repository, optionally with labels and assignees (assignees must be the owner or collaborators). A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             issues::create_issue,
         ),
-        Tool::new(
+        Tool::read(
             "get_issue",
-            Read,
             "Get one issue by number: title, body, state, labels, assignees and comment count.",
             issues::get_issue,
         ),
-        Tool::new(
+        Tool::read(
             "list_issues",
-            Read,
             "List the issues of one repository (pull requests excluded), filtered by state (default open) and by labels (an issue must have all of them).",
             issues::list_issues,
         ),
-        Tool::new(
+        Tool::write(
             "update_issue",
-            Write,
             "Change an issue's title, body, state, labels or assignees. Labels and assignees, when given, replace the current ones entirely.",
             issues::update_issue,
         ),
-        Tool::new(
+        Tool::write(
             "add_issue_comment",
-            Write,
             "Add a comment to an issue or a pull request. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             issues::add_issue_comment,
         ),
-        Tool::new(
+        Tool::read(
             "get_issue_comments",
-            Read,
             "List the comments of an issue or pull request, oldest first.",
             issues::get_issue_comments,
         ),
-        Tool::new(
+        Tool::read(
             "search_issues",
-            Read,
             "Search issues and pull requests across repositories with GitHub search syntax: words match title or body; qualifiers repo:OWNER/NAME, is:issue, is:pr, is:open, is:closed, is:merged, state:, label:, author:, assignee:, no:label, no:assignee.",
             issues::search_issues,
         ),
-        Tool::new(
+        Tool::write(
             "create_pull_request",
-            Write,
             "Open a pull request asking to merge head into base (both branches of the repository). A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             pulls::create_pull_request,
         ),
-        Tool::new(
+        Tool::read(
             "get_pull_request",
-            Read,
             "Get one pull request by number, including whether it can be merged (mergeable, mergeable_state: clean, dirty = conflicts, behind = must be updated first, draft).",
             pulls::get_pull_request,
         ),
-        Tool::new(
+        Tool::read(
             "list_pull_requests",
-            Read,
             "List pull requests of a repository (default: open), optionally filtered by head or base branch. Summaries only, without mergeability.",
             pulls::list_pull_requests,
         ),
-        Tool::new(
+        Tool::read(
             "get_pull_request_files",
-            Read,
             "List the files a pull request changes, each added, modified or removed.",
             pulls::get_pull_request_files,
         ),
-        Tool::new(
+        Tool::write(
             "update_pull_request_branch",
-            Write,
             "Bring a pull request's head branch up to date by merging the base branch into it. Fails on conflicts.",
             pulls::update_pull_request_branch,
         ),
-        Tool::new(
+        Tool::write(
             "merge_pull_request",
-            Write,
             "Merge an open pull request with merge_method merge (default), squash or rebase. Fails when it has conflicts, is a draft, or must first be updated with its base. A run's GitHub account holds at most 5,000 commits, issues, pull requests and comments and 16 MiB in all.",
             pulls::merge_pull_request,
         ),

@@ -202,13 +202,13 @@ pub(crate) fn create_pull_request(gh: &mut Github, a: CreatePull) -> Out {
     Ok(out)
 }
 
-pub(crate) fn get_pull_request(gh: &mut Github, a: PullNumber) -> Out {
+pub(crate) fn get_pull_request(gh: &Github, a: PullNumber) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let (i, _) = r.pull(a.pull_number)?;
     Ok(pr_json(r, i))
 }
 
-pub(crate) fn list_pull_requests(gh: &mut Github, a: ListPulls) -> Out {
+pub(crate) fn list_pull_requests(gh: &Github, a: ListPulls) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let state = a.state.unwrap_or(StateFilter::Open);
     let head = a.head.as_deref().map(|h| head_branch(r, h)).transpose()?;
@@ -250,7 +250,7 @@ fn changes(r: &Repo, base: &Option<String>, head_sha: &str) -> Vec<(String, Stri
         .collect()
 }
 
-pub(crate) fn get_pull_request_files(gh: &mut Github, a: PullNumber) -> Out {
+pub(crate) fn get_pull_request_files(gh: &Github, a: PullNumber) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let (_, p) = r.pull(a.pull_number)?;
     let files = match &p.merged {

@@ -140,7 +140,7 @@ repo_args! {
     }
 }
 
-pub(crate) fn search_repositories(gh: &mut Github, a: SearchRepos) -> Out {
+pub(crate) fn search_repositories(gh: &Github, a: SearchRepos) -> Out {
     let mut owners = Vec::new();
     let mut words = Vec::new();
     for token in a.query.split_whitespace() {
@@ -205,7 +205,7 @@ pub(crate) fn fork_repository(gh: &mut Github, a: Fork) -> Out {
     Ok(out)
 }
 
-pub(crate) fn get_file_contents(gh: &mut Github, a: GetContents) -> Out {
+pub(crate) fn get_file_contents(gh: &Github, a: GetContents) -> Out {
     let repo = gh.repo(&a.owner, &a.repo)?;
     let branch = a.branch.as_deref().unwrap_or(&repo.default_branch);
     let tree = repo.branch_tree(branch)?;
@@ -371,7 +371,7 @@ pub(crate) fn create_branch(gh: &mut Github, a: CreateBranch) -> Out {
     )
 }
 
-pub(crate) fn list_branches(gh: &mut Github, a: ListBranches) -> Out {
+pub(crate) fn list_branches(gh: &Github, a: ListBranches) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let items: Vec<Value> = r
         .branches
@@ -381,7 +381,7 @@ pub(crate) fn list_branches(gh: &mut Github, a: ListBranches) -> Out {
     Ok(Value::Array(paginate(items, a.page, a.per_page)))
 }
 
-pub(crate) fn list_commits(gh: &mut Github, a: ListCommits) -> Out {
+pub(crate) fn list_commits(gh: &Github, a: ListCommits) -> Out {
     let r = gh.repo(&a.owner, &a.repo)?;
     let start = match a.sha.as_deref() {
         None => r.tip(&r.default_branch)?.clone(),

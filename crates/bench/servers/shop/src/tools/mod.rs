@@ -9,7 +9,7 @@ use crate::state::{
     DiscountCode, Order, OrderStatus, Product, ProductStatus, Refund, Shop, valid_code,
 };
 use args::*;
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
@@ -92,7 +92,7 @@ fn clean_tags(tags: Vec<String>) -> Vec<String> {
     out
 }
 
-fn list_locations(s: &mut Shop, _: NoArgs) -> Out {
+fn list_locations(s: &Shop, _: NoArgs) -> Out {
     let out: Vec<Value> = s
         .locations
         .values()
@@ -101,7 +101,7 @@ fn list_locations(s: &mut Shop, _: NoArgs) -> Out {
     Ok(json!({ "locations": out }))
 }
 
-fn list_products(s: &mut Shop, a: ListProducts) -> Out {
+fn list_products(s: &Shop, a: ListProducts) -> Out {
     let all: Vec<&Product> = s
         .products
         .values()
@@ -119,7 +119,7 @@ fn list_products(s: &mut Shop, a: ListProducts) -> Out {
     Ok(json!({ "products": shown, "page": page, "pages": pages, "total": all.len() }))
 }
 
-fn search_products(s: &mut Shop, a: SearchProducts) -> Out {
+fn search_products(s: &Shop, a: SearchProducts) -> Out {
     let q = a.query.trim().to_lowercase();
     let hits: Vec<&Product> = s
         .products
@@ -140,7 +140,7 @@ fn search_products(s: &mut Shop, a: SearchProducts) -> Out {
     Ok(json!({ "products": shown, "total": hits.len(), "pageInfo": page_info(page.next) }))
 }
 
-fn get_product(s: &mut Shop, a: ProductIdArg) -> Out {
+fn get_product(s: &Shop, a: ProductIdArg) -> Out {
     let p = s.product(a.product_id)?;
     Ok(detail(s, p))
 }
@@ -265,7 +265,7 @@ fn set_inventory(s: &mut Shop, a: SetInventory) -> Out {
     Ok(put_stock(s, id, loc, a.quantity, before))
 }
 
-fn list_orders(s: &mut Shop, a: ListOrders) -> Out {
+fn list_orders(s: &Shop, a: ListOrders) -> Out {
     let email = a.email.map(|e| e.trim().to_lowercase());
     let hits: Vec<&Order> = s
         .orders
@@ -295,7 +295,7 @@ fn page_info(next: Option<String>) -> Value {
     json!({ "hasNextPage": next.is_some(), "endCursor": next })
 }
 
-fn get_order(s: &mut Shop, a: OrderIdArg) -> Out {
+fn get_order(s: &Shop, a: OrderIdArg) -> Out {
     let o = s.order(a.order_id)?;
     Ok(order_detail(s, o))
 }
@@ -379,7 +379,7 @@ fn create_discount_code(s: &mut Shop, a: CreateDiscount) -> Out {
     )
 }
 
-fn list_discount_codes(s: &mut Shop, _: NoArgs) -> Out {
+fn list_discount_codes(s: &Shop, _: NoArgs) -> Out {
     let out: Vec<Value> = s
         .discounts
         .values()
@@ -389,89 +389,74 @@ fn list_discount_codes(s: &mut Shop, _: NoArgs) -> Out {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Shop>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "list_locations",
-            Read,
             "List the stock locations (warehouses, stores) with their ids, and whether their inventory can be edited here or is managed by a fulfillment service.",
             list_locations,
         ),
-        Tool::new(
+        Tool::read(
             "list_products",
-            Read,
             "List products page by page, sorted by id, optionally only active or archived ones. Each with id, SKU, title, price in cents, status, tags and total stock.",
             list_products,
         ),
-        Tool::new(
+        Tool::read(
             "search_products",
-            Read,
             "Find products whose title, SKU or tags contain the query text. Returns summaries with id, SKU, price in cents and total stock, a page at a time (limit, default 20); while pageInfo.hasNextPage, pass pageInfo.endCursor as after for the next page.",
             search_products,
         ),
-        Tool::new(
+        Tool::read(
             "get_product",
-            Read,
             "Get one product by numeric id, including the units available at every location.",
             get_product,
         ),
-        Tool::new(
+        Tool::write(
             "create_product",
-            Write,
             "Create a product with title, unique SKU, price in cents (2450 = 24.50), optional tags, status and starting stock per location. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             create_product,
         ),
-        Tool::new(
+        Tool::write(
             "update_product",
-            Write,
             "Change a product's title, price in cents, or tags (the list replaces all tags). Does not change stock or status. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             update_product,
         ),
-        Tool::new(
+        Tool::write(
             "archive_product",
-            Write,
             "Archive a product so it is no longer sold. Its stock and orders are kept.",
             archive_product,
         ),
-        Tool::new(
+        Tool::write(
             "adjust_inventory",
-            Write,
             "Change the stock of a SKU at one location by a relative amount: delta 5 adds five units, -2 removes two.",
             adjust_inventory,
         ),
-        Tool::new(
+        Tool::write(
             "set_inventory",
-            Write,
             "Overwrite the stock of a SKU at one location with an absolute count, for example after a stock take.",
             set_inventory,
         ),
-        Tool::new(
+        Tool::read(
             "list_orders",
-            Read,
             "List orders newest first, optionally by status (paid, fulfilled, refunded, cancelled) or customer email, with totals in cents, a page at a time (limit, default 20); while pageInfo.hasNextPage, pass pageInfo.endCursor as after for the next page.",
             list_orders,
         ),
-        Tool::new(
+        Tool::read(
             "get_order",
-            Read,
             "Get one order by number (1043 for #1043): lines with quantities and unit prices, subtotal, shipping, discount, total, and what was refunded, all in cents.",
             get_order,
         ),
-        Tool::new(
+        Tool::write(
             "refund_order",
-            Write,
             "Refund an order in full, or partly with amount in cents. Fails if the order is cancelled, already fully refunded, or the amount exceeds what is left. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             refund_order,
         ),
-        Tool::new(
+        Tool::write(
             "create_discount_code",
-            Write,
             "Create a discount code giving percentOff percent or amountOff cents off, optionally limited to usageLimit uses. A run's shop holds at most 2,000 products, orders, refunds and discount codes and 2 MiB in all.",
             create_discount_code,
         ),
-        Tool::new(
+        Tool::read(
             "list_discount_codes",
-            Read,
             "List the existing discount codes with their value and usage.",
             list_discount_codes,
         ),

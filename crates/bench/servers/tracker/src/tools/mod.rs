@@ -7,7 +7,7 @@ mod args;
 
 use crate::state::{Comment, Issue, Link, PRIORITY_NAMES, Relation, Tracker, format_id, parse_id};
 use args::*;
-use mcpbench_sim::{Effect, Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
@@ -63,7 +63,7 @@ fn detail(t: &Tracker, issue: &Issue) -> Value {
     })
 }
 
-fn list_projects(t: &mut Tracker, _: NoArgs) -> Out {
+fn list_projects(t: &Tracker, _: NoArgs) -> Out {
     let out: Vec<Value> = t
         .projects
         .values()
@@ -75,7 +75,7 @@ fn list_projects(t: &mut Tracker, _: NoArgs) -> Out {
     Ok(json!({ "projects": out }))
 }
 
-fn list_users(t: &mut Tracker, a: ListUsers) -> Out {
+fn list_users(t: &Tracker, a: ListUsers) -> Out {
     let q = a.query.map(|q| q.to_lowercase());
     let out: Vec<Value> = t
         .users
@@ -90,7 +90,7 @@ fn list_users(t: &mut Tracker, a: ListUsers) -> Out {
     Ok(json!({ "users": out }))
 }
 
-fn list_labels(t: &mut Tracker, _: NoArgs) -> Out {
+fn list_labels(t: &Tracker, _: NoArgs) -> Out {
     let out: Vec<Value> = t
         .labels
         .values()
@@ -119,7 +119,7 @@ fn create_label(t: &mut Tracker, a: CreateLabel) -> Out {
     Ok(json!({ "created": name }))
 }
 
-fn search_issues(t: &mut Tracker, a: Search) -> Out {
+fn search_issues(t: &Tracker, a: Search) -> Out {
     let project = a
         .project
         .as_deref()
@@ -179,12 +179,12 @@ fn search_issues(t: &mut Tracker, a: Search) -> Out {
     }))
 }
 
-fn get_issue(t: &mut Tracker, a: IdArg) -> Out {
+fn get_issue(t: &Tracker, a: IdArg) -> Out {
     let issue = t.issue(&a.id)?;
     Ok(detail(t, issue))
 }
 
-fn list_transitions(t: &mut Tracker, a: IdArg) -> Out {
+fn list_transitions(t: &Tracker, a: IdArg) -> Out {
     let issue = t.issue(&a.id)?;
     Ok(json!({ "id": issue.id, "status": issue.status, "allowed": issue.status.next() }))
 }
@@ -349,7 +349,7 @@ fn add_comment(t: &mut Tracker, a: AddComment) -> Out {
     Ok(json!({ "id": issue.id, "comment": issue.comments.len(), "author": author }))
 }
 
-fn list_comments(t: &mut Tracker, a: ListComments) -> Out {
+fn list_comments(t: &Tracker, a: ListComments) -> Out {
     let issue = t.issue(&a.id)?;
     let limit = a.limit.unwrap_or(50) as usize;
     let out: Vec<Value> = issue
@@ -390,89 +390,74 @@ fn link_issues(t: &mut Tracker, a: LinkArgs) -> Out {
 }
 
 pub(crate) static TOOLS: LazyLock<ToolBox<Tracker>> = LazyLock::new(|| {
-    use Effect::{Read, Write};
     ToolBox::new(vec![
-        Tool::new(
+        Tool::read(
             "list_projects",
-            Read,
             "List the projects (teams) with their keys, like ENG, whether you may only read them, and how many open issues each has.",
             list_projects,
         ),
-        Tool::new(
+        Tool::read(
             "list_users",
-            Read,
             "List the workspace's users with username, full name, email and whether they are active. Filter with query.",
             list_users,
         ),
-        Tool::new(
+        Tool::read(
             "list_labels",
-            Read,
             "List the workspace's issue labels. Issues can only carry existing labels.",
             list_labels,
         ),
-        Tool::new(
+        Tool::write(
             "create_label",
-            Write,
             "Create a new workspace label so issues can carry it. Fails with conflict if it exists. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             create_label,
         ),
-        Tool::new(
+        Tool::read(
             "search_issues",
-            Read,
             "Find issues by text in title or description, project key, status, assignee, label or priority. Returns summaries sorted by identifier, a page of at most limit (default 50) at a time, with the total count; while pageInfo.hasNextPage, pass pageInfo.endCursor as after for the next page.",
             search_issues,
         ),
-        Tool::new(
+        Tool::read(
             "get_issue",
-            Read,
             "Get one issue by identifier (ENG-12): title, description, status, priority, assignee, labels, estimate, parent, sub-issues, links and comment count.",
             get_issue,
         ),
-        Tool::new(
+        Tool::read(
             "list_transitions",
-            Read,
             "List the statuses an issue may move to next from its current status under the workflow.",
             list_transitions,
         ),
-        Tool::new(
+        Tool::write(
             "create_issue",
-            Write,
             "Create an issue in a project. Priority: 0 none, 1 urgent, 2 high, 3 medium, 4 low. Assignee by username or email; labels must exist; parent makes it a sub-issue. New issues start in backlog unless status is given. Returns the new issue with its identifier. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             create_issue,
         ),
-        Tool::new(
+        Tool::write(
             "update_issue",
-            Write,
             "Change fields of an issue: title, description, priority (0 none, 1 urgent, 2 high, 3 medium, 4 low), assignee, labels (replaces the whole set), estimate, parent. The status is not changed here: use transition_issue. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             update_issue,
         ),
-        Tool::new(
+        Tool::write(
             "transition_issue",
-            Write,
             "Move an issue to another workflow status (backlog, todo, in_progress, in_review, done, canceled). Only transitions the workflow allows succeed; the error lists the allowed ones.",
             transition_issue,
         ),
-        Tool::new(
+        Tool::write(
             "assign_issue",
-            Write,
             "Assign an issue to a user by username or email, or unassign it with null.",
             assign_issue,
         ),
-        Tool::new(
+        Tool::write(
             "add_comment",
-            Write,
             "Add a comment to an issue, as you. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             add_comment,
         ),
-        Tool::new(
+        Tool::read(
             "list_comments",
-            Read,
             "List the comments of an issue, oldest first, with author and text.",
             list_comments,
         ),
-        Tool::new(
+        Tool::write(
             "link_issues",
-            Write,
             "Record a relation between two issues: id blocks, blocked_by, relates_to, duplicates or duplicated_by target. A run's tracker holds at most 5,000 issues, comments, labels and links and 4 MiB in all.",
             link_issues,
         ),
