@@ -5,7 +5,7 @@
 //! can say "Kofi reports to Omar" as a user would and an agent's spelling of the verb is not
 //! held against it.
 
-use crate::state::{Memory, Relation};
+use crate::state::Memory;
 use mcpbench_sim::contains_phrase;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -63,7 +63,7 @@ impl Atom {
                 from,
                 to,
                 relation_type,
-            } => m.relations.iter().any(|r: &Relation| {
+            } => m.relations.iter().any(|r| {
                 r.from == *from && r.to == *to && same_kind(&r.relation_type, relation_type)
             }),
             Atom::HasObservation {
