@@ -41,6 +41,17 @@ pub enum AdminCommand {
         #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
+    /// Score every completed submission of a set again from its stored traces, and say
+    /// whether each came out the same (any difference is stored and listed).
+    Rescore {
+        set: String,
+        #[command(flatten)]
+        store: mcpbench_config::StoreArgs,
+        #[command(flatten)]
+        keys: mcpbench_config::TaskKeyArgs,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
     /// Private task sets: create, activate, rotate, retire, list, bundle.
     #[command(subcommand)]
     Set(SetCommand),
@@ -80,6 +91,20 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                 eprintln!("revoked {n} keys of {name:?}");
             }
             AdminCommand::Set(cmd) => admin_set::run(cmd).await?,
+            AdminCommand::Rescore {
+                set,
+                store,
+                keys,
+                database_url,
+            } => {
+                let keyring =
+                    mcpbench_sets::keyring_from_args(&keys).map_err(anyhow::Error::msg)?;
+                let store = mcpbench_storage::TraceStore::from_args(&store).await?;
+                let pool = connect(database_url).await?;
+                let done =
+                    mcpbench_worker::rescore_set(&pool, &store, keyring.as_ref(), &set).await?;
+                return Ok(report_rescore(&set, &done));
+            }
             AdminCommand::LoadSet {
                 dir,
                 id,
@@ -93,4 +118,33 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
         }
         anyhow::Ok(ExitCode::SUCCESS)
     })
+}
+
+/// One line per submission; the exit status is 0 only when every one came out the same.
+fn report_rescore(set: &str, done: &[mcpbench_worker::Rescored]) -> ExitCode {
+    let mut same = true;
+    for r in done {
+        let verdict = if r.scores_same {
+            "same scores"
+        } else {
+            "scores CHANGED (stored)"
+        };
+        println!(
+            "{}\t{} runs\t{} analyses changed\t{} unreadable\t{verdict}",
+            r.submission, r.runs, r.analyses_changed, r.unreadable
+        );
+        for p in &r.problems {
+            println!("  {p}");
+        }
+        same &= r.scores_same && r.analyses_changed == 0 && r.unreadable == 0;
+    }
+    eprintln!(
+        "{} completed submissions of {set} rescored from their traces",
+        done.len()
+    );
+    if same {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

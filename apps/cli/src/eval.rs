@@ -233,6 +233,40 @@ fn print_summary(report: &Report) {
         s.tool_calls
     );
     eprintln!("  recovery rate           {}", pct(s.recovery_rate));
+    let p = &s.process;
+    eprintln!(
+        "  claims coverage         {} (mostly done: {})",
+        pct(p.coverage),
+        pct(p.mostly_done_rate)
+    );
+    eprintln!(
+        "  calls                   names {}, schema {}, execution {}",
+        pct(p.tool_name_validity),
+        pct(p.schema_compliance),
+        pct(p.execution_success)
+    );
+    eprintln!(
+        "  against the references  selection {}, parameters {}, {} the calls, resolved {}",
+        pct(p.selection_accuracy),
+        pct(p.parameter_accuracy),
+        p.call_ratio.map_or("n/a".into(), |r| format!("{r:.2}x")),
+        pct(p.resolved_rate)
+    );
+    eprintln!(
+        "  distractors             accuracy {} (gate 50: {}), {} of calls",
+        p.distractor_accuracy
+            .map_or("n/a".into(), |a| format!("{a:.1}")),
+        match p.distractor_gate {
+            Some(true) => "passed",
+            Some(false) => "failed",
+            None => "n/a",
+        },
+        pct(p.distractor_call_share)
+    );
+    if !p.failures.is_empty() {
+        let groups: Vec<String> = p.failures.iter().map(|(g, n)| format!("{g} {n}")).collect();
+        eprintln!("  failures                {}", groups.join(", "));
+    }
     if report.harness_errors > 0 {
         eprintln!(
             "  harness errors          {} (not counted)",

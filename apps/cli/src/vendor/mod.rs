@@ -253,6 +253,20 @@ fn run_time(r: &Value) -> String {
     }
 }
 
+/// A run's claims held over its claims, as `held/claims`; `-` without an analysis.
+fn coverage(analysis: &Value) -> String {
+    match (
+        analysis["claims_held"].as_u64(),
+        analysis["claims"].as_u64(),
+    ) {
+        (Some(held), Some(claims)) => {
+            let broken = analysis["guards_broken"].as_u64().unwrap_or(0);
+            format!("{held}/{}", claims + broken)
+        }
+        _ => "-".into(),
+    }
+}
+
 fn print_submission(s: &Value, base: &str) {
     println!(
         "{} {} ({} on set {}): {} {}/{}",
@@ -284,6 +298,16 @@ fn print_submission(s: &Value, base: &str) {
             rate(&scores["hallucinated_tool_rate"]),
             rate(&scores["recovery_rate"])
         );
+        println!(
+            "  coverage {} (mostly done {}), tool names {}, schema {}, execution {}, resolved {}, distractor accuracy {}",
+            rate(&scores["coverage"]),
+            rate(&scores["mostly_done_rate"]),
+            rate(&scores["tool_name_validity"]),
+            rate(&scores["schema_compliance"]),
+            rate(&scores["execution_success"]),
+            rate(&scores["resolved_rate"]),
+            rate(&scores["distractor_accuracy"])
+        );
         if let Some(servers) = scores["by_server"].as_object() {
             for (server, m) in servers {
                 println!("    {server:<12} {}", rate(&m["success_rate"]));
@@ -299,6 +323,18 @@ fn print_submission(s: &Value, base: &str) {
             group["example_detail"]
                 .as_str()
                 .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        );
+    }
+    for d in s["diagnoses"].as_array().into_iter().flatten() {
+        println!(
+            "  {} failed runs in {} (e.g. {}{})",
+            d["count"],
+            d["group"].as_str().unwrap_or_default(),
+            d["example_task"].as_str().unwrap_or_default(),
+            d["example_evidence"]
+                .as_str()
+                .map(|e| format!(": {e}"))
                 .unwrap_or_default()
         );
     }
@@ -324,8 +360,10 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                     continue;
                 }
                 shown += 1;
+                let analysis = &r["analysis"];
+                let failure = &analysis["failure"];
                 println!(
-                    "{}\t{}#{}\t{}\t{}\t{} calls\t{}{}",
+                    "{}\t{}#{}\t{}\t{}\t{} calls\t{}\tcoverage {}{}{}{}",
                     r["id"].as_str().unwrap_or_default(),
                     r["task_id"].as_str().unwrap_or_default(),
                     r["trial"],
@@ -337,6 +375,15 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                     r["reason"].as_str().unwrap_or_default(),
                     r["tool_calls"],
                     run_time(r),
+                    coverage(analysis),
+                    failure["group"]
+                        .as_str()
+                        .map(|g| format!("\t{g}"))
+                        .unwrap_or_default(),
+                    failure["evidence"]
+                        .as_str()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default(),
                     r["detail"]
                         .as_str()
                         .map(|d| format!("\t{d}"))

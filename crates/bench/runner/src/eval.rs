@@ -1,7 +1,7 @@
 //! A whole set against one agent, `concurrency` runs at a time, into a scored report.
 
 use crate::run::{AgentTarget, Reason, RunResult, Runner};
-use mcpbench_scoring::{Outcome, RunCounts, Scores, score};
+use mcpbench_scoring::{Outcome, RunAnalysis, RunCounts, Scores, score};
 use mcpbench_tasks::Task;
 use serde::Serialize;
 use std::sync::Arc;
@@ -43,6 +43,9 @@ pub struct RunEntry {
     pub duration_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// What the trace shows beyond the verdict (docs/metrics.md); absent for a harness error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<RunAnalysis>,
 }
 
 /// `report.json`.
@@ -58,8 +61,19 @@ pub struct Report {
     pub runs: Vec<RunEntry>,
 }
 
+/// What the run's trace shows beyond its verdict; `None` for a harness error (never scored).
+/// A trace the task cannot replay (which the runner never writes) is logged and left out.
+pub fn analysis(task: &Task, r: &RunResult) -> Option<RunAnalysis> {
+    if r.reason == Reason::HarnessError {
+        return None;
+    }
+    mcpbench_analysis::analyze(task, &r.trace)
+        .inspect_err(|e| tracing::warn!(error = %e, "a run's trace could not be analysed"))
+        .ok()
+}
+
 /// What scoring needs of one run.
-pub fn outcome(task: &Task, r: &RunResult) -> Outcome {
+pub fn outcome(task: &Task, r: &RunResult, analysis: Option<RunAnalysis>) -> Outcome {
     Outcome {
         task_id: task.id.clone(),
         server: task.server.clone(),
@@ -68,6 +82,7 @@ pub fn outcome(task: &Task, r: &RunResult) -> Outcome {
         max_steps: task.max_steps,
         passed: r.passed,
         counts: r.counts,
+        analysis,
     }
 }
 
@@ -117,16 +132,23 @@ pub async fn evaluate(
         .into_iter()
         .map(|r| r.expect("every run reported"))
         .collect();
+    let analyses: Vec<Option<RunAnalysis>> = tasks
+        .iter()
+        .zip(&results)
+        .map(|(t, r)| analysis(t, r))
+        .collect();
     let counted: Vec<Outcome> = tasks
         .iter()
         .zip(&results)
-        .filter(|(_, r)| r.reason != Reason::HarnessError)
-        .map(|(t, r)| outcome(t, r))
+        .zip(&analyses)
+        .filter(|((_, r), _)| r.reason != Reason::HarnessError)
+        .map(|((t, r), a)| outcome(t, r, a.clone()))
         .collect();
     let runs = tasks
         .iter()
         .zip(&results)
-        .map(|(t, r)| RunEntry {
+        .zip(analyses)
+        .map(|((t, r), analysis)| RunEntry {
             task_id: t.id.clone(),
             run_id: r.run_id.clone(),
             server: t.server.clone(),
@@ -138,6 +160,7 @@ pub async fn evaluate(
             counts: r.counts,
             duration_ms: r.duration.as_millis() as u64,
             answer: r.answer.clone(),
+            analysis,
         })
         .collect();
     let report = Report {

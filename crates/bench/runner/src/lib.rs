@@ -12,7 +12,7 @@ mod eval;
 mod protocol;
 mod run;
 
-pub use eval::{EvalOptions, Report, RunEntry, evaluate, outcome};
+pub use eval::{EvalOptions, Report, RunEntry, analysis, evaluate, outcome};
 pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
 pub use run::{AgentTarget, Reason, RunResult, Runner};
 

@@ -49,8 +49,24 @@ async fn unlisted_tool_calls_are_counted_exactly() {
     );
     assert_eq!(r.counts.hallucinated_calls, 2);
     assert!(r.counts.errors_observed >= 2);
-    let report = mcpbench_scoring::metrics(&[mcpbench_runner::outcome(&task, &r)]);
+    let analysis = mcpbench_runner::analysis(&task, &r).expect("a live run's trace replays");
+    let report =
+        mcpbench_scoring::metrics(&[mcpbench_runner::outcome(&task, &r, Some(analysis.clone()))]);
     assert_eq!(report.hallucinated_tool_rate, Some(2.0 / 3.0));
+    // The analysis of the live trace agrees: one call of three named a listed tool, and the
+    // failed run is a tool-usage failure pointing at the first unlisted call.
+    assert_eq!((analysis.calls.judged, analysis.calls.named), (3, 1));
+    assert_eq!(report.process.tool_name_validity, Some(1.0 / 3.0));
+    if !r.passed {
+        let failure = analysis.failure.expect("a failed run has a group");
+        assert_eq!(failure.group, mcpbench_scoring::FailureGroup::ToolUsage);
+        assert!(
+            failure
+                .evidence
+                .unwrap()
+                .contains("is not a tool of this task")
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

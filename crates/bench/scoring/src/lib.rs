@@ -20,6 +20,10 @@
 //!   empty. A recovery task whose agent never observed an error is not in `R`.
 //! - `tool_calls = sum(t.tool_calls)`, `hallucinated_calls = sum(t.hallucinated_calls)` (as `u64`).
 //!
+//! Each [`Metrics`] also carries [`ProcessMetrics`] (partial credit, call quality, closeness
+//! to the references, distractors, failure groups) aggregated from the runs' [`RunAnalysis`]
+//! by [`process_metrics`]; outcomes without an analysis are left out of those figures only.
+//!
 //! Breakdowns ([`Scores::by_server`], [`Scores::by_category`], [`Scores::by_difficulty`]) apply
 //! [`metrics`] to the outcomes sharing one value of `server`, `category` or `difficulty`; a key
 //! appears exactly when at least one outcome carries it, so no group is empty. Keys are sorted
@@ -28,12 +32,16 @@
 //! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
 //! [`stats`] alongside [`wilson`].
 
+pub mod analysis;
 mod counts;
 mod metrics;
+mod process;
 pub mod significance;
 pub mod stats;
 
+pub use analysis::{CallTally, Failure, FailureGroup, ReferenceMatch, RunAnalysis};
 pub use counts::RunCounts;
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
+pub use process::{ProcessMetrics, process_metrics};
 pub use significance::{fisher_greater, mcnemar_exact};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson};

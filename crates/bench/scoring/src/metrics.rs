@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::RunCounts;
+use crate::analysis::RunAnalysis;
+use crate::process::{ProcessMetrics, process_metrics};
 use crate::stats::wilson;
 
 /// What scoring needs to know of one run of one task.
@@ -22,6 +24,10 @@ pub struct Outcome {
     pub passed: bool,
     #[serde(flatten)]
     pub counts: RunCounts,
+    /// What the run's trace shows beyond its verdict; `None` for runs recorded before
+    /// analyses existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<RunAnalysis>,
 }
 
 /// The metrics of a set of outcomes; see the crate documentation for each formula.
@@ -41,6 +47,9 @@ pub struct Metrics {
     pub recovery_rate: Option<f64>,
     pub tool_calls: u64,
     pub hallucinated_calls: u64,
+    /// Partial credit, call quality, closeness to the references, distractors, failures.
+    #[serde(flatten)]
+    pub process: ProcessMetrics,
 }
 
 /// Overall metrics plus breakdowns by server, category and difficulty.
@@ -83,7 +92,8 @@ fn ratio(num: f64, den: f64) -> Option<f64> {
     (den > 0.0).then(|| num / den)
 }
 
-fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> Metrics {
+fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Metrics {
+    let process = process_metrics(outcomes.clone().filter_map(|o| o.analysis.as_ref()));
     let mut tasks = 0usize;
     let mut passed = 0usize;
     let mut tool_calls = 0u64;
@@ -120,5 +130,6 @@ fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> Metrics {
         recovery_rate: ratio(rec_passed as f64, rec_n as f64),
         tool_calls,
         hallucinated_calls,
+        process,
     }
 }

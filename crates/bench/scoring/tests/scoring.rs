@@ -39,6 +39,7 @@ fn o(
             errors_observed,
             ..RunCounts::default()
         },
+        analysis: None,
     }
 }
 

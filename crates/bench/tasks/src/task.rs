@@ -112,15 +112,19 @@ impl Task {
         self.distractor_servers.iter().any(|s| s == server)
     }
 
-    /// How many of the tools shown to the agent no reference calls.
-    pub fn unused_tools(&self) -> usize {
-        let used: std::collections::BTreeSet<&str> = self
-            .reference_solutions
+    /// The tools (qualified) some reference solution calls.
+    pub fn reference_tools(&self) -> std::collections::BTreeSet<&str> {
+        self.reference_solutions
             .iter()
             .flatten()
             .filter_map(Step::as_call)
             .map(|c| c.tool.as_str())
-            .collect();
+            .collect()
+    }
+
+    /// How many of the tools shown to the agent no reference calls.
+    pub fn unused_tools(&self) -> usize {
+        let used = self.reference_tools();
         self.available_tools
             .iter()
             .filter(|t| !used.contains(t.as_str()))

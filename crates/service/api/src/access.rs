@@ -127,6 +127,7 @@ mod tests {
             duration_ms,
             trace_key: None,
             created_at: time::OffsetDateTime::UNIX_EPOCH,
+            analysis: None,
         }
     }
 

@@ -3,7 +3,8 @@
 use crate::AppState;
 use axum::body::Bytes;
 use mcpbench_db::leaderboard::{self, Entry};
-use serde::Serialize;
+use mcpbench_scoring::ProcessMetrics;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -38,6 +39,11 @@ pub struct BoardEntry {
     pub efficiency: Option<f64>,
     pub hallucinated_tool_rate: Option<f64>,
     pub recovery_rate: Option<f64>,
+    /// Partial credit, call quality, closeness to the references, distractors and failure
+    /// groups (docs/metrics.md, section 3); `null` figures for submissions scored before they
+    /// existed.
+    #[serde(flatten)]
+    pub process: ProcessMetrics,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub finished_at: OffsetDateTime,
@@ -142,7 +148,7 @@ pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbE
 
 /// The metrics of one breakdown group, as the scoring crate serialized them.
 fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
-    let (tasks, passed, rate, ci, eff, hall, rec) = match (&q.server, &q.category) {
+    let (tasks, passed, rate, ci, eff, hall, rec, process) = match (&q.server, &q.category) {
         (Some(key), _) | (None, Some(key)) => {
             let breakdown = if q.server.is_some() {
                 &entry.by_server
@@ -168,6 +174,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
                 f("efficiency"),
                 f("hallucinated_tool_rate"),
                 f("recovery_rate"),
+                m,
             )
         }
         (None, None) => (
@@ -178,8 +185,11 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
             entry.efficiency,
             entry.hallucinated_tool_rate,
             entry.recovery_rate,
+            &entry.process,
         ),
     };
+    // The scoring crate wrote these figures; a row from before they existed has none.
+    let process = ProcessMetrics::deserialize(process).unwrap_or_default();
     Some(BoardEntry {
         rank: 0,
         submission_id: entry.submission_id,
@@ -194,6 +204,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         efficiency: eff,
         hallucinated_tool_rate: hall,
         recovery_rate: rec,
+        process,
         finished_at: entry.finished_at,
         flags: entry.flags.clone(),
     })

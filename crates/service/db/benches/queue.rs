@@ -18,6 +18,7 @@ fn noop() -> RunRecord {
         counts: mcpbench_scoring::RunCounts::default(),
         duration_ms: 0,
         trace_key: None,
+        analysis: None,
     }
 }
 

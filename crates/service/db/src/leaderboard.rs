@@ -25,6 +25,8 @@ pub struct Entry {
     pub recovery_rate: Option<f64>,
     pub by_server: serde_json::Value,
     pub by_category: serde_json::Value,
+    /// The overall process metrics, as the scoring crate serialized them.
+    pub process: serde_json::Value,
     pub finished_at: OffsetDateTime,
     /// The anomaly flags on this submission (kinds), shown as badges.
     pub flags: Vec<String>,
@@ -39,7 +41,7 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
         Entry,
         r#"SELECT submission_id, set_id, vendor, model, name, is_reference, tasks, passed,
                 success_rate, ci_low, ci_high, efficiency, hallucinated_tool_rate,
-                recovery_rate, by_server, by_category, finished_at,
+                recovery_rate, by_server, by_category, process, finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!"
          FROM leaderboard l WHERE set_id = $1

@@ -2,7 +2,8 @@
 
 use crate::runs::stored_count;
 use crate::{DbError, JobState, RunReason, SubmissionStatus};
-use mcpbench_scoring::RunCounts;
+use mcpbench_scoring::{RunAnalysis, RunCounts};
+use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
 use uuid::Uuid;
@@ -42,6 +43,8 @@ pub struct RunRecord {
     pub counts: RunCounts,
     pub duration_ms: i64,
     pub trace_key: Option<String>,
+    /// What the trace shows beyond the verdict; `None` for a run without a trace to analyse.
+    pub analysis: Option<RunAnalysis>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,8 +215,8 @@ pub async fn complete(
            run AS (
                INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
                                  tool_calls, hallucinated_calls, invalid_calls, errors_observed,
-                                 budget_exceeded, duration_ms, trace_key)
-               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16
+                                 budget_exceeded, duration_ms, trace_key, analysis)
+               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
                FROM job
                ON CONFLICT (submission_id, task_id, trial) DO NOTHING
                RETURNING 1),
@@ -241,7 +244,8 @@ pub async fn complete(
         stored_count(run.counts.errors_observed),
         run.counts.budget_exceeded,
         run.duration_ms,
-        run.trace_key
+        run.trace_key,
+        run.analysis.as_ref().map(Json) as Option<Json<&RunAnalysis>>
     )
     .fetch_one(pool)
     .await?;

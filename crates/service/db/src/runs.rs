@@ -1,8 +1,9 @@
 //! Recorded runs: what scoring reads, what the owner and the public may see.
 
 use crate::{DbError, RunReason, SetState};
-use mcpbench_scoring::RunCounts;
+use mcpbench_scoring::{RunAnalysis, RunCounts};
 use sqlx::PgPool;
+use sqlx::types::Json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -17,6 +18,8 @@ pub struct ScoredRun {
     pub category: String,
     pub difficulty: String,
     pub max_steps: i32,
+    /// `None` for runs recorded before analyses were stored.
+    pub analysis: Option<RunAnalysis>,
 }
 
 /// A run as the API shows it, with what decides who may read its trace.
@@ -41,6 +44,9 @@ pub struct Run {
     pub duration_ms: i64,
     pub trace_key: Option<String>,
     pub created_at: OffsetDateTime,
+    /// What the trace shows beyond the verdict (its failure's evidence withheld on a live
+    /// private set); `None` for runs recorded before analyses were stored.
+    pub analysis: Option<RunAnalysis>,
 }
 
 /// A count as Postgres keeps it (it has no unsigned integers; a CHECK keeps counts from
@@ -92,6 +98,7 @@ struct RunRow {
     duration_ms: i64,
     trace_key: Option<String>,
     created_at: OffsetDateTime,
+    analysis: Option<Json<RunAnalysis>>,
 }
 
 impl From<RunRow> for Run {
@@ -120,8 +127,45 @@ impl From<RunRow> for Run {
             duration_ms: r.duration_ms,
             trace_key: r.trace_key,
             created_at: r.created_at,
+            analysis: r.analysis.map(|a| a.0),
         }
     }
+}
+
+/// The failure groups of a submission's failed runs (docs/metrics.md, "Failure diagnosis"),
+/// most frequent first, with the first run of each as the example.
+pub async fn diagnoses(pool: &PgPool, submission: Uuid) -> Result<Vec<Diagnosis>, DbError> {
+    let rows = sqlx::query_as!(
+        Diagnosis,
+        r#"SELECT g.grp AS "group!", g.n AS "count!", e.task_id AS "example_task!",
+                  e.evidence AS example_evidence
+           FROM (SELECT analysis->'failure'->>'group' AS grp, count(*) AS n FROM runs
+                 WHERE submission_id = $1 AND NOT passed
+                   AND analysis->'failure'->>'group' IS NOT NULL
+                 GROUP BY 1) g
+           CROSS JOIN LATERAL (SELECT task_id, analysis->'failure'->>'evidence' AS evidence
+                               FROM runs
+                               WHERE submission_id = $1 AND NOT passed
+                                 AND analysis->'failure'->>'group' = g.grp
+                               ORDER BY task_id, trial LIMIT 1) e
+           ORDER BY g.n DESC, g.grp"#,
+        submission
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}
+
+/// One failure group of a submission: how many failed runs fall in it, and the first of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnosis {
+    /// `tool_usage`, `task_understanding`, `response`, `logic`, `budget`, `timeout` or
+    /// `agent_error`.
+    pub group: String,
+    pub count: i64,
+    pub example_task: String,
+    /// Withheld (`None`) on a live private set.
+    pub example_evidence: Option<String>,
 }
 
 /// Why runs failed: each reason with its count and one example.
@@ -136,14 +180,15 @@ pub struct FailureGroup {
 /// Every run of a submission, for scoring.
 pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRun>, DbError> {
     let rows = sqlx::query!(
-        "SELECT r.task_id, r.trial, r.passed, r.tool_calls, r.hallucinated_calls,
+        r#"SELECT r.task_id, r.trial, r.passed, r.tool_calls, r.hallucinated_calls,
                 r.invalid_calls, r.errors_observed, r.budget_exceeded,
-                t.server, t.category, t.difficulty, t.max_steps
+                t.server, t.category, t.difficulty, t.max_steps,
+                r.analysis AS "analysis: Json<RunAnalysis>"
          FROM runs r
          JOIN submissions s ON s.id = r.submission_id
          JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
          WHERE r.submission_id = $1
-         ORDER BY t.position, r.trial",
+         ORDER BY t.position, r.trial"#,
         submission
     )
     .fetch_all(pool)
@@ -165,6 +210,7 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
             category: r.category,
             difficulty: r.difficulty,
             max_steps: r.max_steps,
+            analysis: r.analysis.map(|a| a.0),
         })
         .collect())
 }
@@ -176,7 +222,8 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
                   t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
                   r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
-                  r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at
+                  r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at,
+                  r.analysis AS "analysis: Json<RunAnalysis>"
            FROM runs r JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets t ON t.id = s.set_id
            JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
@@ -202,7 +249,8 @@ pub async fn list(
                   t.state AS "set_state: SetState", st.task IS NOT NULL AS "task_open!", s.published,
                   r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
-                  r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at
+                  r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at,
+                  r.analysis AS "analysis: Json<RunAnalysis>"
            FROM runs r JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets t ON t.id = s.set_id
            JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
@@ -236,4 +284,45 @@ pub async fn failures(pool: &PgPool, submission: Uuid) -> Result<Vec<FailureGrou
     .fetch_all(pool)
     .await?;
     Ok(rows)
+}
+
+/// A run as `mcpbench admin rescore` reads it: where its trace is and what is stored of it.
+#[derive(Clone, Debug)]
+pub struct StoredRun {
+    pub id: Uuid,
+    pub task_id: String,
+    pub trace_key: Option<String>,
+    pub analysis: Option<RunAnalysis>,
+}
+
+/// Every run of a submission with its trace's key, in task order.
+pub async fn stored(pool: &PgPool, submission: Uuid) -> Result<Vec<StoredRun>, DbError> {
+    let rows = sqlx::query!(
+        r#"SELECT id, task_id, trace_key, analysis AS "analysis: Json<RunAnalysis>"
+           FROM runs WHERE submission_id = $1 ORDER BY task_id, trial"#,
+        submission
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| StoredRun {
+            id: r.id,
+            task_id: r.task_id,
+            trace_key: r.trace_key,
+            analysis: r.analysis.map(|a| a.0),
+        })
+        .collect())
+}
+
+/// Stores a run's analysis computed again from its trace.
+pub async fn set_analysis(pool: &PgPool, run: Uuid, analysis: &RunAnalysis) -> Result<(), DbError> {
+    sqlx::query!(
+        "UPDATE runs SET analysis = $2 WHERE id = $1",
+        run,
+        Json(analysis) as Json<&RunAnalysis>
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
 }

@@ -349,6 +349,8 @@ pub struct FinalScores {
     pub recovery_rate: Option<f64>,
     pub by_server: serde_json::Value,
     pub by_category: serde_json::Value,
+    /// The overall process metrics (`mcpbench_scoring::ProcessMetrics`).
+    pub process: serde_json::Value,
 }
 
 /// How [`finish`] ended.
@@ -413,9 +415,9 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
         "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
                                   passed, success_rate, ci_low, ci_high, efficiency,
                                   hallucinated_tool_rate, recovery_rate, by_server, by_category,
-                                  finished_at)
+                                  process, finished_at)
          SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, now()
+                $8, $9, $10, $11, $12, now()
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1
          ON CONFLICT (submission_id) DO NOTHING",
         id,
@@ -428,7 +430,8 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
         scores.hallucinated_tool_rate,
         scores.recovery_rate,
         scores.by_server,
-        scores.by_category
+        scores.by_category,
+        scores.process
     )
     .execute(&mut *tx)
     .await?;
@@ -441,4 +444,70 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
     .await?;
     tx.commit().await?;
     Ok(Finished::Completed)
+}
+
+/// Replaces the scores of a completed submission and its leaderboard row with `scores`
+/// computed again from its runs (`mcpbench admin rescore`), and tells the API. `false` when
+/// the submission is not completed (nothing is changed then).
+pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bool, DbError> {
+    let mut tx = pool.begin().await?;
+    let updated = sqlx::query!(
+        "UPDATE submissions SET scores = $2 WHERE id = $1 AND status = 'completed'",
+        id,
+        scores.scores
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if updated == 0 {
+        return Ok(false);
+    }
+    sqlx::query!(
+        "UPDATE leaderboard SET tasks = $2, passed = $3, success_rate = $4, ci_low = $5,
+                ci_high = $6, efficiency = $7, hallucinated_tool_rate = $8, recovery_rate = $9,
+                by_server = $10, by_category = $11, process = $12
+         WHERE submission_id = $1",
+        id,
+        scores.tasks,
+        scores.passed,
+        scores.success_rate,
+        scores.ci95[0],
+        scores.ci95[1],
+        scores.efficiency,
+        scores.hallucinated_tool_rate,
+        scores.recovery_rate,
+        scores.by_server,
+        scores.by_category,
+        scores.process
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "SELECT pg_notify($1, $2)",
+        LEADERBOARD_CHANNEL,
+        id.to_string()
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// The completed submissions of a set, in the order they finished, and whether the set is
+/// public (`None` when there is no such set).
+pub async fn completed_on(pool: &PgPool, set: &str) -> Result<Option<(bool, Vec<Uuid>)>, DbError> {
+    let public = sqlx::query_scalar!("SELECT public FROM task_sets WHERE id = $1", set)
+        .fetch_optional(pool)
+        .await?;
+    let Some(public) = public else {
+        return Ok(None);
+    };
+    let ids = sqlx::query_scalar!(
+        "SELECT id FROM submissions WHERE set_id = $1 AND status = 'completed'
+         ORDER BY finished_at, id",
+        set
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(Some((public, ids)))
 }

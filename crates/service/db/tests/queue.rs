@@ -73,6 +73,7 @@ fn record(passed: bool) -> RunRecord {
         },
         duration_ms: 5,
         trace_key: None,
+        analysis: None,
     }
 }
 
@@ -289,6 +290,7 @@ fn scores(tasks: i32, passed: i32) -> submissions::FinalScores {
         recovery_rate: None,
         by_server: serde_json::json!({}),
         by_category: serde_json::json!({}),
+        process: serde_json::json!({}),
     }
 }
 
@@ -541,10 +543,25 @@ async fn a_runs_counts_come_back_as_they_were_recorded() {
         errors_observed: 4,
         budget_exceeded: true,
     };
+    let analysis = mcpbench_scoring::RunAnalysis {
+        claims: 3,
+        claims_held: 1,
+        calls: mcpbench_scoring::CallTally {
+            judged: 6,
+            named: 4,
+            ..Default::default()
+        },
+        failure: Some(mcpbench_scoring::Failure {
+            group: mcpbench_scoring::FailureGroup::Budget,
+            evidence: Some("call 7 came after the budget".into()),
+        }),
+        ..Default::default()
+    };
     let over_budget = RunRecord {
         passed: false,
         reason: mcpbench_db::RunReason::BudgetExceeded,
         counts,
+        analysis: Some(analysis.clone()),
         ..record(false)
     };
     queue::complete(&pool, &claim, &over_budget).await.unwrap();
@@ -556,6 +573,11 @@ async fn a_runs_counts_come_back_as_they_were_recorded() {
     );
     let scored = mcpbench_db::runs::for_scoring(&pool, sub).await.unwrap();
     assert_eq!(scored[0].counts, counts);
+    assert_eq!(
+        scored[0].analysis,
+        Some(analysis),
+        "the analysis round-trips"
+    );
 }
 
 #[tokio::test]

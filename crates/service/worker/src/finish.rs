@@ -25,6 +25,7 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
             max_steps: r.max_steps.max(0) as u32,
             passed: r.passed,
             counts: r.counts,
+            analysis: r.analysis.clone(),
         })
         .collect();
     let scores = score(&outcomes);
@@ -40,5 +41,6 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
         recovery_rate: overall.recovery_rate,
         by_server: serde_json::to_value(&scores.by_server).expect("scores serialize"),
         by_category: serde_json::to_value(&scores.by_category).expect("scores serialize"),
+        process: serde_json::to_value(&overall.process).expect("scores serialize"),
     }
 }

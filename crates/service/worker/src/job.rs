@@ -37,6 +37,7 @@ impl Worker {
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
         let mut withhold = false;
+        let analysed = task.clone();
         let (result, logs) = match agent {
             Agent::Endpoint(target) => {
                 let run = self.runner.run_in_set(task, &target, &set);
@@ -105,6 +106,14 @@ impl Worker {
                 .await;
         }
         let mut record = record(&result, key);
+        record.analysis = mcpbench_runner::analysis(&analysed, &result);
+        if !target_public
+            && let Some(failure) = record.analysis.as_mut().and_then(|a| a.failure.as_mut())
+        {
+            // The evidence quotes the private task (or the agent's words about it): it is
+            // computed again from the sealed trace once the set retires.
+            failure.evidence = None;
+        }
         if withhold && record.detail.is_some() {
             // An image on a live private set saw a private task and its vendor sees the run's
             // detail: only our fixed words go there. The trace (closed until the set retires)
@@ -274,5 +283,6 @@ fn record(r: &RunResult, trace_key: String) -> RunRecord {
         counts: r.counts,
         duration_ms: r.duration.as_millis() as i64,
         trace_key: Some(trace_key),
+        analysis: None,
     }
 }

@@ -19,9 +19,11 @@
 
 mod finish;
 mod job;
+mod rescore;
 mod sandboxed;
 
 pub use finish::{final_scores, finish};
+pub use rescore::{RescoreError, Rescored, rescore_set};
 
 use axum::serve::ListenerExt;
 use mcpbench_db::{PgPool, queue, submissions, workers};

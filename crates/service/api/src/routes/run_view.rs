@@ -4,7 +4,7 @@
 
 use crate::access::{ShownDuration, shown_duration};
 use mcpbench_db::runs;
-use mcpbench_scoring::RunCounts;
+use mcpbench_scoring::{RunAnalysis, RunCounts};
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -25,6 +25,11 @@ pub struct RunView {
     /// While the task is sealed: the bucket the duration falls in (exact times would be a
     /// channel out of a sandboxed run).
     pub duration_range_ms: Option<DurationRange>,
+    /// What the trace shows beyond the verdict (docs/metrics.md, section 3): claims held, how
+    /// the calls fared, the closest reference, the failure group. A failure's evidence is
+    /// withheld while the task is sealed. Absent for runs recorded before analyses existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<RunAnalysis>,
 }
 
 /// A duration known only to fall in `[at_least_ms, below_ms)`.
@@ -57,6 +62,14 @@ impl From<&runs::Run> for RunView {
             counts: r.counts,
             duration_ms,
             duration_range_ms,
+            analysis: r.analysis.clone().map(|mut a| {
+                if !r.task_open
+                    && let Some(f) = a.failure.as_mut()
+                {
+                    f.evidence = None;
+                }
+                a
+            }),
         }
     }
 }

@@ -97,6 +97,19 @@ pub struct FailureGroup {
     pub example_detail: Option<String>,
 }
 
+/// One failure group of the submission's failed runs (docs/metrics.md, "Failure diagnosis").
+#[derive(Serialize, ToSchema)]
+pub struct Diagnosis {
+    /// `tool_usage`, `task_understanding`, `response`, `logic`, `budget`, `timeout` or
+    /// `agent_error`.
+    pub group: String,
+    pub count: i64,
+    pub example_task: String,
+    /// The call or the missing claim that put the example in its group; none while the task
+    /// is sealed.
+    pub example_evidence: Option<String>,
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct SubmissionView {
     pub id: Uuid,
@@ -116,6 +129,9 @@ pub struct SubmissionView {
     /// Why runs did not pass, grouped by reason (only in the single view).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failures: Option<Vec<FailureGroup>>,
+    /// Why runs did not pass, by failure group with an example each (only in the single view).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnoses: Option<Vec<Diagnosis>>,
     /// The scores once completed: overall and by server, category and difficulty.
     #[schema(value_type = Option<Object>)]
     pub scores: Option<Value>,
@@ -146,6 +162,7 @@ impl From<submissions::Submission> for SubmissionView {
             trials: s.trials,
             error: s.error,
             failures: None,
+            diagnoses: None,
             scores: s.scores,
             published: s.published,
             created_at: s.created_at,
@@ -480,7 +497,19 @@ pub async fn get(
 ) -> Result<AppJson<SubmissionView>, ApiError> {
     let submission = owned(&state, id, &caller).await?;
     let failures = runs::failures(state.pool(), id).await?;
+    let diagnoses = runs::diagnoses(state.pool(), id).await?;
     let mut view = SubmissionView::from(submission);
+    view.diagnoses = Some(
+        diagnoses
+            .into_iter()
+            .map(|d| Diagnosis {
+                group: d.group,
+                count: d.count,
+                example_task: d.example_task,
+                example_evidence: d.example_evidence,
+            })
+            .collect(),
+    );
     view.failures = Some(
         failures
             .into_iter()

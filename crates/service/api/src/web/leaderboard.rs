@@ -31,8 +31,16 @@ pub struct Params {
 }
 
 /// The columns a board sorts by: (query value, label, JSON field, higher is better).
-const SORTS: [(&str, &str, &str, bool); 4] = [
+const SORTS: [(&str, &str, &str, bool); 7] = [
     ("success", "Success rate", "success_rate", true),
+    ("coverage", "Claims coverage", "coverage", true),
+    (
+        "resolved",
+        "Resolved against a reference",
+        "resolved_rate",
+        true,
+    ),
+    ("schema", "Schema compliance", "schema_compliance", true),
     ("efficiency", "Tool-call efficiency", "efficiency", false),
     (
         "hallucinated",
@@ -237,6 +245,9 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
                     th scope="col" { "Agent" }
                     (sortable("success", "Success rate"))
                     th scope="col" { "Passed" }
+                    (sortable("coverage", "Coverage"))
+                    (sortable("resolved", "Resolved"))
+                    (sortable("schema", "Schema"))
                     (sortable("efficiency", "Efficiency"))
                     (sortable("hallucinated", "Hallucinated"))
                     (sortable("recovery", "Recovery"))
@@ -294,6 +305,9 @@ fn row(e: &Value) -> Markup {
                 e["success_ci95"][1].as_f64().unwrap_or(0.0),
             )) }
             td.num { (e["passed"]) "/" (e["tasks"]) }
+            td.num { (rate(e["coverage"].as_f64())) }
+            td.num { (rate(e["resolved_rate"].as_f64())) }
+            td.num { (rate(e["schema_compliance"].as_f64())) }
             td.num { (rate(e["efficiency"].as_f64())) }
             td.num { (rate(e["hallucinated_tool_rate"].as_f64())) }
             td.num { (rate(e["recovery_rate"].as_f64())) }

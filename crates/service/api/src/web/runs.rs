@@ -307,6 +307,7 @@ mod tests {
             duration_ms: 10,
             trace_key: None,
             created_at: time::OffsetDateTime::UNIX_EPOCH,
+            analysis: None,
         };
         let logs = junk.as_bytes().repeat(10);
         let page = body("Run", &run, &trace, Some(&logs)).into_string();

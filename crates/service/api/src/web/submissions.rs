@@ -126,10 +126,13 @@ pub(crate) async fn page(
     .await?;
     // Runs are listed to the owner, and to everyone once their traces are public.
     let show_runs = owner || runs.first().is_some_and(run_public);
-    let failures = if show_runs {
-        runs::failures(state.pool(), id).await?
+    let (failures, diagnoses) = if show_runs {
+        (
+            runs::failures(state.pool(), id).await?,
+            runs::diagnoses(state.pool(), id).await?,
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let set = sets::get(state.pool(), &s.set_id).await?;
     let set_open = set
@@ -160,6 +163,7 @@ pub(crate) async fn page(
         @if let Some(scores) = &s.scores { (score_section(scores)) }
         @if show_runs {
             (failure_section(&failures))
+            @if !diagnoses.is_empty() { (diagnosis_section(&diagnoses)) }
             (runs_section(&s, &runs, owner, set_open))
         } @else {
             p { "Its runs and traces are public once its owner publishes them"
@@ -233,6 +237,16 @@ fn score_section(scores: &Value) -> Markup {
                 dt { "Tool-call efficiency" } dd { (rate(o["efficiency"].as_f64())) span.ref { " (calls per step budget on passed tasks; lower is better)" } }
                 dt { "Hallucinated-tool rate" } dd { (rate(o["hallucinated_tool_rate"].as_f64())) }
                 dt { "Recovery rate" } dd { (rate(o["recovery_rate"].as_f64())) span.ref { " (tasks passed after an error was seen)" } }
+                dt { "Claims coverage" } dd { (rate(o["coverage"].as_f64()))
+                    span.ref { " (share of each task's claims that held; mostly done, at least 0.75: " (rate(o["mostly_done_rate"].as_f64())) ")" } }
+                dt { "Calls" } dd { "tool names " (rate(o["tool_name_validity"].as_f64()))
+                    ", schema " (rate(o["schema_compliance"].as_f64()))
+                    ", execution " (rate(o["execution_success"].as_f64())) }
+                dt { "Against the closest reference" } dd { "selection " (rate(o["selection_accuracy"].as_f64()))
+                    ", parameters " (rate(o["parameter_accuracy"].as_f64()))
+                    ", calls " (rate(o["call_ratio"].as_f64())) "×, resolved " (rate(o["resolved_rate"].as_f64())) }
+                dt { "Distractors" } dd { "accuracy " (o["distractor_accuracy"].as_f64().map_or("–".into(), |a| format!("{a:.1}")))
+                    " of 100, calls to distractor servers " (rate(o["distractor_call_share"].as_f64())) }
             }
             div.charts {
                 (charts::breakdown("Success rate by server", &groups("by_server")))
@@ -260,6 +274,23 @@ fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
                     } } }
                 } }
             }
+        }
+    }
+}
+
+fn diagnosis_section(diagnoses: &[runs::Diagnosis]) -> Markup {
+    html! {
+        section aria-labelledby="diagnoses" {
+            h2 #diagnoses { "Failure groups" }
+            div.scroll { table {
+                caption { "Failed runs by the group their trace puts them in (the rules are in the metrics documentation), with the first as the example." }
+                thead { tr { th scope="col" { "Group" } th scope="col" { "Runs" } th scope="col" { "Example" } } }
+                tbody { @for d in diagnoses { tr {
+                    td { strong { (d.group) } }
+                    td.num { (d.count) }
+                    td { code { (d.example_task) } @if let Some(e) = &d.example_evidence { ": " (e) } }
+                } } }
+            } }
         }
     }
 }
