@@ -8,3 +8,9 @@ ALTER TABLE runs ADD COLUMN analysis JSONB;
 -- closeness to the references, distractors, failure groups), overall; the breakdowns carry
 -- theirs in `by_server` and `by_category`.
 ALTER TABLE leaderboard ADD COLUMN process JSONB NOT NULL DEFAULT '{}'::jsonb;
+
+-- The success rate's interval with runs of one template (and trials of one task) counted as
+-- related (docs/metrics.md, "Related runs"); what the board's rank ranges are drawn from. Null
+-- for rows scored before it existed, and when the runs come from fewer than two templates.
+ALTER TABLE leaderboard ADD COLUMN ci_clustered_low DOUBLE PRECISION,
+                        ADD COLUMN ci_clustered_high DOUBLE PRECISION;

@@ -220,6 +220,14 @@ fn print_summary(report: &Report) {
         s.passed,
         s.tasks
     );
+    if let (Some([lo, hi]), Some(d)) = (s.success_ci95_clustered, s.design_effect) {
+        eprintln!(
+            "  with related runs       95% CI {:.1}-{:.1}% ({} templates, design effect {d:.2})",
+            lo * 100.0,
+            hi * 100.0,
+            s.clusters
+        );
+    }
     eprintln!(
         "  tool-call efficiency    {}",
         s.efficiency.map_or("n/a".into(), |e| format!(

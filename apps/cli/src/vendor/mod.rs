@@ -292,6 +292,25 @@ fn print_submission(s: &Value, base: &str) {
             scores["passed"],
             scores["tasks"]
         );
+        let related = &scores["success_ci95_clustered"];
+        if related.is_array() {
+            println!(
+                "  with runs of one template counted as related: {} to {} ({} templates)",
+                rate(&related[0]),
+                rate(&related[1]),
+                scores["clusters"]
+            );
+        }
+        let repeated = &scores["repeated"];
+        for (i, (hat, at)) in repeated["pass_hat_k"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .zip(repeated["pass_at_k"].as_array().into_iter().flatten())
+            .enumerate()
+        {
+            println!("  pass^{0} {1}, pass@{0} {2}", i + 1, rate(hat), rate(at));
+        }
         println!(
             "  tool-call efficiency {}, hallucinated-tool rate {}, recovery rate {}",
             rate(&scores["efficiency"]),

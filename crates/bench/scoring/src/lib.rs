@@ -30,18 +30,26 @@
 //! (`BTreeMap`), so the serialized form is deterministic.
 //!
 //! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
-//! [`stats`] alongside [`wilson`].
+//! [`stats`] alongside [`wilson`]; [`repeated`] gives them per task and per submission
+//! ([`Scores::repeated`]). [`cluster`] gives the success rate an interval that counts runs of
+//! one template as related ([`Metrics::success_ci95_clustered`]), and [`paired`] compares
+//! two submissions on their shared tasks.
 
 pub mod analysis;
+pub mod cluster;
 mod counts;
 mod metrics;
+mod paired;
 mod process;
 pub mod significance;
 pub mod stats;
+mod trials;
 
 pub use analysis::{CallTally, Failure, FailureGroup, ReferenceMatch, RunAnalysis};
 pub use counts::RunCounts;
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
+pub use paired::{Paired, paired};
 pub use process::{ProcessMetrics, process_metrics};
 pub use significance::{fisher_greater, mcnemar_exact};
-pub use stats::{Z95, pass_at_k, pass_hat_k, wilson};
+pub use stats::{Z95, pass_at_k, pass_hat_k, wilson, wilson_rate};
+pub use trials::{Repeated, TaskTrials, repeated};

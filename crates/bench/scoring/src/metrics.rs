@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::RunCounts;
 use crate::analysis::RunAnalysis;
+use crate::cluster::{cluster_of, clustered};
 use crate::process::{ProcessMetrics, process_metrics};
 use crate::stats::wilson;
+use crate::trials::{Repeated, repeated};
 
 /// What scoring needs to know of one run of one task.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,8 +39,19 @@ pub struct Metrics {
     pub passed: usize,
     /// `passed / tasks`; `None` when `tasks == 0`.
     pub success_rate: Option<f64>,
-    /// Wilson score interval, z = 1.959964; `None` when `tasks == 0`.
+    /// Wilson score interval, z = 1.959964, every run counted as independent; `None` when
+    /// `tasks == 0`.
     pub success_ci95: Option<[f64; 2]>,
+    /// The Wilson interval at the effective number of runs once runs of one template (and
+    /// trials of one task) are taken as related; `None` with fewer than two templates.
+    #[serde(default)]
+    pub success_ci95_clustered: Option<[f64; 2]>,
+    /// The design effect behind it: how many runs count as one independent run.
+    #[serde(default)]
+    pub design_effect: Option<f64>,
+    /// Distinct templates (clusters) among the runs.
+    #[serde(default)]
+    pub clusters: usize,
     /// Mean over passed tasks of `tool_calls / max_steps`; `None` if none passed.
     pub efficiency: Option<f64>,
     /// `sum hallucinated / sum tool_calls`; `None` if no calls at all.
@@ -60,6 +73,9 @@ pub struct Scores {
     pub by_server: BTreeMap<String, Metrics>,
     pub by_category: BTreeMap<String, Metrics>,
     pub by_difficulty: BTreeMap<String, Metrics>,
+    /// pass^k and pass@k when some task had two trials or more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<Repeated>,
 }
 
 /// The metrics of `outcomes`, taken together.
@@ -74,6 +90,7 @@ pub fn score(outcomes: &[Outcome]) -> Scores {
         by_server: group_by(outcomes, |o| &o.server),
         by_category: group_by(outcomes, |o| &o.category),
         by_difficulty: group_by(outcomes, |o| &o.difficulty),
+        repeated: repeated(outcomes),
     }
 }
 
@@ -94,6 +111,12 @@ fn ratio(num: f64, den: f64) -> Option<f64> {
 
 fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Metrics {
     let process = process_metrics(outcomes.clone().filter_map(|o| o.analysis.as_ref()));
+    let related = clustered(outcomes.clone().map(|o| (cluster_of(&o.task_id), o.passed)));
+    let clusters = outcomes
+        .clone()
+        .map(|o| cluster_of(&o.task_id))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let mut tasks = 0usize;
     let mut passed = 0usize;
     let mut tool_calls = 0u64;
@@ -125,6 +148,9 @@ fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Metric
         passed,
         success_rate: ratio(passed as f64, tasks as f64),
         success_ci95: wilson(passed, tasks),
+        success_ci95_clustered: related.map(|c| c.ci95),
+        design_effect: related.map(|c| c.design_effect),
+        clusters,
         efficiency: ratio(eff_sum, eff_n as f64),
         hallucinated_tool_rate: ratio(hallucinated_calls as f64, tool_calls as f64),
         recovery_rate: ratio(rec_passed as f64, rec_n as f64),

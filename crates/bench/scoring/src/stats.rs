@@ -26,18 +26,26 @@ pub fn wilson(passed: usize, n: usize) -> Option<[f64; 2]> {
     if n == 0 || passed > n {
         return None;
     }
-    let nf = n as f64;
-    let p = passed as f64 / nf;
+    wilson_rate(passed as f64 / n as f64, n as f64)
+}
+
+/// The same interval for a pass rate `p` over `n` runs where `n` need not be whole (an
+/// effective number of runs, see [`crate::cluster`]). `None` unless `n > 0` and `p` is in
+/// `[0, 1]`; the bounds are exactly 0 at `p = 0` and exactly 1 at `p = 1`.
+pub fn wilson_rate(p: f64, n: f64) -> Option<[f64; 2]> {
+    if n.is_nan() || n <= 0.0 || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
     let z2 = Z95 * Z95;
-    let denom = 1.0 + z2 / nf;
-    let centre = (p + z2 / (2.0 * nf)) / denom;
-    let half = Z95 / denom * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
-    let lo = if passed == 0 {
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let lo = if p == 0.0 {
         0.0
     } else {
         (centre - half).clamp(0.0, 1.0)
     };
-    let hi = if passed == n {
+    let hi = if p == 1.0 {
         1.0
     } else {
         (centre + half).clamp(0.0, 1.0)

@@ -33,8 +33,18 @@ pub struct BoardEntry {
     pub tasks: i64,
     pub passed: i64,
     pub success_rate: f64,
-    /// The 95% Wilson interval of the success rate.
+    /// The 95% Wilson interval of the success rate, every run counted as independent.
     pub success_ci95: [f64; 2],
+    /// The interval with runs of one template (and trials of one task) counted as related;
+    /// absent with fewer than two templates or for entries scored before it existed.
+    pub success_ci95_clustered: Option<[f64; 2]>,
+    /// The ranks this entry could hold given the intervals (the clustered one, else Wilson's):
+    /// from 1 + the entries clearly above it (their lower bound above its upper bound) to
+    /// 1 + the entries not clearly below it.
+    pub rank_range: [usize; 2],
+    /// Entries with the same `tie_group` are statistically tied at the top of their range:
+    /// the group is the best rank they could hold.
+    pub tie_group: usize,
     /// Tool calls per step budget on passed tasks; lower is better.
     pub efficiency: Option<f64>,
     pub hallucinated_tool_rate: Option<f64>,
@@ -148,46 +158,55 @@ pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbE
 
 /// The metrics of one breakdown group, as the scoring crate serialized them.
 fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
-    let (tasks, passed, rate, ci, eff, hall, rec, process) = match (&q.server, &q.category) {
-        (Some(key), _) | (None, Some(key)) => {
-            let breakdown = if q.server.is_some() {
-                &entry.by_server
-            } else {
-                &entry.by_category
-            };
-            let m = breakdown.get(key)?;
-            let f = |k: &str| m.get(k).and_then(Value::as_f64);
-            let ci = m.get("success_ci95").and_then(Value::as_array);
-            let ci = [
-                ci.and_then(|c| c.first())
-                    .and_then(Value::as_f64)
-                    .unwrap_or(0.0),
-                ci.and_then(|c| c.get(1))
-                    .and_then(Value::as_f64)
-                    .unwrap_or(0.0),
-            ];
-            (
-                m.get("tasks").and_then(Value::as_i64).unwrap_or(0),
-                m.get("passed").and_then(Value::as_i64).unwrap_or(0),
-                f("success_rate").unwrap_or(0.0),
-                ci,
-                f("efficiency"),
-                f("hallucinated_tool_rate"),
-                f("recovery_rate"),
-                m,
-            )
-        }
-        (None, None) => (
-            i64::from(entry.tasks),
-            i64::from(entry.passed),
-            entry.success_rate,
-            [entry.ci_low, entry.ci_high],
-            entry.efficiency,
-            entry.hallucinated_tool_rate,
-            entry.recovery_rate,
-            &entry.process,
-        ),
-    };
+    let (tasks, passed, rate, ci, clustered, eff, hall, rec, process) =
+        match (&q.server, &q.category) {
+            (Some(key), _) | (None, Some(key)) => {
+                let breakdown = if q.server.is_some() {
+                    &entry.by_server
+                } else {
+                    &entry.by_category
+                };
+                let m = breakdown.get(key)?;
+                let f = |k: &str| m.get(k).and_then(Value::as_f64);
+                let ci = m.get("success_ci95").and_then(Value::as_array);
+                let ci = [
+                    ci.and_then(|c| c.first())
+                        .and_then(Value::as_f64)
+                        .unwrap_or(0.0),
+                    ci.and_then(|c| c.get(1))
+                        .and_then(Value::as_f64)
+                        .unwrap_or(0.0),
+                ];
+                let clustered = m
+                    .get("success_ci95_clustered")
+                    .and_then(|c| serde_json::from_value::<[f64; 2]>(c.clone()).ok());
+                (
+                    m.get("tasks").and_then(Value::as_i64).unwrap_or(0),
+                    m.get("passed").and_then(Value::as_i64).unwrap_or(0),
+                    f("success_rate").unwrap_or(0.0),
+                    ci,
+                    clustered,
+                    f("efficiency"),
+                    f("hallucinated_tool_rate"),
+                    f("recovery_rate"),
+                    m,
+                )
+            }
+            (None, None) => (
+                i64::from(entry.tasks),
+                i64::from(entry.passed),
+                entry.success_rate,
+                [entry.ci_low, entry.ci_high],
+                entry
+                    .ci_clustered_low
+                    .zip(entry.ci_clustered_high)
+                    .map(|(l, h)| [l, h]),
+                entry.efficiency,
+                entry.hallucinated_tool_rate,
+                entry.recovery_rate,
+                &entry.process,
+            ),
+        };
     // The scoring crate wrote these figures; a row from before they existed has none.
     let process = ProcessMetrics::deserialize(process).unwrap_or_default();
     Some(BoardEntry {
@@ -201,6 +220,9 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         passed,
         success_rate: rate,
         success_ci95: ci,
+        success_ci95_clustered: clustered,
+        rank_range: [0, 0],
+        tie_group: 0,
         efficiency: eff,
         hallucinated_tool_rate: hall,
         recovery_rate: rec,
@@ -228,11 +250,29 @@ fn rank(q: &Query, entries: Vec<Entry>) -> Board {
         };
         previous = Some(key);
     }
+    rank_ranges(&mut lines);
     Board {
         set: q.set.clone(),
         server: q.server.clone(),
         category: q.category.clone(),
         entries: lines,
+    }
+}
+
+/// Each entry's rank range and tie group from the intervals (the clustered one when known).
+/// Quadratic in the entries, which are at most [`leaderboard::MAX_ENTRIES`].
+fn rank_ranges(lines: &mut [BoardEntry]) {
+    let bounds: Vec<[f64; 2]> = lines
+        .iter()
+        .map(|e| e.success_ci95_clustered.unwrap_or(e.success_ci95))
+        .collect();
+    for (i, line) in lines.iter_mut().enumerate() {
+        let [lo, hi] = bounds[i];
+        let others = bounds.iter().enumerate().filter(|(j, _)| *j != i);
+        let above = others.clone().filter(|(_, b)| b[0] > hi).count();
+        let not_below = others.filter(|(_, b)| b[1] > lo).count();
+        line.rank_range = [1 + above, 1 + not_below];
+        line.tie_group = 1 + above;
     }
 }
 
@@ -254,5 +294,61 @@ pub async fn invalidate_on_notify(state: AppState) {
         }
         state.board().clear();
         tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(rate: f64, ci: [f64; 2], clustered: Option<[f64; 2]>) -> BoardEntry {
+        BoardEntry {
+            rank: 0,
+            submission_id: Uuid::nil(),
+            vendor: "v".into(),
+            model: "m".into(),
+            name: "n".into(),
+            reference: false,
+            tasks: 100,
+            passed: (rate * 100.0) as i64,
+            success_rate: rate,
+            success_ci95: ci,
+            success_ci95_clustered: clustered,
+            rank_range: [0, 0],
+            tie_group: 0,
+            efficiency: None,
+            hallucinated_tool_rate: None,
+            recovery_rate: None,
+            process: ProcessMetrics::default(),
+            finished_at: OffsetDateTime::UNIX_EPOCH,
+            flags: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rank_ranges_and_ties_follow_the_intervals() {
+        let mut lines = vec![
+            // Clearly above everything else.
+            line(0.9, [0.85, 0.95], None),
+            // These two overlap each other, and nothing else.
+            line(0.6, [0.55, 0.65], None),
+            line(0.58, [0.53, 0.63], None),
+            // By Wilson clearly below the two, but its clustered interval reaches them.
+            line(0.45, [0.40, 0.50], Some([0.30, 0.56])),
+            line(0.1, [0.05, 0.15], None),
+        ];
+        rank_ranges(&mut lines);
+        let got: Vec<([usize; 2], usize)> =
+            lines.iter().map(|l| (l.rank_range, l.tie_group)).collect();
+        assert_eq!(
+            got,
+            [
+                ([1, 1], 1),
+                ([2, 4], 2),
+                ([2, 4], 2),
+                ([2, 4], 2),
+                ([5, 5], 5),
+            ]
+        );
     }
 }

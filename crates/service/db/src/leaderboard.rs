@@ -20,6 +20,9 @@ pub struct Entry {
     pub success_rate: f64,
     pub ci_low: f64,
     pub ci_high: f64,
+    /// The interval with related runs counted as such, when known.
+    pub ci_clustered_low: Option<f64>,
+    pub ci_clustered_high: Option<f64>,
     pub efficiency: Option<f64>,
     pub hallucinated_tool_rate: Option<f64>,
     pub recovery_rate: Option<f64>,
@@ -40,7 +43,7 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
     let rows = sqlx::query_as!(
         Entry,
         r#"SELECT submission_id, set_id, vendor, model, name, is_reference, tasks, passed,
-                success_rate, ci_low, ci_high, efficiency, hallucinated_tool_rate,
+                success_rate, ci_low, ci_high, ci_clustered_low, ci_clustered_high, efficiency, hallucinated_tool_rate,
                 recovery_rate, by_server, by_category, process, finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!"

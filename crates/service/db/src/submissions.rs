@@ -344,6 +344,8 @@ pub struct FinalScores {
     pub passed: i32,
     pub success_rate: f64,
     pub ci95: [f64; 2],
+    /// The interval with related runs counted as such; `None` with fewer than two templates.
+    pub ci95_clustered: Option<[f64; 2]>,
     pub efficiency: Option<f64>,
     pub hallucinated_tool_rate: Option<f64>,
     pub recovery_rate: Option<f64>,
@@ -415,9 +417,9 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
         "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
                                   passed, success_rate, ci_low, ci_high, efficiency,
                                   hallucinated_tool_rate, recovery_rate, by_server, by_category,
-                                  process, finished_at)
+                                  process, ci_clustered_low, ci_clustered_high, finished_at)
          SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, $12, now()
+                $8, $9, $10, $11, $12, $13, $14, now()
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1
          ON CONFLICT (submission_id) DO NOTHING",
         id,
@@ -431,7 +433,9 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
         scores.recovery_rate,
         scores.by_server,
         scores.by_category,
-        scores.process
+        scores.process,
+        scores.ci95_clustered.map(|c| c[0]),
+        scores.ci95_clustered.map(|c| c[1])
     )
     .execute(&mut *tx)
     .await?;
@@ -465,7 +469,8 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bo
     sqlx::query!(
         "UPDATE leaderboard SET tasks = $2, passed = $3, success_rate = $4, ci_low = $5,
                 ci_high = $6, efficiency = $7, hallucinated_tool_rate = $8, recovery_rate = $9,
-                by_server = $10, by_category = $11, process = $12
+                by_server = $10, by_category = $11, process = $12, ci_clustered_low = $13,
+                ci_clustered_high = $14
          WHERE submission_id = $1",
         id,
         scores.tasks,
@@ -478,7 +483,9 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bo
         scores.recovery_rate,
         scores.by_server,
         scores.by_category,
-        scores.process
+        scores.process,
+        scores.ci95_clustered.map(|c| c[0]),
+        scores.ci95_clustered.map(|c| c[1])
     )
     .execute(&mut *tx)
     .await?;

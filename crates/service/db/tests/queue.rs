@@ -285,6 +285,7 @@ fn scores(tasks: i32, passed: i32) -> submissions::FinalScores {
         passed,
         success_rate: f64::from(passed) / f64::from(tasks.max(1)),
         ci95: [0.1, 0.9],
+        ci95_clustered: None,
         efficiency: None,
         hallucinated_tool_rate: None,
         recovery_rate: None,

@@ -36,6 +36,7 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
         passed: overall.passed as i32,
         success_rate: overall.success_rate.unwrap_or(0.0),
         ci95: overall.success_ci95.unwrap_or([0.0, 0.0]),
+        ci95_clustered: overall.success_ci95_clustered,
         efficiency: overall.efficiency,
         hallucinated_tool_rate: overall.hallucinated_tool_rate,
         recovery_rate: overall.recovery_rate,

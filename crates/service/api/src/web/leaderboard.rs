@@ -239,7 +239,7 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
         div.scroll {
             table {
                 caption { "Entries " (first) " to " (first + shown.len() - 1) " of " (entries.len())
-                    ", ranked by success rate (ties share a rank); bars show the 95% Wilson interval." }
+                    ", ranked by success rate (ties share a rank; below a rank, the ranks the intervals allow); bars show the 95% Wilson interval." }
                 thead { tr {
                     th scope="col" { "Rank" }
                     th scope="col" { "Agent" }
@@ -290,7 +290,10 @@ fn row(e: &Value) -> Markup {
         .unwrap_or_default();
     html! {
         tr {
-            td.num { (e["rank"]) }
+            td.num { (e["rank"])
+                @if let (Some(lo), Some(hi)) = (e["rank_range"][0].as_u64(), e["rank_range"][1].as_u64()) {
+                    @if lo != hi { br; span.ref title="The ranks the intervals allow" { (lo) "–" (hi) } }
+                } }
             td {
                 a href=(format!("/web/submissions/{}", e["submission_id"].as_str().unwrap_or_default())) {
                     strong { (e["name"].as_str().unwrap_or_default()) }

@@ -234,6 +234,23 @@ fn score_section(scores: &Value) -> Markup {
                     }
                     " " span.ref { (o["passed"]) " of " (o["tasks"]) " runs passed" }
                 }
+                dt { "With related runs" } dd {
+                    @match (o["success_ci95_clustered"][0].as_f64(), o["success_ci95_clustered"][1].as_f64()) {
+                        (Some(lo), Some(hi)) => { (rate(Some(lo))) " to " (rate(Some(hi)))
+                            span.ref { " (95% interval with runs of one template counted as related; "
+                                (o["clusters"]) " templates, design effect " (rate(o["design_effect"].as_f64())) ")" } }
+                        _ => { "–" span.ref { " (fewer than two templates)" } }
+                    }
+                }
+                @if let Some(k) = o["repeated"]["k_max"].as_u64() {
+                    dt { "Repeated trials" } dd {
+                        @for i in 0..k as usize {
+                            "pass^" (i + 1) " " (rate(o["repeated"]["pass_hat_k"][i].as_f64()))
+                            ", pass@" (i + 1) " " (rate(o["repeated"]["pass_at_k"][i].as_f64()))
+                            @if i + 1 < k as usize { "; " }
+                        }
+                    }
+                }
                 dt { "Tool-call efficiency" } dd { (rate(o["efficiency"].as_f64())) span.ref { " (calls per step budget on passed tasks; lower is better)" } }
                 dt { "Hallucinated-tool rate" } dd { (rate(o["hallucinated_tool_rate"].as_f64())) }
                 dt { "Recovery rate" } dd { (rate(o["recovery_rate"].as_f64())) span.ref { " (tasks passed after an error was seen)" } }
