@@ -1,0 +1,140 @@
+//! A submission as the API shows it to its owner: where it is, its scores, and why runs
+//! failed (by the runs' reasons and by the failure groups their traces put them in).
+
+use mcpbench_db::{DbError, PgPool, runs, submissions};
+use serde::Serialize;
+use serde_json::Value;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Serialize, ToSchema)]
+pub struct Progress {
+    pub done: i32,
+    pub total: i32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FailureGroup {
+    /// `predicate_false`, `budget_exceeded`, `timeout` or `agent_error`.
+    pub reason: String,
+    pub count: i64,
+    pub example_task: String,
+    /// What exactly went wrong in the example (the part of the predicate that failed, the
+    /// HTTP status, the malformed reply, ...); none for a live private set's predicate.
+    pub example_detail: Option<String>,
+}
+
+/// One failure group of the submission's failed runs (docs/metrics.md, "Failure diagnosis").
+#[derive(Serialize, ToSchema)]
+pub struct Diagnosis {
+    /// `tool_usage`, `task_understanding`, `response`, `logic`, `budget`, `timeout` or
+    /// `agent_error`.
+    pub group: String,
+    pub count: i64,
+    pub example_task: String,
+    /// The call or the missing claim that put the example in its group; none while the task
+    /// is sealed.
+    pub example_evidence: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SubmissionView {
+    pub id: Uuid,
+    pub set: String,
+    pub name: String,
+    pub model: String,
+    pub kind: String,
+    pub endpoint_url: Option<String>,
+    /// For `docker`: the image that runs (an image id for uploads, else the reference).
+    pub image: Option<String>,
+    /// `queued`, `running`, `completed`, `failed` or `cancelled`.
+    pub status: String,
+    pub progress: Progress,
+    pub trials: i32,
+    /// Why the submission failed, when it did, in words you can act on.
+    pub error: Option<String>,
+    /// Why runs did not pass, grouped by reason (only in the single view).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failures: Option<Vec<FailureGroup>>,
+    /// Why runs did not pass, by failure group with an example each (only in the single view).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnoses: Option<Vec<Diagnosis>>,
+    /// The scores once completed: overall and by server, category and difficulty.
+    #[schema(value_type = Option<Object>)]
+    pub scores: Option<Value>,
+    pub published: bool,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub finished_at: Option<OffsetDateTime>,
+}
+
+impl From<submissions::Submission> for SubmissionView {
+    fn from(s: submissions::Submission) -> Self {
+        Self {
+            id: s.id,
+            set: s.set_id,
+            name: s.name,
+            model: s.model,
+            kind: s.kind.to_string(),
+            endpoint_url: s.endpoint_url,
+            image: s.image,
+            status: s.status.to_string(),
+            progress: Progress {
+                done: s.tasks_done,
+                total: s.tasks_total,
+            },
+            trials: s.trials,
+            error: s.error,
+            failures: None,
+            diagnoses: None,
+            scores: s.scores,
+            published: s.published,
+            created_at: s.created_at,
+            finished_at: s.finished_at,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SubmissionPage {
+    pub submissions: Vec<SubmissionView>,
+    /// Pass as `before` for the next page; absent on the last.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub next_before: Option<OffsetDateTime>,
+}
+
+impl SubmissionView {
+    /// Adds why runs failed (the single view only): by reason, and by failure group.
+    pub(crate) async fn explain(&mut self, pool: &PgPool, id: Uuid) -> Result<(), DbError> {
+        let failures = runs::failures(pool, id).await?;
+        let diagnoses = runs::diagnoses(pool, id).await?;
+        self.failures = Some(
+            failures
+                .into_iter()
+                .map(|f| FailureGroup {
+                    reason: f.reason.to_string(),
+                    count: f.count,
+                    example_task: f.example_task,
+                    example_detail: f.example_detail,
+                })
+                .collect(),
+        );
+        self.diagnoses = Some(
+            diagnoses
+                .into_iter()
+                .map(|d| Diagnosis {
+                    group: d.group,
+                    count: d.count,
+                    example_task: d.example_task,
+                    example_evidence: d.example_evidence,
+                })
+                .collect(),
+        );
+        Ok(())
+    }
+}
