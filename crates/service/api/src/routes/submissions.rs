@@ -19,7 +19,6 @@ use http::{StatusCode, header};
 use mcpbench_db::{SetState, runs, submissions, workers};
 use mcpbench_egress::{check_resolved, check_url};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
