@@ -1,5 +1,6 @@
 //! `mcpbench eval`: a task set against an agent, with progress, a summary and a report.
 
+use crate::{curve, judging};
 use anyhow::{Context, bail};
 use clap::Args;
 use mcpbench_agents::AgentKind;
@@ -7,7 +8,7 @@ use mcpbench_gateway::{GatewayConfig, trace};
 use mcpbench_runner::{
     AgentTarget, EvalOptions, LocalGateway, Report, RunResult, Runner, evaluate,
 };
-use mcpbench_tasks::load_dir;
+use mcpbench_tasks::{Task, load_dir, parse_levels, with_distractors};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,6 +44,14 @@ pub struct EvalArgs {
         default_value = ""
     )]
     signing_secret: String,
+    /// Run the set once per level of extra tools (`0,5,10,20,all`) and print and plot success
+    /// against the tools offered (curve.json, curve.svg; each level's report under level-N/).
+    #[arg(long, value_name = "LEVELS")]
+    distractors: Option<String>,
+    /// The optional rubric judge: each run's answer and trace read by a model against its
+    /// task's rubric; shown and stored apart from the scores.
+    #[command(flatten)]
+    judge: mcpbench_config::JudgeArgs,
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
@@ -63,8 +72,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .and_then(|n| n.to_str())
         .unwrap_or("tasks")
         .to_string();
+    let levels = args
+        .distractors
+        .as_deref()
+        .map(parse_levels)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--distractors: {e}"))?;
+    let judge = mcpbench_worker::judge_from_args(&args.judge).map_err(|e| anyhow::anyhow!(e))?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let (report, results) = runtime.block_on(async {
+    runtime.block_on(async {
         let gateway = LocalGateway::start(GatewayConfig::default())
             .await
             .context("starting the gateway")?;
@@ -75,31 +91,70 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             Duration::from_secs(args.time_budget),
             &set,
         ));
-        let mut progress = Progress::new(std::io::stderr().is_terminal());
-        let options = EvalOptions {
-            concurrency: args.concurrency,
-            ..EvalOptions::default()
+        let Some(levels) = levels else {
+            let (mut report, results) = one_pass(&args, &runner, tasks.clone(), agent).await;
+            if let Some(judge) = &judge {
+                judging::judge_report(judge, &tasks, &results, &mut report, args.concurrency).await;
+            }
+            write_outputs(&args.out, &report, &results)?;
+            print_summary(&report);
+            eprintln!("report and traces in {}", args.out.display());
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            }
+            return anyhow::Ok(());
         };
-        let out = evaluate(runner, tasks.clone(), agent, &options, |done, total, r| {
-            progress.show(done, total, r)
-        })
-        .await;
-        progress.finish();
-        anyhow::Ok(out)
+        let mut passes = Vec::new();
+        for level in &levels {
+            let variants: Vec<Arc<Task>> = tasks
+                .iter()
+                .map(|t| Arc::new(with_distractors(t, *level)))
+                .collect();
+            eprintln!("distractor level {level}");
+            let (report, results) = one_pass(&args, &runner, variants.clone(), agent.clone()).await;
+            let dir = args.out.join(format!("level-{level}"));
+            write_outputs(&dir, &report, &results)?;
+            passes.push((*level, variants, report));
+        }
+        let curve = curve::build(&tasks, &passes);
+        curve::write(&args.out, &curve)?;
+        curve::print(&curve);
+        eprintln!(
+            "curve.json, curve.svg and each level's report and traces in {}",
+            args.out.display()
+        );
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&curve)?);
+        }
+        anyhow::Ok(())
     })?;
-    write_outputs(&args.out, &report, &results)?;
-    print_summary(&report);
-    eprintln!("report and traces in {}", args.out.display());
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The tasks against the agent once, with progress on standard error.
+async fn one_pass(
+    args: &EvalArgs,
+    runner: &Arc<Runner>,
+    tasks: Vec<Arc<Task>>,
+    agent: AgentTarget,
+) -> (Report, Vec<RunResult>) {
+    let mut progress = Progress::new(std::io::stderr().is_terminal());
+    let options = EvalOptions {
+        concurrency: args.concurrency,
+        ..EvalOptions::default()
+    };
+    let out = evaluate(runner.clone(), tasks, agent, &options, |done, total, r| {
+        progress.show(done, total, r)
+    })
+    .await;
+    progress.finish();
+    out
 }
 
 /// The agent to call: a reference agent served on a loopback port, or the given URL.
 async fn agent_target(
     args: &EvalArgs,
-    tasks: &[Arc<mcpbench_tasks::Task>],
+    tasks: &[Arc<Task>],
 ) -> anyhow::Result<(AgentTarget, Option<tokio::task::JoinHandle<()>>)> {
     match args.agent.parse::<AgentKind>() {
         Ok(kind) => {
@@ -181,7 +236,7 @@ impl Progress {
     }
 }
 
-fn write_outputs(
+pub(crate) fn write_outputs(
     out: &std::path::Path,
     report: &Report,
     results: &[RunResult],

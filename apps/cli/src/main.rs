@@ -3,7 +3,9 @@
 mod admin;
 mod admin_set;
 mod agent;
+mod curve;
 mod eval;
+mod judging;
 mod tasks;
 mod up;
 mod vendor;

@@ -1,7 +1,7 @@
 //! A whole set against one agent, `concurrency` runs at a time, into a scored report.
 
 use crate::run::{AgentTarget, Reason, RunResult, Runner};
-use mcpbench_scoring::{Outcome, RunAnalysis, RunCounts, Scores, score};
+use mcpbench_scoring::{JudgeSummary, Judgement, Outcome, RunAnalysis, RunCounts, Scores, score};
 use mcpbench_tasks::Task;
 use serde::Serialize;
 use std::sync::Arc;
@@ -46,6 +46,9 @@ pub struct RunEntry {
     /// What the trace shows beyond the verdict (docs/metrics.md); absent for a harness error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<RunAnalysis>,
+    /// The optional rubric judge's reading (`eval --judge-url`), apart from every score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judgement: Option<Judgement>,
 }
 
 /// `report.json`.
@@ -58,6 +61,9 @@ pub struct Report {
     /// Runs that failed on our side even after retries; left out of every score.
     pub harness_errors: usize,
     pub duration_s: f64,
+    /// The rubric judge's summary when one ran; never part of `scores`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeSummary>,
     pub runs: Vec<RunEntry>,
 }
 
@@ -161,6 +167,7 @@ pub async fn evaluate(
             duration_ms: r.duration.as_millis() as u64,
             answer: r.answer.clone(),
             analysis,
+            judgement: None,
         })
         .collect();
     let report = Report {
@@ -172,6 +179,7 @@ pub async fn evaluate(
             .filter(|r| r.reason == Reason::HarnessError)
             .count(),
         duration_s: started.elapsed().as_secs_f64(),
+        judge: None,
         runs,
     };
     (report, results)

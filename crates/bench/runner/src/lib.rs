@@ -1,5 +1,5 @@
 //! The runner: one agent through one task ([`Runner::run`]), and a whole set with scores
-//! ([`evaluate`]).
+//! ([`evaluate`]), and the curve of accuracy against distractor count ([`point`], [`svg`]).
 //!
 //! One run: the gateway opens the task's endpoints; the agent gets the `mcpbench/1` request,
 //! signed with HMAC-SHA256; the runner waits for its reply or the deadline; the endpoints
@@ -8,10 +8,12 @@
 //! `timeout`, `agent_error` (with the HTTP status or what was wrong with the reply) or
 //! `harness_error` (ours, retried, never counted).
 
+mod curve;
 mod eval;
 mod protocol;
 mod run;
 
+pub use curve::{Curve, CurvePoint, Rate, point, svg};
 pub use eval::{EvalOptions, Report, RunEntry, analysis, evaluate, outcome};
 pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
 pub use run::{AgentTarget, Reason, RunResult, Runner};

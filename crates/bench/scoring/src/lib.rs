@@ -38,6 +38,7 @@
 pub mod analysis;
 pub mod cluster;
 mod counts;
+pub mod judgement;
 mod metrics;
 mod paired;
 mod process;
@@ -47,6 +48,7 @@ mod trials;
 
 pub use analysis::{CallTally, Failure, FailureGroup, ReferenceMatch, RunAnalysis};
 pub use counts::RunCounts;
+pub use judgement::{ITEM_MAX, ItemScore, JudgeSummary, Judgement, judge_summary};
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
 pub use paired::{Paired, paired};
 pub use process::{ProcessMetrics, process_metrics};

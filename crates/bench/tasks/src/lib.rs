@@ -7,18 +7,21 @@ mod compose;
 mod cores;
 mod describe;
 pub mod difficulty;
+mod distractors;
 mod generate;
 mod heuristic_run;
 mod load;
 mod no_skill;
 mod run;
 mod schema;
+mod shape;
 mod similarity;
 mod stats;
 mod task;
 
 pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks};
 pub use describe::servers_markdown;
+pub use distractors::{Extra, Level, NEAR_DUPLICATE, extra_tools, parse_levels, with_distractors};
 pub use generate::{
     DEV_SET, DEV_SET_V1, GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, check_set_id, generate,
     generate_avoiding, generated_set_id, templates, write_set,
@@ -28,6 +31,7 @@ pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use no_skill::{STRATEGIES, tricks_passing};
 pub use run::{CallOutcome, TaskRun};
 pub use schema::task_schema;
+pub use shape::{Shape, first_dependence, shape};
 pub use similarity::{GoalIndex, closest_goal, goal_similarity};
 pub use stats::{NoSkill, SetStats, Similarity, Spread, Target, stats, targets};
 pub use task::{Task, TemplateRef};

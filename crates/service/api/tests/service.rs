@@ -118,6 +118,49 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
     let trace = public["trace"].as_array().unwrap();
     assert_eq!(trace.last().unwrap()["type"], "result");
     assert_eq!(trace[0]["set"], "dev");
+    assert!(public.get("judgement").is_none(), "no judge ran: {public}");
+
+    // A rubric judge's reading (the worker's judge is tested in the worker's tests) is shown
+    // beside the run and the submission, never in their scores.
+    let judgement = mcpbench_scoring::Judgement {
+        model: "judge-model".into(),
+        items: vec![mcpbench_scoring::ItemScore {
+            id: "R1".into(),
+            text: "Task fulfilment: everything the goal asks.".into(),
+            mean: 8.5,
+            min: 8.0,
+            max: 9.0,
+        }],
+        score: 0.85,
+        shuffles: 5,
+        valid_shuffles: 5,
+    };
+    let task_id = runs[0]["task_id"].as_str().unwrap();
+    let trial = runs[0]["trial"].as_i64().unwrap() as i32;
+    let sub: uuid::Uuid = id.parse().unwrap();
+    mcpbench_db::judgements::record(&svc.pool, sub, task_id, trial, &judgement)
+        .await
+        .unwrap();
+    let (_, public) = svc.get(&format!("/runs/{run_id}"), None).await;
+    assert_eq!(public["judgement"]["score"], 0.85, "{public}");
+    assert_eq!(public["judgement"]["items"][0]["mean"], 8.5);
+    let (_, view) = svc.get(&format!("/submissions/{id}"), Some(&token)).await;
+    assert_eq!(view["judge"]["runs"], 1, "{view}");
+    assert_eq!(view["judge"]["mean_passed"], 0.85);
+    assert_eq!(view["judge"]["models"], json!(["judge-model"]));
+    assert_eq!(view["scores"], done["scores"], "the scores do not change");
+    let (status, _, page) = svc.get_text(&format!("/web/runs/{run_id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Rubric judge") && page.contains("judge-model") && page.contains("0.85"),
+        "{page}"
+    );
+    let (status, _, page) = svc.get_text(&format!("/web/submissions/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Rubric judge") && page.contains("Runs judged"),
+        "{page}"
+    );
 
     // The owner's list shows both submissions, newest first.
     let (status, list) = svc.get("/submissions", Some(&token)).await;

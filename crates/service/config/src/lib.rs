@@ -86,6 +86,42 @@ pub struct WorkerArgs {
     /// shared fairly between vendors; this also bounds what one vendor's slow agent can hold.
     #[arg(long, env = "MCPBENCH_VENDOR_MAX_RUNNING", default_value_t = 32)]
     pub vendor_max_running: i64,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+/// The optional rubric judge (docs/metrics.md, "The rubric judge"): off unless a URL and a
+/// model are given. Its scores are stored and shown apart from every deterministic score.
+#[derive(Args, Clone, Debug, Default)]
+pub struct JudgeArgs {
+    /// An OpenAI-compatible API's base URL (`https://host/v1`) whose model judges each run
+    /// against its task's rubric.
+    #[arg(long, env = "MCPBENCH_JUDGE_URL")]
+    pub judge_url: Option<String>,
+    /// The judge model's name at that endpoint.
+    #[arg(long, env = "MCPBENCH_JUDGE_MODEL")]
+    pub judge_model: Option<String>,
+    /// Sent to the judge endpoint as a bearer token.
+    #[arg(long, env = "MCPBENCH_JUDGE_API_KEY", hide_env_values = true)]
+    pub judge_api_key: Option<String>,
+    /// Orderings of the rubric asked for per run; their scores are averaged.
+    #[arg(long, env = "MCPBENCH_JUDGE_SHUFFLES", default_value_t = 5)]
+    pub judge_shuffles: u32,
+    /// Also judge runs of live private sets (the judge model then reads private tasks).
+    #[arg(long, env = "MCPBENCH_JUDGE_PRIVATE_SETS")]
+    pub judge_private_sets: bool,
+}
+
+impl JudgeArgs {
+    /// Whether a judge is set; an error when only half of it is.
+    pub fn enabled(&self) -> Result<bool, String> {
+        match (&self.judge_url, &self.judge_model) {
+            (None, None) => Ok(false),
+            (Some(_), Some(_)) if (1..=20).contains(&self.judge_shuffles) => Ok(true),
+            (Some(_), Some(_)) => Err("MCPBENCH_JUDGE_SHUFFLES must be between 1 and 20".into()),
+            _ => Err("the judge needs both MCPBENCH_JUDGE_URL and MCPBENCH_JUDGE_MODEL".into()),
+        }
+    }
 }
 
 impl WorkerArgs {
@@ -124,6 +160,7 @@ impl WorkerArgs {
         if self.vendor_max_running < 0 {
             return Err("MCPBENCH_VENDOR_MAX_RUNNING must be 0 (no cap) or more".into());
         }
+        self.judge.enabled()?;
         Ok(())
     }
 

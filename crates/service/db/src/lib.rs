@@ -10,6 +10,7 @@
 
 pub mod anomalies;
 mod error;
+pub mod judgements;
 pub mod leaderboard;
 pub mod queue;
 pub mod runs;

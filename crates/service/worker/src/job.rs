@@ -130,6 +130,9 @@ impl Worker {
                 if finished {
                     self.finish_logged(&claim).await;
                 }
+                if target_public || self.config.judge_private_sets {
+                    self.judge_later(&claim, analysed, result.trace, target_public);
+                }
             }
             Ok(Completion::Stale) => {
                 tracing::warn!("the lease was lost before the run was recorded; discarded")

@@ -19,6 +19,7 @@
 
 mod finish;
 mod job;
+mod judging;
 mod rescore;
 mod sandboxed;
 
@@ -63,6 +64,10 @@ pub struct Config {
     pub keyring: Option<Arc<Keyring>>,
     /// The most jobs one vendor runs at once across every worker; `None` is no cap.
     pub vendor_max_running: Option<i64>,
+    /// The optional rubric judge; its judgements are stored apart from the runs' scores.
+    pub judge: Option<mcpbench_judge::Judge>,
+    /// Whether the judge also reads runs of live private sets.
+    pub judge_private_sets: bool,
 }
 
 impl Config {
@@ -78,6 +83,8 @@ impl Config {
             sandbox: None,
             keyring: None,
             vendor_max_running: None,
+            judge: None,
+            judge_private_sets: false,
         }
     }
 }
@@ -309,9 +316,29 @@ impl Config {
             time_budget: Duration::from_secs(args.time_budget_secs),
             egress,
             vendor_max_running: (args.vendor_max_running > 0).then_some(args.vendor_max_running),
+            judge: judge_from_args(&args.judge)?,
+            judge_private_sets: args.judge.judge_private_sets,
             ..Self::new("")
         })
     }
+}
+
+/// The judge the flags name, if any.
+pub fn judge_from_args(
+    args: &mcpbench_config::JudgeArgs,
+) -> Result<Option<mcpbench_judge::Judge>, String> {
+    if !args.enabled()? {
+        return Ok(None);
+    }
+    let (Some(url), Some(model)) = (&args.judge_url, &args.judge_model) else {
+        return Ok(None);
+    };
+    let mut config = mcpbench_judge::JudgeConfig::new(url, model);
+    config.api_key = args.judge_api_key.clone().filter(|k| !k.is_empty());
+    config.shuffles = args.judge_shuffles;
+    mcpbench_judge::Judge::new(config)
+        .map(Some)
+        .map_err(|e| e.to_string())
 }
 
 /// The sandbox the flags ask for: `None` with `--docker off`, or with `auto` when no engine

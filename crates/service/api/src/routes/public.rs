@@ -15,7 +15,8 @@ use crate::routes::run_view::RunView;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
-use mcpbench_db::sets;
+use mcpbench_db::{judgements, sets};
+use mcpbench_scoring::Judgement;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -179,6 +180,11 @@ pub struct RunTrace {
     pub submission_id: Uuid,
     pub set: String,
     pub run: RunView,
+    /// The optional rubric judge's reading of the run, apart from its verdict and scores
+    /// (docs/metrics.md, "The rubric judge"); absent where no judge ran. While the task is
+    /// sealed the items that quote its check keep their scores and lose their text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judgement: Option<Judgement>,
     /// The trace, one JSON object per line of the stored JSON Lines file.
     #[schema(value_type = Vec<Object>)]
     pub trace: Vec<Value>,
@@ -196,10 +202,21 @@ pub async fn run(
 ) -> Result<AppJson<RunTrace>, ApiError> {
     let run = visible_run(&state, caller.as_ref(), id).await?;
     let trace = read_trace(&state, &run).await?;
+    let judgement = judgements::of_run(state.pool(), run.id)
+        .await?
+        .map(|mut j| {
+            if !run.task_open {
+                for item in j.items.iter_mut().filter(|i| i.id.starts_with('C')) {
+                    item.text = "(a claim of the sealed task)".into();
+                }
+            }
+            j
+        });
     Ok(AppJson(RunTrace {
         submission_id: run.submission_id,
         set: run.set_id.clone(),
         run: RunView::from(&run),
+        judgement,
         trace,
     }))
 }

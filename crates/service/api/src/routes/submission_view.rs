@@ -1,7 +1,8 @@
 //! A submission as the API shows it to its owner: where it is, its scores, and why runs
 //! failed (by the runs' reasons and by the failure groups their traces put them in).
 
-use mcpbench_db::{DbError, PgPool, runs, submissions};
+use mcpbench_db::{DbError, PgPool, judgements, runs, submissions};
+use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Serialize;
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -60,6 +61,11 @@ pub struct SubmissionView {
     /// Why runs did not pass, by failure group with an example each (only in the single view).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnoses: Option<Vec<Diagnosis>>,
+    /// The optional rubric judge's reading of the runs (docs/metrics.md, "The rubric judge"):
+    /// a model's opinion, apart from the scores and never part of them. Only in the single
+    /// view, and only where the deployment runs a judge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeSummary>,
     /// The scores once completed: overall and by server, category and difficulty.
     #[schema(value_type = Option<Object>)]
     pub scores: Option<Value>,
@@ -91,6 +97,7 @@ impl From<submissions::Submission> for SubmissionView {
             error: s.error,
             failures: None,
             diagnoses: None,
+            judge: None,
             scores: s.scores,
             published: s.published,
             created_at: s.created_at,
@@ -113,6 +120,9 @@ impl SubmissionView {
     pub(crate) async fn explain(&mut self, pool: &PgPool, id: Uuid) -> Result<(), DbError> {
         let failures = runs::failures(pool, id).await?;
         let diagnoses = runs::diagnoses(pool, id).await?;
+        let judged = judgements::of_submission(pool, id).await?;
+        self.judge = (!judged.is_empty())
+            .then(|| judge_summary(judged.iter().map(|(passed, j)| (*passed, j))));
         self.failures = Some(
             failures
                 .into_iter()

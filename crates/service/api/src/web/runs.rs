@@ -12,7 +12,9 @@ use crate::error::ApiError;
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
+use mcpbench_db::judgements;
 use mcpbench_db::runs::Run;
+use mcpbench_scoring::Judgement;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -39,6 +41,7 @@ pub(crate) async fn page(
     let run = visible_run(&state, viewer.caller(), id).await?;
     let trace = read_trace(&state, &run).await?;
     let logs = read_logs(&state, &run).await?;
+    let judgement = judgements::of_run(state.pool(), run.id).await?;
     let title = format!("Run of {} (trial {})", run.task_id, run.trial);
     let frame = Frame {
         title: &title,
@@ -47,7 +50,10 @@ pub(crate) async fn page(
     };
     Ok(frame_page(
         frame,
-        body(&title, &run, &trace, logs.as_deref()),
+        html! {
+            (body(&title, &run, &trace, logs.as_deref()))
+            @if let Some(j) = &judgement { (judge_section(j, run.task_open)) }
+        },
     ))
 }
 
@@ -144,6 +150,30 @@ fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup 
 }
 
 /// At most `n` characters of `text`, with an ellipsis when cut.
+/// The rubric judge's scores, apart from the verdict; the task's own items keep their scores
+/// and lose their text while the task is sealed.
+fn judge_section(j: &Judgement, task_open: bool) -> Markup {
+    html! {
+        section aria-labelledby="judge" {
+            h2 #judge { "Rubric judge" }
+            p { "The model " code { (j.model) } " read this run against its task's rubric, in "
+                (j.valid_shuffles) " of " (j.shuffles) " shuffled orders; score "
+                strong { (format!("{:.2}", j.score)) } " of 1. An opinion beside the verdict, never part of the scores." }
+            div.scroll { table {
+                caption { "Each item's mean score (0 to 10) over the shuffles, with the lowest and highest." }
+                thead { tr { th scope="col" { "Item" } th scope="col" { "Mean" } th scope="col" { "Range" } } }
+                tbody { @for i in &j.items { tr {
+                    td { strong { (i.id) } " "
+                        @if task_open || !i.id.starts_with('C') { (clip(&i.text, MAX_TEXT_CHARS)) }
+                        @else { "(a claim of the sealed task)" } }
+                    td.num { (format!("{:.1}", i.mean)) }
+                    td.num { (format!("{:.0}–{:.0}", i.min, i.max)) }
+                } } }
+            } }
+        }
+    }
+}
+
 fn clip(text: &str, n: usize) -> String {
     match text.char_indices().nth(n) {
         Some((i, _)) => format!("{}…", &text[..i]),

@@ -15,7 +15,8 @@ use crate::params::name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
-use mcpbench_db::{RunReason, SetState, SubmissionStatus, runs, sets, submissions};
+use mcpbench_db::{RunReason, SetState, SubmissionStatus, judgements, runs, sets, submissions};
+use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
@@ -126,13 +127,14 @@ pub(crate) async fn page(
     .await?;
     // Runs are listed to the owner, and to everyone once their traces are public.
     let show_runs = owner || runs.first().is_some_and(run_public);
-    let (failures, diagnoses) = if show_runs {
+    let (failures, diagnoses, judged) = if show_runs {
         (
             runs::failures(state.pool(), id).await?,
             runs::diagnoses(state.pool(), id).await?,
+            judgements::of_submission(state.pool(), id).await?,
         )
     } else {
-        (Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new())
     };
     let set = sets::get(state.pool(), &s.set_id).await?;
     let set_open = set
@@ -164,6 +166,9 @@ pub(crate) async fn page(
         @if show_runs {
             (failure_section(&failures))
             @if !diagnoses.is_empty() { (diagnosis_section(&diagnoses)) }
+            @if !judged.is_empty() {
+                (judge_section(&judge_summary(judged.iter().map(|(p, j)| (*p, j)))))
+            }
             (runs_section(&s, &runs, owner, set_open))
         } @else {
             p { "Its runs and traces are public once its owner publishes them"
@@ -308,6 +313,22 @@ fn diagnosis_section(diagnoses: &[runs::Diagnosis]) -> Markup {
                     td { code { (d.example_task) } @if let Some(e) = &d.example_evidence { ": " (e) } }
                 } } }
             } }
+        }
+    }
+}
+
+fn judge_section(j: &JudgeSummary) -> Markup {
+    let score = |x: Option<f64>| x.map_or("–".into(), |v| format!("{v:.2}"));
+    html! {
+        section aria-labelledby="judge" {
+            h2 #judge { "Rubric judge" }
+            p { "A model's reading of each run against its task's rubric, its items shuffled and the scores averaged: an opinion shown beside the scores, never part of them." }
+            dl.facts {
+                dt { "Judge model" } dd { (j.models.join(", ")) }
+                dt { "Runs judged" } dd { (j.runs) }
+                dt { "Mean score" } dd { (score(j.mean_score)) " of 1" }
+                dt { "Passed runs / failed runs" } dd { (score(j.mean_passed)) " / " (score(j.mean_failed)) }
+            }
         }
     }
 }

@@ -67,9 +67,20 @@ pub async fn worker(
     tokio::sync::watch::Sender<bool>,
 ) {
     let mut config = mcpbench_worker::Config::new("test");
+    config.drain = drain;
+    worker_with(s, config).await
+}
+
+/// Starts a worker with `config` (on loopback, polling often); send `true` to stop it.
+pub async fn worker_with(
+    s: &Setup,
+    mut config: mcpbench_worker::Config,
+) -> (
+    tokio::task::JoinHandle<Result<(), String>>,
+    tokio::sync::watch::Sender<bool>,
+) {
     config.egress = mcpbench_egress::Policy::local();
     config.poll = Duration::from_millis(100);
-    config.drain = drain;
     let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let gateway_url = format!("http://{}", gateway.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::watch::channel(false);
