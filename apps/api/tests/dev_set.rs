@@ -108,6 +108,7 @@ async fn the_api_publishes_its_dev_set_under_the_manifests_id() {
             max_attempts: 1,
             monthly_quota: None,
             max_open: None,
+            distractors: None,
         },
     )
     .await

@@ -306,6 +306,7 @@ async fn reference_runs(
                 max_attempts: 3,
                 monthly_quota: None,
                 max_open: None,
+                distractors: None,
             },
         )
         .await?;

@@ -103,6 +103,36 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
         text(&o)
     );
 
+    // At a distractor level: the same tasks with five more tools each, said so, not ranked.
+    let config_dir = config.clone();
+    let agent_url = agent.clone();
+    let o = tokio::task::spawn_blocking(move || {
+        mcpbench(
+            &config_dir,
+            &[
+                "submit",
+                "--name",
+                "wide",
+                "--model",
+                "oracle-1",
+                "--endpoint",
+                &agent_url,
+                "--distractors",
+                "5",
+                "--watch",
+            ],
+            None,
+        )
+    })
+    .await
+    .unwrap();
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("at distractor level 5") && out.contains("success rate 1.000"),
+        "{out}"
+    );
+
     let o = mcpbench(&config, &["publish", &id], None);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let o = mcpbench(&config, &["status", &id], None);

@@ -86,6 +86,7 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
             max_attempts: 20,
             monthly_quota: None,
             max_open: None,
+            distractors: None,
         },
     )
     .await

@@ -47,6 +47,10 @@ pub struct SubmitArgs {
     /// Runs per task (1 to 10).
     #[arg(long)]
     trials: Option<u32>,
+    /// Run the set at this level of extra tools (0 to 1000, or `all`); never ranked. For the
+    /// whole curve, submit once per level.
+    #[arg(long, value_name = "LEVEL")]
+    distractors: Option<String>,
     /// Stay and show progress until it finishes (the exit status is then the outcome's).
     #[arg(long)]
     watch: bool,
@@ -139,6 +143,9 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         }
         if let Some(trials) = args.trials {
             body["trials"] = json!(trials);
+        }
+        if let Some(level) = &args.distractors {
+            body["distractors"] = json!(level);
         }
         let created = match &args.image_archive {
             Some(archive) => {
@@ -278,8 +285,30 @@ fn print_submission(s: &Value, base: &str) {
         s["progress"]["done"],
         s["progress"]["total"]
     );
+    if let Some(level) = s["distractors"].as_str() {
+        println!(
+            "  at distractor level {level}: each task with that many extra tools (not ranked)"
+        );
+    }
     if let Some(error) = s["error"].as_str() {
         println!("  error: {error}");
+    }
+    let judge = &s["judge"];
+    if judge.is_object() {
+        println!(
+            "  rubric judge ({}): mean {} over {} runs (passed {}, failed {}); not part of the scores",
+            judge["models"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+            rate(&judge["mean_score"]),
+            judge["runs"],
+            rate(&judge["mean_passed"]),
+            rate(&judge["mean_failed"])
+        );
     }
     let scores = &s["scores"];
     if scores.is_object() {

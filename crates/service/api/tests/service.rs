@@ -11,16 +11,25 @@ use support::{Options, Service};
 
 /// Binds a port for an agent, submits it, then serves the agent with the secret we got back.
 async fn submit_agent(svc: &Service, token: &str, kind: AgentKind, name: &str) -> Value {
+    submit_agent_with(svc, token, kind, name, json!({})).await
+}
+
+/// As [`submit_agent`], with `extra` fields in the request.
+async fn submit_agent_with(
+    svc: &Service,
+    token: &str,
+    kind: AgentKind,
+    name: &str,
+    extra: Value,
+) -> Value {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
-    let (status, created) = svc
-        .post(
-            "/submissions",
-            Some(token),
-            &json!({"name": name, "model": format!("{name}-model"), "kind": "endpoint",
-                    "endpoint_url": url, "set": "dev"}),
-        )
-        .await;
+    let mut body = json!({"name": name, "model": format!("{name}-model"), "kind": "endpoint",
+                          "endpoint_url": url, "set": "dev"});
+    body.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let (status, created) = svc.post("/submissions", Some(token), &body).await;
     assert_eq!(status, 202, "{created}");
     let secret = created["signing_secret"]
         .as_str()
@@ -166,6 +175,67 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
     let (status, list) = svc.get("/submissions", Some(&token)).await;
     assert_eq!(status, 200);
     assert_eq!(list["submissions"].as_array().unwrap().len(), 2);
+}
+
+/// A submission at a distractor level runs every task with that many extra tools, is scored
+/// like any other, and is never ranked; a level that is not one is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_submission_at_a_distractor_level_runs_the_variants_and_is_not_ranked() {
+    let svc = Service::start(Options::default()).await;
+    let token = svc.token("acme").await;
+    for bad in ["1001", "some", "-1", ""] {
+        let (status, body) = svc
+            .post(
+                "/submissions",
+                Some(&token),
+                &json!({"name": "x", "model": "m", "kind": "endpoint",
+                        "endpoint_url": "http://127.0.0.1:9/", "distractors": bad}),
+            )
+            .await;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        assert!(
+            body["detail"].as_str().unwrap().contains("distractors"),
+            "{body}"
+        );
+    }
+    let created = submit_agent_with(
+        &svc,
+        &token,
+        AgentKind::Oracle,
+        "wide",
+        json!({"distractors": "all"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let done = svc.wait(id, &token, Duration::from_secs(120)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["distractors"], "all");
+    assert_eq!(
+        done["scores"]["success_rate"], 1.0,
+        "the references pass at every level"
+    );
+    let (_, board) = svc.get("/leaderboard?set=dev", None).await;
+    assert_eq!(
+        board["entries"],
+        json!([]),
+        "a level is not the set as published"
+    );
+    // Every server the task does not need was offered, whole.
+    let run_id = svc.first_run(id, &token).await;
+    let (status, run) = svc.get(&format!("/runs/{run_id}"), Some(&token)).await;
+    assert_eq!(status, 200);
+    let header = &run["trace"][0];
+    let own = header["servers"].as_array().unwrap().len();
+    assert_eq!(
+        header["distractor_servers"].as_array().unwrap().len() + own,
+        mcpbench_tasks::SERVERS.len(),
+        "{header}"
+    );
+    let (_, _, page) = svc.get_text(&format!("/web/submissions/{id}")).await;
+    assert!(
+        page.contains("Distractors") && page.contains("not ranked"),
+        "{page}"
+    );
 }
 
 /// Cancelling stops the queued jobs: only those already running may still end, and nothing

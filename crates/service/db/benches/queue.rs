@@ -56,6 +56,7 @@ async fn round(cluster: &Cluster, workers: usize, vendors: usize) -> f64 {
             max_attempts: 3,
             monthly_quota: None,
             max_open: None,
+            distractors: None,
         };
         submissions::create(&pool, &s).await.expect("submission");
     }

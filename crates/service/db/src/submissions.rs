@@ -21,6 +21,9 @@ pub struct NewSubmission<'a> {
     /// Submissions a vendor may have queued or running on one set at once, public sets too;
     /// `None` is unlimited.
     pub max_open: Option<i64>,
+    /// Runs the set at this level of extra tools (`0`, `5`, ... or `all`; checked by the
+    /// caller); such a submission never enters the leaderboard.
+    pub distractors: Option<&'a str>,
 }
 
 /// What a submission runs.
@@ -59,6 +62,8 @@ pub struct Submission {
     pub published: bool,
     pub created_at: OffsetDateTime,
     pub finished_at: Option<OffsetDateTime>,
+    /// The level of extra tools it runs at; `None`: the set as published.
+    pub distractors: Option<String>,
 }
 
 /// Where and how the worker reaches a submission's agent.
@@ -74,6 +79,8 @@ pub struct Target {
     pub set_public: bool,
     pub signing_secret: Vec<u8>,
     pub vendor: String,
+    /// The level of extra tools the tasks run at; `None`: as published.
+    pub distractors: Option<String>,
 }
 
 /// Creates a submission over every task of its set and queues its jobs, atomically.
@@ -156,8 +163,8 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     sqlx::query!(
         "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, image,
                                   image_archive, image_archive_sha256, signing_secret,
-                                  status, tasks_total, trials)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13)",
+                                  status, tasks_total, trials, distractors)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13, $14)",
         id,
         s.vendor_id,
         s.set_id,
@@ -170,7 +177,8 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         archive.map(|a| a.1),
         s.signing_secret,
         (task_ids.len() as i32) * s.trials,
-        s.trials
+        s.trials,
+        s.distractors
     )
     .execute(&mut *tx)
     .await?;
@@ -194,7 +202,8 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
-                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
+                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
+                  s.distractors
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
@@ -213,7 +222,8 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
-                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
+                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
+                  s.distractors
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1"#,
@@ -235,7 +245,8 @@ pub async fn list(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
-                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at
+                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
+                  s.distractors
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
@@ -254,7 +265,7 @@ pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
     sqlx::query_as!(
         Target,
         r#"SELECT s.set_id, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.image_archive,
-                t.public AS set_public, s.signing_secret, v.name AS vendor
+                t.public AS set_public, s.signing_secret, v.name AS vendor, s.distractors
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
          JOIN task_sets t ON t.id = s.set_id WHERE s.id = $1"#,
         id
@@ -420,7 +431,8 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
                                   process, ci_clustered_low, ci_clustered_high, finished_at)
          SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
                 $8, $9, $10, $11, $12, $13, $14, now()
-         FROM submissions s JOIN vendors v ON v.id = s.vendor_id WHERE s.id = $1
+         FROM submissions s JOIN vendors v ON v.id = s.vendor_id
+         WHERE s.id = $1 AND s.distractors IS NULL
          ON CONFLICT (submission_id) DO NOTHING",
         id,
         scores.tasks,

@@ -54,6 +54,7 @@ async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
         max_attempts,
         monthly_quota: None,
         max_open: None,
+        distractors: None,
     };
     submissions::create(pool, &s).await.unwrap()
 }
@@ -434,6 +435,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
         max_attempts: 3,
         monthly_quota: Some(1),
         max_open: None,
+        distractors: None,
     };
     let id = submissions::create(&pool, &new("secret")).await.unwrap();
     assert_eq!(

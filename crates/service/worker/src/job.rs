@@ -8,7 +8,7 @@ use mcpbench_gateway::trace;
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sets::SetError;
 use mcpbench_storage::logs_key;
-use mcpbench_tasks::Task;
+use mcpbench_tasks::{Level, Task, with_distractors};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
@@ -169,8 +169,15 @@ impl Worker {
         // A task in the database passed `tasks check` when its set was loaded; failing here
         // means the stored row is damaged, which is ours to fix. The text stays generic so a
         // private task's content never reaches the submission's error.
-        let task: Task = serde_json::from_value(json)
+        let mut task: Task = serde_json::from_value(json)
             .map_err(|_| "the stored task could not be read back".to_string())?;
+        // The API checked the level when the submission was made.
+        if let Some(level) = target.distractors.as_deref() {
+            let level: Level = level
+                .parse()
+                .map_err(|_| "the submission's distractor level is not one we know".to_string())?;
+            task = with_distractors(&task, level);
+        }
         let agent = match target.kind {
             AgentKind::Endpoint => Agent::Endpoint(AgentTarget {
                 label: target.vendor,

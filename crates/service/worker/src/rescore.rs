@@ -12,7 +12,7 @@ use mcpbench_db::{DbError, PgPool, runs, submissions};
 use mcpbench_gateway::trace::Line;
 use mcpbench_scoring::RunAnalysis;
 use mcpbench_storage::TraceStore;
-use mcpbench_tasks::Task;
+use mcpbench_tasks::{Level, Task, with_distractors};
 use mcpbench_vault::Keyring;
 use uuid::Uuid;
 
@@ -116,6 +116,11 @@ async fn rescore_one(
     tasks: &mut HashMap<String, Option<Arc<Task>>>,
 ) -> Result<Rescored, RescoreError> {
     let stored = runs::stored(pool, id).await?;
+    // A submission at a distractor level ran each task's variant at that level.
+    let level: Option<Level> = submissions::find(pool, id)
+        .await?
+        .and_then(|s| s.distractors)
+        .and_then(|l| l.parse().ok());
     let mut done = Rescored {
         submission: id,
         runs: stored.len(),
@@ -130,6 +135,10 @@ async fn rescore_one(
             done.problems
                 .push(format!("run {}: its task could not be read", run.id));
             continue;
+        };
+        let task = match level {
+            Some(level) => Arc::new(with_distractors(&task, level)),
+            None => task,
         };
         let mut analysis = match analysis_of(store, keyring, &task, run).await {
             Ok(a) => a,

@@ -139,3 +139,39 @@ async fn rescoring_from_the_traces_gives_the_same_numbers() {
         Err(mcpbench_worker::RescoreError::NoSet(_))
     ));
 }
+
+/// A submission at a distractor level is rescored on the same variants it ran: the random
+/// agent at `all` calls servers the set as published never offers, which only the variant
+/// replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_submission_at_a_distractor_level_rescores_on_its_variants() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
+    tasks.truncate(TASKS);
+    let tasks: Vec<_> = tasks.into_iter().map(Arc::new).collect();
+    let s = support::setup(router(AgentKind::Random, &tasks, b"k"), TASKS).await;
+    sqlx::query("UPDATE submissions SET distractors = 'all'")
+        .execute(&s.pool)
+        .await
+        .unwrap();
+    let (_worker, stop) = support::worker(&s, Duration::from_secs(1)).await;
+    completed(&s).await;
+    stop.send(true).unwrap();
+    let scores = submissions::find(&s.pool, s.submission)
+        .await
+        .unwrap()
+        .unwrap()
+        .scores
+        .unwrap();
+    assert!(
+        scores["distractor_call_share"].as_f64().unwrap() > 0.3,
+        "the random agent strays to the extra servers: {scores}"
+    );
+    let store = TraceStore::local(s.traces.path()).unwrap();
+    let again = mcpbench_worker::rescore_set(&s.pool, &store, None, "dev")
+        .await
+        .unwrap();
+    let r = &again[0];
+    assert_eq!((r.unreadable, r.analyses_changed), (0, 0), "{r:?}");
+    assert!(r.scores_same, "{r:?}");
+}

@@ -53,6 +53,10 @@ pub struct SubmissionView {
     pub status: String,
     pub progress: Progress,
     pub trials: i32,
+    /// The level of extra tools its tasks run at (`0` to `1000` or `all`); absent for the set
+    /// as published. A submission at a level is never ranked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distractors: Option<String>,
     /// Why the submission failed, when it did, in words you can act on.
     pub error: Option<String>,
     /// Why runs did not pass, grouped by reason (only in the single view).
@@ -94,6 +98,7 @@ impl From<submissions::Submission> for SubmissionView {
                 total: s.tasks_total,
             },
             trials: s.trials,
+            distractors: s.distractors,
             error: s.error,
             failures: None,
             diagnoses: None,

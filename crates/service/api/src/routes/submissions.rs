@@ -66,6 +66,12 @@ pub struct NewSubmission {
     #[schema(minimum = 1, maximum = 10)]
     #[serde(default, deserialize_with = "crate::body::whole_opt")]
     pub trials: Option<u32>,
+    /// Run the set at a level of extra tools the tasks do not need, from 0 to 1000 or `all`
+    /// (docs/metrics.md, "Accuracy against distractor count"): near-duplicates of the needed
+    /// tools first, then whole unrelated servers. Such a submission is scored like any other
+    /// and is never ranked. Absent: the set as published.
+    #[schema(pattern = r"^(all|[0-9]|[1-9][0-9]{1,2}|1000)$")]
+    pub distractors: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -148,6 +154,15 @@ pub async fn create(
             "trials must be between 1 and {MAX_TRIALS}"
         )));
     }
+    let distractors = match req.distractors.as_deref() {
+        None => None,
+        Some(level) => Some(
+            level
+                .parse::<mcpbench_tasks::Level>()
+                .map_err(|e| ApiError::bad_request(format!("distractors: {e}")))?
+                .to_string(),
+        ),
+    };
     let endpoint;
     let accepted;
     let agent = match (req.kind, received) {
@@ -246,6 +261,7 @@ pub async fn create(
             max_attempts: state.config().max_attempts,
             monthly_quota: state.config().monthly_quota,
             max_open: state.config().admission.max_open_submissions,
+            distractors: distractors.as_deref(),
         },
     )
     .await?;

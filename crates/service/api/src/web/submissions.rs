@@ -155,6 +155,9 @@ pub(crate) async fn page(
                     @if let Some(i) = &s.image { " · " code { (i) } }
                 } }
             dt { "Trials per task" } dd { (s.trials) }
+            @if let Some(level) = &s.distractors {
+                dt { "Distractors" } dd { "the set at level " strong { (level) } " of extra tools (not ranked)" }
+            }
             dt { "Status" } dd { strong #status { (s.status) } }
             dt { "Created" } dd { (when(s.created_at)) }
             @if let Some(f) = s.finished_at { dt { "Finished" } dd { (when(f)) } }

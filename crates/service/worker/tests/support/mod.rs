@@ -45,6 +45,7 @@ pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
             max_attempts: 3,
             monthly_quota: None,
             max_open: None,
+            distractors: None,
         },
     )
     .await
