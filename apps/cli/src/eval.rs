@@ -296,6 +296,15 @@ fn print_summary(report: &Report) {
         s.tool_calls
     );
     eprintln!("  recovery rate           {}", pct(s.recovery_rate));
+    if !report.scores.by_shape.is_empty() {
+        let parts: Vec<String> = report
+            .scores
+            .by_shape
+            .iter()
+            .map(|(k, m)| format!("{k} {} of {}", pct(m.success_rate), m.tasks))
+            .collect();
+        eprintln!("  by task shape           {}", parts.join(", "));
+    }
     let p = &s.process;
     eprintln!(
         "  claims coverage         {} (mostly done: {})",

@@ -340,6 +340,13 @@ fn print_submission(s: &Value, base: &str) {
         {
             println!("  pass^{0} {1}, pass@{0} {2}", i + 1, rate(hat), rate(at));
         }
+        if let Some(shapes) = scores["by_shape"].as_object() {
+            let parts: Vec<String> = shapes
+                .iter()
+                .map(|(k, m)| format!("{k} {} of {}", rate(&m["success_rate"]), m["tasks"]))
+                .collect();
+            println!("  by task shape: {}", parts.join(", "));
+        }
         println!(
             "  tool-call efficiency {}, hallucinated-tool rate {}, recovery rate {}",
             rate(&scores["efficiency"]),

@@ -137,6 +137,7 @@ pub fn analyze(task: &Task, trace: &[Line]) -> Result<RunAnalysis, AnalysisError
         calls: tally(task, &calls),
         reference,
         failure: failure.flatten(),
+        shape: Some(mcpbench_tasks::shape(task).as_str().into()),
     })
 }
 

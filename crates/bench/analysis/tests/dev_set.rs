@@ -26,6 +26,12 @@ fn references_score_full_marks_and_doing_nothing_scores_none() {
             assert_eq!(a.calls.distractor, 0, "{}", t.id);
         }
         let a = analyze(t, &trace(t, &[], None, End::Checked)).unwrap();
+        assert_eq!(
+            a.shape.as_deref(),
+            Some(mcpbench_tasks::shape(t).as_str()),
+            "{}: the analysis carries the task's shape",
+            t.id
+        );
         let f = a.failure.as_ref().expect("doing nothing fails every task");
         assert_eq!(f.group, FailureGroup::ToolUsage, "{}", t.id);
         assert!(a.claims >= 1, "{}: every task asks for something", t.id);

@@ -57,16 +57,15 @@ async fn unlisted_tool_calls_are_counted_exactly() {
     // failed run is a tool-usage failure pointing at the first unlisted call.
     assert_eq!((analysis.calls.judged, analysis.calls.named), (3, 1));
     assert_eq!(report.process.tool_name_validity, Some(1.0 / 3.0));
-    if !r.passed {
-        let failure = analysis.failure.expect("a failed run has a group");
-        assert_eq!(failure.group, mcpbench_scoring::FailureGroup::ToolUsage);
-        assert!(
-            failure
-                .evidence
-                .unwrap()
-                .contains("is not a tool of this task")
-        );
-    }
+    assert!(!r.passed, "two unlisted calls and one empty one do no task");
+    let failure = analysis.failure.expect("a failed run has a group");
+    assert_eq!(failure.group, mcpbench_scoring::FailureGroup::ToolUsage);
+    assert!(
+        failure
+            .evidence
+            .unwrap()
+            .contains("is not a tool of this task")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -38,6 +38,10 @@ pub struct RunAnalysis {
     /// Why a failed run failed; absent on a passed run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
+    /// The task's shape: `serial` when a call of its shortest reference needs an earlier
+    /// call's answer, else `parallel` (docs/metrics.md, "Accuracy against distractor count").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
 }
 
 impl RunAnalysis {

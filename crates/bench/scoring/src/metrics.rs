@@ -73,6 +73,10 @@ pub struct Scores {
     pub by_server: BTreeMap<String, Metrics>,
     pub by_category: BTreeMap<String, Metrics>,
     pub by_difficulty: BTreeMap<String, Metrics>,
+    /// By the task's shape (`serial` or `parallel`, from its analysis); runs without an
+    /// analysis are in no group. Empty when no run has one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_shape: BTreeMap<String, Metrics>,
     /// pass^k and pass@k when some task had two trials or more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeated: Option<Repeated>,
@@ -90,6 +94,7 @@ pub fn score(outcomes: &[Outcome]) -> Scores {
         by_server: group_by(outcomes, |o| &o.server),
         by_category: group_by(outcomes, |o| &o.category),
         by_difficulty: group_by(outcomes, |o| &o.difficulty),
+        by_shape: by_shape(outcomes),
         repeated: repeated(outcomes),
     }
 }
@@ -102,6 +107,19 @@ fn group_by(outcomes: &[Outcome], key: impl Fn(&Outcome) -> &String) -> BTreeMap
     groups
         .into_iter()
         .map(|(k, v)| (k.clone(), metrics_of(v.into_iter())))
+        .collect()
+}
+
+fn by_shape(outcomes: &[Outcome]) -> BTreeMap<String, Metrics> {
+    let mut groups: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
+    for o in outcomes {
+        if let Some(shape) = o.analysis.as_ref().and_then(|a| a.shape.as_deref()) {
+            groups.entry(shape).or_default().push(o);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), metrics_of(v.into_iter())))
         .collect()
 }
 

@@ -39,6 +39,7 @@ fn analyses() -> Vec<RunAnalysis> {
             },
             reference: reference(1.0, 1.0, 1.5),
             failure: None,
+            shape: Some("serial".into()),
         },
         // Failed: 3 of 4 claims (0.75, mostly done), one unlisted call, one invalid, one tool
         // error.
@@ -60,6 +61,7 @@ fn analyses() -> Vec<RunAnalysis> {
                 group: FailureGroup::ToolUsage,
                 evidence: None,
             }),
+            shape: Some("parallel".into()),
         },
         // Failed: 1 claim held and a guard broken (1 / 3); no call judged (all over budget).
         RunAnalysis {
@@ -72,6 +74,7 @@ fn analyses() -> Vec<RunAnalysis> {
                 group: FailureGroup::Budget,
                 evidence: None,
             }),
+            shape: Some("serial".into()),
         },
     ]
 }
@@ -150,4 +153,49 @@ fn outcomes_without_an_analysis_are_left_out_of_the_process_metrics_only() {
     assert_eq!(json["coverage"], 1.0);
     assert_eq!(json["success_rate"], 0.5);
     assert_eq!(json["failures"], serde_json::json!({}));
+}
+
+#[test]
+fn runs_are_grouped_by_their_tasks_shape_when_analysed() {
+    let a = analyses();
+    let outcome = |passed, analysis: Option<RunAnalysis>| Outcome {
+        task_id: "t".into(),
+        server: "slack".into(),
+        category: "composition".into(),
+        difficulty: "hard".into(),
+        max_steps: 6,
+        passed,
+        counts: RunCounts::default(),
+        analysis,
+    };
+    // serial: passed, failed (budget); parallel: failed; one without an analysis.
+    let outcomes = [
+        outcome(true, Some(a[0].clone())),
+        outcome(false, Some(a[1].clone())),
+        outcome(false, Some(a[2].clone())),
+        outcome(true, None),
+    ];
+    let s = mcpbench_scoring::score(&outcomes);
+    let keys: Vec<&str> = s.by_shape.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["parallel", "serial"]);
+    assert_eq!(
+        (s.by_shape["serial"].tasks, s.by_shape["serial"].passed),
+        (2, 1)
+    );
+    assert_eq!(
+        (s.by_shape["parallel"].tasks, s.by_shape["parallel"].passed),
+        (1, 0)
+    );
+    assert_eq!(
+        s.overall.tasks, 4,
+        "the unanalysed run still counts overall"
+    );
+    // Without any analysis there is no such breakdown in the JSON.
+    let plain = mcpbench_scoring::score(&[outcome(true, None)]);
+    assert!(
+        serde_json::to_value(&plain)
+            .unwrap()
+            .get("by_shape")
+            .is_none()
+    );
 }

@@ -530,3 +530,26 @@ pub async fn completed_on(pool: &PgPool, set: &str) -> Result<Option<(bool, Vec<
     .await?;
     Ok(Some((public, ids)))
 }
+
+/// The newest completed submission's scores at each distractor level of one vendor's model on
+/// a set, as `(level, scores)` in no particular order: the points of its curve.
+pub async fn distractor_levels(
+    pool: &PgPool,
+    vendor_id: i64,
+    set_id: &str,
+    model: &str,
+) -> Result<Vec<(String, serde_json::Value)>, DbError> {
+    let rows = sqlx::query!(
+        r#"SELECT DISTINCT ON (distractors) distractors AS "level!", scores AS "scores!"
+           FROM submissions
+           WHERE vendor_id = $1 AND set_id = $2 AND model = $3 AND status = 'completed'
+             AND distractors IS NOT NULL AND scores IS NOT NULL
+           ORDER BY distractors, finished_at DESC"#,
+        vendor_id,
+        set_id,
+        model
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.level, r.scores)).collect())
+}

@@ -136,6 +136,13 @@ pub(crate) async fn page(
     } else {
         (Vec::new(), Vec::new(), Vec::new())
     };
+    let mut levels = match (&s.distractors, &s.scores) {
+        (Some(_), Some(_)) => {
+            submissions::distractor_levels(state.pool(), s.vendor_id, &s.set_id, &s.model).await?
+        }
+        _ => Vec::new(),
+    };
+    levels.sort_by_key(|(l, _)| l.parse::<mcpbench_tasks::Level>().ok());
     let set = sets::get(state.pool(), &s.set_id).await?;
     let set_open = set
         .as_ref()
@@ -166,6 +173,7 @@ pub(crate) async fn page(
         (progress(&s, running, reloads))
         @if let Some(e) = &s.error { p.alert role="alert" { strong { "Why it failed: " } (e) } }
         @if let Some(scores) = &s.scores { (score_section(scores)) }
+        @if levels.len() >= 2 { (curve_section(&s.model, &levels)) }
         @if show_runs {
             (failure_section(&failures))
             @if !diagnoses.is_empty() { (diagnosis_section(&diagnoses)) }
@@ -204,7 +212,7 @@ fn progress(s: &submissions::Submission, running: bool, reloads: bool) -> Markup
     }
 }
 
-/// Overall metrics and the three breakdowns as charts.
+/// Overall metrics and the breakdowns as charts.
 fn score_section(scores: &Value) -> Markup {
     // The overall metrics are the object's own fields (flattened), beside the breakdowns.
     let o = scores;
@@ -277,7 +285,50 @@ fn score_section(scores: &Value) -> Markup {
                 (charts::breakdown("Success rate by server", &groups("by_server")))
                 (charts::breakdown("Success rate by category", &groups("by_category")))
                 (charts::breakdown("Success rate by difficulty", &groups("by_difficulty")))
+                @if scores["by_shape"].is_object() {
+                    (charts::breakdown("Success rate by task shape (serial: a call needs an earlier answer)", &groups("by_shape")))
+                }
             }
+        }
+    }
+}
+
+/// Success against the distractor level, from the model's newest submission at each level.
+fn curve_section(model: &str, levels: &[(String, Value)]) -> Markup {
+    let names: Vec<String> = levels.iter().map(|(l, _)| l.clone()).collect();
+    let at = |key: Option<&str>| -> Vec<Option<f64>> {
+        levels
+            .iter()
+            .map(|(_, s)| key.map_or(s, |k| &s["by_shape"][k])["success_rate"].as_f64())
+            .collect()
+    };
+    let series = [
+        charts::Series {
+            label: "all tasks".into(),
+            rates: at(None),
+        },
+        charts::Series {
+            label: "serial".into(),
+            rates: at(Some("serial")),
+        },
+        charts::Series {
+            label: "parallel".into(),
+            rates: at(Some("parallel")),
+        },
+    ];
+    html! {
+        section aria-labelledby="curve" {
+            h2 #curve { "Against distractors" }
+            p { "The newest completed submission of " (model) " on this set at each level of extra tools (near-duplicates of the needed tools first, then whole unrelated servers)." }
+            (charts::history("Success rate by distractor level", &names, &series))
+            div.scroll { table {
+                caption { "Success rate at each distractor level, for all tasks and by shape." }
+                thead { tr { th scope="col" { "Level" } th scope="col" { "All tasks" } th scope="col" { "Serial" } th scope="col" { "Parallel" } } }
+                tbody { @for (i, l) in names.iter().enumerate() { tr {
+                    td { (l) }
+                    @for s in &series { td.num { (rate(s.rates[i])) } }
+                } } }
+            } }
         }
     }
 }
