@@ -101,17 +101,29 @@ const LINES: [(&str, &str, &str); 3] = [
     ("parallel", "#009e73", "2 3"),
 ];
 
-/// The curve as an SVG document: success rate (0 to 1) against tools offered, one line for all
-/// tasks and one per shape, each point titled with its numbers.
+/// The curve as an SVG document: success rate against the levels, evenly spaced and labelled
+/// with the tools offered (`all` is many times the others), one line for all tasks and one per
+/// shape, each point titled with its numbers. The rate axis stops at the first of 0.1, 0.25,
+/// 0.5 and 1 above every rate, so a weak agent's curve is not a flat line on the floor.
 pub fn svg(curve: &Curve) -> String {
     const W: f64 = 560.0;
     const H: f64 = 260.0;
     const LEFT: f64 = 40.0;
     const TOP: f64 = 24.0;
     const BOTTOM: f64 = 60.0;
-    let max_tools = curve.points.iter().map(|p| p.tools).fold(1.0_f64, f64::max);
-    let x = |t: f64| LEFT + 10.0 + t / max_tools * (W - LEFT - 30.0);
-    let y = |r: f64| TOP + (1.0 - r.clamp(0.0, 1.0)) * (H - TOP - BOTTOM);
+    let highest = curve
+        .points
+        .iter()
+        .flat_map(|p| [&p.overall, &p.serial, &p.parallel])
+        .filter_map(|r| r.success_rate)
+        .fold(0.0_f64, f64::max);
+    let top = [0.1, 0.25, 0.5, 1.0]
+        .into_iter()
+        .find(|t| highest <= *t)
+        .unwrap_or(1.0);
+    let step = (W - LEFT - 90.0) / (curve.points.len().max(2) - 1) as f64;
+    let x = |i: usize| LEFT + 40.0 + step * i as f64;
+    let y = |r: f64| TOP + (1.0 - (r / top).clamp(0.0, 1.0)) * (H - TOP - BOTTOM);
     let px = |v: f64| (v * 10.0).round() / 10.0;
     let mut s = String::new();
     let title = format!(
@@ -127,7 +139,7 @@ pub fn svg(curve: &Curve) -> String {
         s,
         r#"<text x="{LEFT}" y="14" font-size="13">{title}</text>"#
     );
-    for v in [0.0, 0.25, 0.5, 0.75, 1.0] {
+    for v in [0.0, 0.2, 0.4, 0.6, 0.8, 1.0].map(|f| f * top) {
         let _ = writeln!(
             s,
             r##"<line x1="{LEFT}" x2="{}" y1="{y}" y2="{y}" stroke="#e5e7eb"/><text x="4" y="{}">{v:.2}</text>"##,
@@ -136,11 +148,11 @@ pub fn svg(curve: &Curve) -> String {
             y = px(y(v))
         );
     }
-    for p in &curve.points {
+    for (i, p) in curve.points.iter().enumerate() {
         let _ = writeln!(
             s,
             r#"<text x="{}" y="{}" text-anchor="middle">{} ({:.0})</text>"#,
-            px(x(p.tools)),
+            px(x(i)),
             H - BOTTOM + 16.0,
             escape(&p.level),
             p.tools
@@ -153,34 +165,35 @@ pub fn svg(curve: &Curve) -> String {
         H - BOTTOM + 32.0
     );
     for (k, (name, colour, dash)) in LINES.iter().enumerate() {
-        let rates: Vec<(f64, &Rate, &str)> = curve
+        let rates: Vec<(usize, &Rate, &str)> = curve
             .points
             .iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 let r = match k {
                     0 => &p.overall,
                     1 => &p.serial,
                     _ => &p.parallel,
                 };
-                (p.tools, r, p.level.as_str())
+                (i, r, p.level.as_str())
             })
             .filter(|(_, r, _)| r.success_rate.is_some())
             .collect();
         let points: Vec<String> = rates
             .iter()
-            .map(|(t, r, _)| format!("{},{}", px(x(*t)), px(y(r.success_rate.unwrap_or(0.0)))))
+            .map(|(i, r, _)| format!("{},{}", px(x(*i)), px(y(r.success_rate.unwrap_or(0.0)))))
             .collect();
         let _ = writeln!(
             s,
             r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>"#,
             points.join(" ")
         );
-        for (t, r, level) in &rates {
+        for (i, r, level) in &rates {
             let rate = r.success_rate.unwrap_or(0.0);
             let _ = writeln!(
                 s,
                 r#"<circle cx="{}" cy="{}" r="3" fill="{colour}"><title>{name}, level {}: {rate:.3} ({} of {})</title></circle>"#,
-                px(x(*t)),
+                px(x(*i)),
                 px(y(rate)),
                 escape(level),
                 r.passed,

@@ -13,6 +13,14 @@ use std::time::{Duration, Instant};
 
 const TASKS: usize = 12;
 
+/// The first [`TASKS`] dev tasks, as the submission's set holds them.
+fn first_tasks() -> Vec<Arc<mcpbench_tasks::Task>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
+    tasks.truncate(TASKS);
+    tasks.into_iter().map(Arc::new).collect()
+}
+
 async fn completed(s: &support::Setup) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
@@ -29,10 +37,7 @@ async fn completed(s: &support::Setup) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rescoring_from_the_traces_gives_the_same_numbers() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
-    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
-    tasks.truncate(TASKS);
-    let tasks: Vec<_> = tasks.into_iter().map(Arc::new).collect();
+    let tasks = first_tasks();
     // The heuristic agent passes some tasks and fails others in several ways.
     let s = support::setup(router(AgentKind::Heuristic, &tasks, b"k"), TASKS).await;
     let (_worker, stop) = support::worker(&s, Duration::from_secs(1)).await;
@@ -145,10 +150,7 @@ async fn rescoring_from_the_traces_gives_the_same_numbers() {
 /// replays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_submission_at_a_distractor_level_rescores_on_its_variants() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
-    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
-    tasks.truncate(TASKS);
-    let tasks: Vec<_> = tasks.into_iter().map(Arc::new).collect();
+    let tasks = first_tasks();
     let s = support::setup(router(AgentKind::Random, &tasks, b"k"), TASKS).await;
     sqlx::query("UPDATE submissions SET distractors = 'all'")
         .execute(&s.pool)
