@@ -175,13 +175,16 @@ def submissions(site):
     site.readable("a failed submission")
     site.shot("submission-failed")
 
-    # The solved one: scores and the three breakdown charts.
+    # The solved one: scores and the four breakdown charts (server, category, difficulty,
+    # task shape).
     site.visit(f"/web/submissions/{SOLVED}")
     expect(page.get_by_text("6 of 6 runs passed")).to_be_visible()
     charts = page.locator("figure svg[role=img]")
-    expect(charts).to_have_count(3)
+    expect(charts).to_have_count(4)
     label = charts.first.get_attribute("aria-label")
     assert label.startswith("Success rate by server: ") and " 1.00 (" in label, label
+    shape = charts.last.get_attribute("aria-label")
+    assert shape.startswith("Success rate by task shape") and " 1.00 (" in shape, shape
     site.shot("submission-solved")
 
     # From a run to its trace: the timeline and every call with its arguments and result.
