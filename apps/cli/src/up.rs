@@ -21,6 +21,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Args)]
 pub struct UpArgs {
@@ -39,6 +40,9 @@ pub struct UpArgs {
     /// Skip the reference agents' runs.
     #[arg(long)]
     no_reference: bool,
+    /// Log every run (at `debug`), not only each finished submission.
+    #[arg(long, short)]
+    verbose: bool,
     #[command(flatten)]
     worker: WorkerArgs,
     #[command(flatten)]
@@ -90,7 +94,15 @@ fn local_custody(data_dir: &Path, given: &CustodyArgs) -> anyhow::Result<Custody
 }
 
 pub fn run(args: UpArgs) -> anyhow::Result<ExitCode> {
-    mcpbench_telemetry::init_logging(false, "info,sqlx=warn,rmcp=warn");
+    // One line per finished submission; each run's line only when asked for.
+    mcpbench_telemetry::init_logging(
+        false,
+        if args.verbose {
+            "info,sqlx=warn,rmcp=warn,mcpbench_worker=debug"
+        } else {
+            "info,sqlx=warn,rmcp=warn"
+        },
+    );
     std::fs::create_dir_all(&args.data_dir)
         .with_context(|| format!("creating {}", args.data_dir.display()))?;
     let set = mcpbench_sets::PublicSet::read(&args.tasks).map_err(|e| {
@@ -195,11 +207,21 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
     let api = tokio::spawn(mcpbench_api::serve(listener, state, async move {
         let _ = api_stopped.wait_for(|s| *s).await;
     }));
-    let _agents = if args.no_reference {
-        Vec::new()
+    let reference = if args.no_reference {
+        None
     } else {
         reference_runs(&pool, set, &dev.tasks).await?
     };
+    let summarized = Arc::new(AtomicBool::new(false));
+    let summary = reference.as_ref().map(|(vendor, _)| {
+        tokio::spawn(summarize_references(
+            pool.clone(),
+            *vendor,
+            set.to_string(),
+            url.clone(),
+            summarized.clone(),
+        ))
+    });
 
     write_up_json(&args.data_dir, &url, database_url, &demo_key)?;
     println!("MCPBench is up at {url}");
@@ -216,6 +238,15 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
     println!("Press Ctrl-C to stop.");
 
     shutdown_signal().await;
+    if let (Some(task), Some((vendor, _))) = (summary, &reference) {
+        task.abort();
+        // Stopped between the last finish and the next look: say it now, if it can be said.
+        if !summarized.load(Ordering::SeqCst)
+            && let Some(line) = reference_summary(&pool, *vendor, set, &url).await
+        {
+            println!("{line}");
+        }
+    }
     eprintln!("stopping: the API drains, the worker finishes or gives back its jobs");
     let _ = stop.send(true);
     api.await?.context("the API server")?;
@@ -252,16 +283,57 @@ fn masked(url: &str) -> String {
     }
 }
 
+/// The line that sums up the reference submissions queued at this start, once they all ended.
+async fn reference_summary(pool: &PgPool, vendor: i64, set: &str, url: &str) -> Option<String> {
+    let all = submissions::list(pool, vendor, None, 4).await.ok()?;
+    if all.is_empty() || all.iter().any(|s| s.status.is_open()) {
+        return None;
+    }
+    let rates: Vec<String> = all
+        .iter()
+        .rev()
+        .map(
+            |s| match s.scores.as_ref().and_then(|x| x["success_rate"].as_f64()) {
+                Some(r) => format!("{} {r:.3}", s.name),
+                None => format!("{} {}", s.name, s.status),
+            },
+        )
+        .collect();
+    Some(format!(
+        "the reference agents on {set}: {} (the board: {url}/)",
+        rates.join(", ")
+    ))
+}
+
+/// Prints the reference summary once it can be made: what a first start has to show.
+async fn summarize_references(
+    pool: PgPool,
+    vendor: i64,
+    set: String,
+    url: String,
+    printed: Arc<AtomicBool>,
+) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        if let Some(line) = reference_summary(&pool, vendor, &set, &url).await {
+            println!("{line}");
+            printed.store(true, Ordering::SeqCst);
+            return;
+        }
+    }
+}
+
 /// Serves the reference agents on loopback and submits each once, unless the leaderboard
-/// has reference entries for the dev set already. The servers live as long as the handles.
+/// has reference entries for the dev set already: the reference vendor and the servers, which
+/// live as long as the handles.
 async fn reference_runs(
     pool: &PgPool,
     set: &str,
     tasks: &[Task],
-) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+) -> anyhow::Result<Option<(i64, Vec<tokio::task::JoinHandle<()>>)>> {
     let entries = leaderboard::entries(pool, set).await?;
     if entries.iter().any(|e| e.is_reference) {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let vendor = match vendors::create(pool, "reference", false, true).await {
         Ok((v, _)) => v.id,
@@ -310,9 +382,11 @@ async fn reference_runs(
             },
         )
         .await?;
-        eprintln!("queued the reference agent {name} on the dev set {set}");
     }
-    Ok(servers)
+    eprintln!(
+        "queued the reference agents oracle, null, random and heuristic on the dev set {set}"
+    );
+    Ok(Some((vendor, servers)))
 }
 
 fn write_up_json(dir: &Path, url: &str, database_url: &str, key: &str) -> anyhow::Result<()> {

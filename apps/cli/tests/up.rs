@@ -65,6 +65,20 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
 
     // Ctrl-C stops the API, the worker and PostgreSQL.
     stop(&mut up).await;
+    // A calm first run: a line per finished submission, a summary, no line per run.
+    let log = std::fs::read_to_string(data.path().with_extension("stderr")).unwrap();
+    assert!(!log.contains("run recorded"), "one line per run: {log}");
+    assert_eq!(log.matches("submission finished").count(), 4, "{log}");
+    let mut printed = String::new();
+    std::io::Read::read_to_string(&mut up.stdout.take().unwrap(), &mut printed).unwrap();
+    let summary = printed
+        .lines()
+        .find(|l| l.starts_with("the reference agents on "))
+        .unwrap_or_else(|| panic!("no summary: {printed}"));
+    assert!(
+        summary.contains("oracle 1.000") && summary.contains("heuristic 0."),
+        "{summary}"
+    );
     assert!(
         !data.path().join("postgres/postmaster.pid").exists(),
         "PostgreSQL is still running"
@@ -94,6 +108,7 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
         !printed.contains(password.trim()),
         "the password was printed"
     );
+    let _ = std::fs::remove_file(data.path().with_extension("stderr"));
 }
 
 /// Starts `mcpbench up` on `data` and waits for its up.json.
@@ -105,7 +120,7 @@ async fn start(data: &std::path::Path) -> (std::process::Child, Value) {
         .arg(repo().join("tasks/dev"))
         .env_remove("DATABASE_URL")
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(std::fs::File::create(data.with_extension("stderr")).unwrap())
         .spawn()
         .unwrap();
     let up_json = data.join("up.json");

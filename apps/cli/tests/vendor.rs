@@ -45,6 +45,11 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
         Some(&format!("{}\n", up.demo_key)),
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("API key:"),
+        "no prompt when the key comes on standard input: {}",
+        text(&o)
+    );
     let creds = config.join("credentials.json");
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(

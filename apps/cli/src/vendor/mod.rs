@@ -105,7 +105,10 @@ pub fn login(args: LoginArgs) -> anyhow::Result<ExitCode> {
         let api_key = match args.api_key {
             Some(k) => k,
             None => {
-                eprint!("API key: ");
+                // A prompt is for a person; a key piped in needs none.
+                if std::io::stdin().is_terminal() {
+                    eprint!("API key: ");
+                }
                 let mut line = String::new();
                 std::io::stdin()
                     .read_line(&mut line)

@@ -173,5 +173,28 @@ pub(crate) fn router(gateway: Arc<Gateway>) -> Router {
     );
     Router::new()
         .route_service("/mcp/{run}/{server}", service)
+        .layer(axum::middleware::from_fn(session_end))
         .layer(axum::middleware::from_fn_with_state(gateway, guard))
+}
+
+/// A session ended by `DELETE` is answered `204 No Content`: the service says `202`, which
+/// the official Python SDK reports as a failed termination ("Session termination failed:
+/// 202") at the end of every run.
+async fn session_end(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::NO_CONTENT;
+        *response.body_mut() = axum::body::Body::empty();
+        response
+            .headers_mut()
+            .remove(axum::http::header::CONTENT_LENGTH);
+        response
+            .headers_mut()
+            .remove(axum::http::header::CONTENT_TYPE);
+    }
+    response
 }

@@ -23,7 +23,8 @@ impl Drop for Agent {
     }
 }
 
-async fn start_agent(python: &str, secret: &str) -> (Agent, String) {
+/// Starts the agent with its standard error in `log`.
+async fn start_agent(python: &str, secret: &str, log: &Path) -> (Agent, String) {
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
@@ -36,7 +37,7 @@ async fn start_agent(python: &str, secret: &str) -> (Agent, String) {
         .env("MCPBENCH_SIGNING_SECRET", secret)
         .env_remove("OPENAI_BASE_URL")
         .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
+        .stderr(std::fs::File::create(log).unwrap())
         .spawn()
         .expect("start the Python agent");
     let agent = Agent(child);
@@ -63,7 +64,8 @@ async fn check_major(env: &str, revision: &str) {
         return;
     };
     let secret = "python-agent-secret";
-    let (_agent, url) = start_agent(&python, secret).await;
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let (agent, url) = start_agent(&python, secret, log.path()).await;
     let tasks: Vec<_> = common::dev_tasks().into_iter().step_by(17).collect();
     let (_g, runner) = common::runner(Duration::from_secs(60)).await;
     let options = EvalOptions {
@@ -118,6 +120,15 @@ async fn check_major(env: &str, revision: &str) {
         "the survey policy made tool calls, and they were counted"
     );
     assert_eq!(report.scores.overall.hallucinated_calls, 0);
+    drop(agent);
+    // Every session it opened ended cleanly in the SDK's eyes (a 202 to its DELETE made it
+    // warn "Session termination failed" at the end of every run).
+    let stderr = std::fs::read_to_string(log.path()).unwrap();
+    assert!(
+        !stderr.contains("Session termination failed"),
+        "the SDK complained: {stderr}"
+    );
+    eprint!("{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -26,6 +26,15 @@ problem_answers!(
     TooLarge = 413,
     UnsupportedType = 415,
     Unprocessable = 422,
-    TooMany = 429,
     Unavailable = 503,
 );
+
+/// Too many requests or submissions: every such answer says when to ask again.
+#[derive(utoipa::IntoResponses)]
+#[response(
+    status = 429,
+    content_type = "application/problem+json",
+    headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))
+)]
+#[allow(dead_code)] // read by the OpenAPI derive only
+pub(crate) struct TooMany(Problem);

@@ -1,4 +1,5 @@
-//! Vendors' API keys exchanged for short-lived JWTs, and the extractors that check them.
+//! Vendors' API keys, used as bearer credentials directly or exchanged for short-lived JWTs,
+//! and the extractors that check them.
 //!
 //! Tokens are HS256 only (the algorithm is pinned: a token naming any other, `none`
 //! included, is refused before its signature is looked at), carry `exp`, `iat`, `iss`, `aud`,
@@ -131,7 +132,9 @@ pub struct Admin(pub Caller);
 
 fn bearer(parts: &Parts) -> Result<&str, ApiError> {
     let value = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
-        ApiError::unauthorized("this endpoint needs a bearer token from POST /auth/token")
+        ApiError::unauthorized(
+            "this endpoint needs a bearer credential: your API key, or a token from POST /auth/token",
+        )
     })?;
     if value.len() > MAX_TOKEN_BYTES {
         return Err(invalid());
@@ -167,10 +170,21 @@ impl FromRef<AppState> for Verifier {
 }
 
 impl Verifier {
-    /// The vendor a token speaks for: signed by us, unexpired, and its key still live.
+    /// The vendor a bearer credential speaks for: an API key itself (`mcpb_…`, live), or a
+    /// token signed by us, unexpired, whose key is still live. Revoking a key ends both.
     pub(crate) async fn caller(&self, token: &str) -> Result<Caller, ApiError> {
         if token.len() > MAX_TOKEN_BYTES {
             return Err(invalid());
+        }
+        if vendors::key_prefix(token).is_some() {
+            let vendor = vendors::by_key(&self.pool, token)
+                .await?
+                .ok_or_else(|| ApiError::unauthorized("the API key is unknown or revoked"))?;
+            return Ok(Caller {
+                vendor_id: vendor.id,
+                name: vendor.name,
+                is_admin: vendor.is_admin,
+            });
         }
         let (vendor_id, kid) = self.tokens.check(token).ok_or_else(invalid)?;
         let vendor = vendors::by_key_prefix(&self.pool, &kid)

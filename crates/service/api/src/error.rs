@@ -128,13 +128,17 @@ impl ApiError {
         )
     }
 
-    pub fn quota(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "quota-exceeded",
-            "Submission quota exceeded",
-            detail.into(),
-        )
+    /// A submission quota used up: try again in `retry_after_secs` (sent as `Retry-After`).
+    pub fn quota(detail: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self {
+            retry_after: Some(retry_after_secs.max(1)),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "quota-exceeded",
+                "Submission quota exceeded",
+                detail.into(),
+            )
+        }
     }
 
     pub fn unavailable(detail: impl Into<String>) -> Self {
@@ -179,7 +183,10 @@ impl From<DbError> for ApiError {
             DbError::NotFound => Self::not_found("no such resource"),
             DbError::Conflict(m) => Self::conflict(m),
             DbError::Invalid(m) => Self::unprocessable("invalid-submission", m),
-            DbError::Quota(m) => Self::quota(m),
+            DbError::Quota {
+                message,
+                retry_after_secs,
+            } => Self::quota(message, retry_after_secs),
             e @ (DbError::Migrate(_) | DbError::Sqlx(_)) => Self::internal(e),
         }
     }

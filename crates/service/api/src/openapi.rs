@@ -40,7 +40,10 @@ impl Modify for Bearer {
             SecurityScheme::Http(
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
+                    .description(Some(
+                        "Your API key (`mcpb_…`) itself, or a one-hour token from \
+                         POST /auth/token; revoking the key ends both.",
+                    ))
                     .build(),
             ),
         );

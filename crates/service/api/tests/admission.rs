@@ -63,9 +63,19 @@ async fn a_flooding_vendor_with_a_tarpit_agent_leaves_another_vendor_its_share()
         assert_eq!(status, 202, "{created}");
         flooding.push(created["id"].as_str().unwrap().to_string());
     }
-    // A fourth open submission to the same set is refused until one finishes.
-    let (status, refused) = svc.post("/submissions", Some(&flood), &body).await;
-    assert_eq!(status, 429, "{refused}");
+    // A fourth open submission to the same set is refused until one finishes, with a time
+    // to ask again.
+    let r = svc
+        .http
+        .post(svc.at("/submissions"))
+        .bearer_auth(&flood)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    assert_eq!(r.headers()["retry-after"], "60");
+    let refused: serde_json::Value = r.json().await.unwrap();
     assert!(
         refused["detail"]
             .as_str()

@@ -322,13 +322,27 @@ async fn forged_and_malformed_tokens_are_401_never_5xx() {
             ),
         ),
     ];
-    // A key's tokens die with the key.
+    // A key's tokens die with the key, and so does the key used as a bearer credential.
     let revoked_key = svc.vendor("revoked", false).await;
+    let (status, body) = svc.get("/submissions", Some(&revoked_key)).await;
+    assert_eq!(
+        status, 200,
+        "an API key is a bearer credential itself: {body}"
+    );
     let revoked_token = svc.token_for(&revoked_key).await;
     mcpbench_db::vendors::revoke_keys(&svc.pool, "revoked")
         .await
         .unwrap();
-    forged.push(("revoked key", format!("Bearer {revoked_token}")));
+    forged.push(("revoked key's token", format!("Bearer {revoked_token}")));
+    forged.push(("revoked key", format!("Bearer {revoked_key}")));
+    forged.push((
+        "a key with a wrong secret",
+        format!("Bearer {}x", &key[..key.len() - 1]),
+    ));
+    forged.push((
+        "a key of no vendor",
+        "Bearer mcpb_0123456789abcdef_00".into(),
+    ));
     assert!(forged.len() >= 20);
     for (what, value) in &forged {
         let r = svc
@@ -395,6 +409,11 @@ async fn admin_endpoints_need_the_admin_role() {
     let key = created["api_key"].as_str().unwrap();
     let token = svc.token_for(key).await;
     assert_eq!(svc.get("/submissions", Some(&token)).await.0, 200);
+    assert_eq!(
+        svc.get("/submissions", Some(key)).await.0,
+        200,
+        "the key itself"
+    );
     let (status, _) = svc
         .post("/admin/vendors", Some(&admin), &json!({"name": "new"}))
         .await;
@@ -407,5 +426,10 @@ async fn admin_endpoints_need_the_admin_role() {
         svc.get("/submissions", Some(&token)).await.0,
         401,
         "revocation is immediate"
+    );
+    assert_eq!(
+        svc.get("/submissions", Some(key)).await.0,
+        401,
+        "for the key too"
     );
 }

@@ -328,8 +328,24 @@ async fn the_monthly_quota_limits_private_sets_only() {
     };
     assert_eq!(submit("2026-11").await.0, 202);
     assert_eq!(submit("2026-11").await.0, 202);
-    let (status, body) = submit("2026-11").await;
-    assert_eq!(status, 429, "{body}");
+    let r = svc
+        .http
+        .post(svc.at("/submissions"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "x", "model": "m", "kind": "endpoint",
+                      "endpoint_url": "http://127.0.0.1:9/", "set": "2026-11"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    // Ask again when the month turns (UTC): at most 31 days away.
+    let wait: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=31 * 86_400).contains(&wait), "{wait}");
+    let body: serde_json::Value = r.json().await.unwrap();
     problem(429, &body, "quota-exceeded");
     for _ in 0..4 {
         assert_eq!(submit("dev").await.0, 202, "the dev set is unlimited");

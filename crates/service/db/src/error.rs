@@ -10,9 +10,13 @@ pub enum DbError {
     /// The request names something that cannot be used (a set that takes no submissions).
     #[error("{0}")]
     Invalid(String),
-    /// The vendor's submission quota for this set and month is used up.
-    #[error("{0}")]
-    Quota(String),
+    /// The vendor's submission quota for this set and month, or its submissions open at once,
+    /// are used up; worth trying again after `retry_after_secs`.
+    #[error("{message}")]
+    Quota {
+        message: String,
+        retry_after_secs: u64,
+    },
     #[error("database migration failed")]
     Migrate(String),
     #[error("database error")]

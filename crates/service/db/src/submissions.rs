@@ -121,11 +121,15 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         .fetch_one(&mut *tx)
         .await?;
         if open >= max {
-            return Err(DbError::Quota(format!(
-                "you have {open} submissions to set {:?} queued or running, the most allowed at \
-                 once; submit again when one finishes (or cancel one)",
-                s.set_id
-            )));
+            return Err(DbError::Quota {
+                message: format!(
+                    "you have {open} submissions to set {:?} queued or running, the most \
+                     allowed at once; submit again when one finishes (or cancel one)",
+                    s.set_id
+                ),
+                // A run takes a minute or more: ask again then.
+                retry_after_secs: 60,
+            });
         }
     }
     if let Some(quota) = quota {
@@ -139,11 +143,14 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         .fetch_one(&mut *tx)
         .await?;
         if used >= quota {
-            return Err(DbError::Quota(format!(
-                "you have made {used} submissions to set {:?} this month, the most allowed; \
-                 the quota renews on the first of next month (UTC)",
-                s.set_id
-            )));
+            return Err(DbError::Quota {
+                message: format!(
+                    "you have made {used} submissions to set {:?} this month, the most allowed; \
+                     the quota renews on the first of next month (UTC)",
+                    s.set_id
+                ),
+                retry_after_secs: until_next_month(OffsetDateTime::now_utc()),
+            });
         }
     }
     let task_ids: Vec<String> = sqlx::query_scalar!(
@@ -194,6 +201,20 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     .await?;
     tx.commit().await?;
     Ok(id)
+}
+
+/// Whole seconds from `now` to the first of next month, 00:00 UTC (when monthly quotas renew).
+pub fn until_next_month(now: OffsetDateTime) -> u64 {
+    let now = now.to_offset(time::UtcOffset::UTC);
+    let (year, month) = match now.month() {
+        time::Month::December => (now.year() + 1, time::Month::January),
+        m => (now.year(), m.next()),
+    };
+    let renew = time::Date::from_calendar_date(year, month, 1)
+        .expect("the first of a month exists")
+        .midnight()
+        .assume_utc();
+    (renew - now).whole_seconds().max(1) as u64
 }
 
 /// A submission of `vendor_id`; `None` when there is none or it is another vendor's.

@@ -444,7 +444,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
     );
     assert!(matches!(
         submissions::create(&pool, &new("secret")).await,
-        Err(mcpbench_db::DbError::Quota(_))
+        Err(mcpbench_db::DbError::Quota { .. })
     ));
     submissions::create(&pool, &new("dev")).await.unwrap();
     submissions::create(&pool, &new("dev")).await.unwrap();
@@ -623,4 +623,22 @@ async fn a_public_set_id_never_takes_other_tasks_once_it_has_results() {
     sets::put_public_set(&pool, "dev-v2", &[task("u-1")])
         .await
         .unwrap();
+}
+
+#[test]
+fn monthly_quotas_renew_on_the_first_of_next_month_utc() {
+    use time::{Date, Month, UtcOffset};
+    let t = |y, m, d, h, min, s, offset_h| {
+        Date::from_calendar_date(y, m, d)
+            .unwrap()
+            .with_hms(h, min, s)
+            .unwrap()
+            .assume_offset(UtcOffset::from_hms(offset_h, 0, 0).unwrap())
+    };
+    let at = mcpbench_db::submissions::until_next_month;
+    assert_eq!(at(t(2026, Month::November, 30, 23, 59, 59, 0)), 1);
+    assert_eq!(at(t(2026, Month::December, 31, 0, 0, 0, 0)), 86_400);
+    assert_eq!(at(t(2026, Month::February, 1, 0, 0, 0, 0)), 28 * 86_400);
+    // Another offset counts from the same instant (23:30 UTC on the 30th).
+    assert_eq!(at(t(2026, Month::December, 1, 0, 30, 0, 1)), 1_800);
 }

@@ -3,6 +3,7 @@
 use crate::sandboxed::{Agent, DockerAgent};
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
+use mcpbench_db::submissions::Finished;
 use mcpbench_db::{AgentKind, RunReason, submissions};
 use mcpbench_gateway::trace;
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
@@ -126,7 +127,7 @@ impl Worker {
         }
         match queue::complete(&self.pool, &claim, &record).await {
             Ok(Completion::Recorded { finished }) => {
-                tracing::info!(reason = result.reason.as_str(), "run recorded");
+                tracing::debug!(reason = result.reason.as_str(), "run recorded");
                 if finished {
                     self.finish_logged(&claim).await;
                 }
@@ -256,9 +257,32 @@ impl Worker {
         }
     }
 
+    /// Finishes the claim's submission when nothing of it is left, with one line for it: the
+    /// line an operator reads (the runs' own lines are at `debug`).
     async fn finish_logged(&self, claim: &Claim) {
-        match finish(&self.pool, claim.submission_id).await {
-            Ok(outcome) => tracing::info!(?outcome, "submission finished"),
+        let id = claim.submission_id;
+        match finish(&self.pool, id).await {
+            Ok(Finished::Completed) => match submissions::find(&self.pool, id).await {
+                Ok(Some(s)) => {
+                    let scores = s.scores.unwrap_or_default();
+                    tracing::info!(
+                        parent: None,
+                        submission = %id,
+                        name = %s.name,
+                        model = %s.model,
+                        set = %s.set_id,
+                        passed = %scores["passed"],
+                        runs = %scores["tasks"],
+                        success_rate = %scores["success_rate"],
+                        "submission finished"
+                    );
+                }
+                _ => tracing::info!(parent: None, submission = %id, "submission finished"),
+            },
+            Ok(Finished::Failed(why)) => {
+                tracing::warn!(parent: None, submission = %id, %why, "submission failed")
+            }
+            Ok(Finished::NotNow) => {}
             Err(e) => tracing::warn!(error = %e, "finishing failed; the sweep will retry"),
         }
     }
