@@ -45,7 +45,12 @@ pub(crate) async fn read_logs(
 /// Whether a run's record (its verdict, not its trace) is public: its owner published it and
 /// its set is open (public, or retired and revealed).
 pub(crate) fn run_public(run: &runs::Run) -> bool {
-    run.published && (run.set_public || run.set_state == SetState::Retired)
+    public_when(run.published, run.set_public, run.set_state)
+}
+
+/// The rule of [`run_public`] on its three facts: published, on a public or retired set.
+pub(crate) fn public_when(published: bool, set_public: bool, set_state: SetState) -> bool {
+    published && (set_public || set_state == SetState::Retired)
 }
 
 /// Whether a run's trace may be read: the run is public, or the reader is its owner and the

@@ -15,6 +15,7 @@ mod answers;
 mod auth;
 mod board;
 mod body;
+mod compare;
 mod error;
 mod extract;
 mod limits;

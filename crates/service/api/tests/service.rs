@@ -171,6 +171,68 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
         "{page}"
     );
 
+    // Head to head: the oracle against the null agent on the tasks both ran.
+    let null_id = null["id"].as_str().unwrap();
+    let null_passed = null_done["scores"]["passed"].as_u64().unwrap();
+    let (status, c) = svc.get(&format!("/compare?a={id}&b={null_id}"), None).await;
+    assert_eq!(status, 200, "{c}");
+    assert_eq!(c["paired"]["shared"], n);
+    let wins = c["paired"]["a_only"].as_u64().unwrap();
+    assert_eq!(wins, n as u64 - null_passed);
+    assert_eq!(c["paired"]["b_only"], 0);
+    let p = c["paired"]["p_value"].as_f64().unwrap();
+    assert!(
+        (p - (2.0 * 0.5f64.powi(wins as i32)).min(1.0)).abs() < 1e-12,
+        "{p}"
+    );
+    let by_server: u64 = c["by_server"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|t| t["a_only"].as_u64().unwrap() + t["both"].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_server, n as u64, "every shared task in one server's row");
+    assert!(
+        c.get("differences").is_none(),
+        "the null agent's runs are not published: no task list for the public: {c}"
+    );
+    let (_, mine) = svc
+        .get(&format!("/compare?a={id}&b={null_id}"), Some(&token))
+        .await;
+    let differences = mine["differences"].as_array().unwrap();
+    assert_eq!(differences.len() as u64, wins, "{mine}");
+    assert!(
+        differences
+            .iter()
+            .all(|d| d["a_solved"] == true && d["a_run"].is_string() && d["b_run"].is_string()),
+        "the owner reads both traces on the public dev set: {mine}"
+    );
+    for (query, status) in [
+        (format!("a={id}&b={id}"), 400),
+        (format!("a={id}&b={}", uuid::Uuid::new_v4()), 404),
+        (format!("a={id}"), 400),
+        ("a=x&b=y".to_string(), 400),
+    ] {
+        assert_eq!(
+            svc.get(&format!("/compare?{query}"), None).await.0,
+            status,
+            "{query}"
+        );
+    }
+    let (status, _, page) = svc
+        .get_text(&format!("/web/compare?a={id}&b={null_id}"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Head to head") && page.contains("exact McNemar"),
+        "{page}"
+    );
+    let (_, _, board_page) = svc.get_text("/").await;
+    assert!(
+        board_page.contains(&format!("/web/compare?a={id}&amp;b={null_id}")),
+        "the board links each entry to a head-to-head with the first: {board_page}"
+    );
+
     // The owner's list shows both submissions, newest first.
     let (status, list) = svc.get("/submissions", Some(&token)).await;
     assert_eq!(status, 200);

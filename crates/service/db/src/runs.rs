@@ -326,3 +326,40 @@ pub async fn set_analysis(pool: &PgPool, run: Uuid, analysis: &RunAnalysis) -> R
     .await?;
     Ok(())
 }
+
+/// One run's verdict with where its task is filed and what decides who may read its trace:
+/// what comparing two submissions task by task needs.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    pub id: Uuid,
+    pub task_id: String,
+    pub trial: i32,
+    pub passed: bool,
+    pub server: String,
+    pub category: String,
+    pub published: bool,
+    pub set_public: bool,
+    pub set_state: SetState,
+    /// As [`Run::task_open`].
+    pub task_open: bool,
+}
+
+/// Every run of a submission, in the set's task order.
+pub async fn outcomes(pool: &PgPool, submission: Uuid) -> Result<Vec<RunOutcome>, DbError> {
+    let rows = sqlx::query_as!(
+        RunOutcome,
+        r#"SELECT r.id, r.task_id, r.trial, r.passed, t.server, t.category, s.published,
+                  ts.public AS set_public, ts.state AS "set_state: SetState",
+                  t.task IS NOT NULL AS "task_open!"
+           FROM runs r
+           JOIN submissions s ON s.id = r.submission_id
+           JOIN task_sets ts ON ts.id = s.set_id
+           JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
+           WHERE r.submission_id = $1
+           ORDER BY t.position, r.trial"#,
+        submission
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}

@@ -3,6 +3,7 @@
 pub(crate) mod admin;
 pub(crate) mod admin_sets;
 pub(crate) mod auth;
+pub(crate) mod compare;
 pub(crate) mod ops;
 pub(crate) mod public;
 pub(crate) mod run_view;
@@ -34,6 +35,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(submissions::publish))
         .routes(routes!(submissions::runs))
         .routes(routes!(public::leaderboard))
+        .routes(routes!(compare::compare))
         .routes(routes!(public::tasks))
         .routes(routes!(public::task))
         .routes(routes!(public::run))

@@ -235,6 +235,11 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
             }
         }
     };
+    // Every other entry links to a head-to-head with the first-ranked one.
+    let leader = entries
+        .iter()
+        .find(|e| e["rank"] == 1)
+        .and_then(|e| e["submission_id"].as_str());
     html! {
         div.scroll {
             table {
@@ -253,7 +258,7 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
                     (sortable("recovery", "Recovery"))
                 } }
                 tbody {
-                    @for e in shown { (row(e)) }
+                    @for e in shown { (row(e, leader)) }
                 }
             }
         }
@@ -283,7 +288,8 @@ pub(crate) async fn ranked(
     serde_json::from_slice(&bytes).map_err(ApiError::internal)
 }
 
-fn row(e: &Value) -> Markup {
+fn row(e: &Value, leader: Option<&str>) -> Markup {
+    let id = e["submission_id"].as_str().unwrap_or_default();
     let flags: Vec<&str> = e["flags"]
         .as_array()
         .map(|f| f.iter().filter_map(Value::as_str).collect())
@@ -301,6 +307,9 @@ fn row(e: &Value) -> Markup {
                 " " span.ref { (e["model"].as_str().unwrap_or_default()) " · " (e["vendor"].as_str().unwrap_or_default()) }
                 @if e["reference"] == Value::Bool(true) { " " span.ref { "(reference agent)" } }
                 @for f in &flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
+                @if let Some(first) = leader.filter(|l| *l != id) {
+                    " " a.ref href=(format!("/web/compare?a={first}&b={id}")) { "vs #1" }
+                }
             }
             td { (interval_bar(
                 e["success_rate"].as_f64().unwrap_or(0.0),

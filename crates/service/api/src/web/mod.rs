@@ -5,6 +5,7 @@
 //! pages read (the JSON API takes bearer tokens only).
 
 mod charts;
+mod compare;
 mod error;
 mod history;
 mod leaderboard;
@@ -37,6 +38,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/web/submissions", get(submissions::list))
         .route("/web/submissions/{id}", get(submissions::page))
         .route("/web/runs/{id}", get(runs::page))
+        .route("/web/compare", get(compare::page))
         .route("/web/sets", get(sets::list))
         .route("/web/sets/{id}", get(sets::page))
         .route("/web/tasks", get(tasks::list))

@@ -1,0 +1,181 @@
+//! Two completed submissions on one set, head to head (`GET /compare`, `/web/compare`): the
+//! paired test over the tasks both ran, wins, losses and ties per server and category, and,
+//! where the caller may see both submissions' runs, the tasks where they differ with links to
+//! the traces it may read. A task counts as solved when more than half of its trials passed
+//! (as the paired test counts it).
+
+use crate::access::public_when;
+use crate::error::ApiError;
+use mcpbench_db::runs::{self, RunOutcome};
+use mcpbench_db::{PgPool, submissions};
+use mcpbench_scoring::{Outcome, Paired, RunCounts, paired};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// One side of the comparison.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Side {
+    pub id: Uuid,
+    pub vendor: String,
+    pub name: String,
+    pub model: String,
+    pub success_rate: Option<f64>,
+}
+
+/// Shared tasks of one group: solved by `a` only, by `b` only, by both, by neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Tally {
+    pub a_only: u32,
+    pub b_only: u32,
+    pub both: u32,
+    pub neither: u32,
+}
+
+/// A task the two submissions did not both solve or both fail.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Difference {
+    pub task_id: String,
+    pub server: String,
+    pub category: String,
+    pub a_solved: bool,
+    pub b_solved: bool,
+    /// The first trial's run of each, when the caller may read its trace.
+    pub a_run: Option<Uuid>,
+    pub b_run: Option<Uuid>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Comparison {
+    pub set: String,
+    pub a: Side,
+    pub b: Side,
+    /// The paired test over the shared tasks: `a_only` are `a`'s wins, `b_only` its losses.
+    pub paired: Paired,
+    pub by_server: BTreeMap<String, Tally>,
+    pub by_category: BTreeMap<String, Tally>,
+    /// The tasks where they differ, in the set's order; absent when the caller may not see
+    /// both submissions' runs (runs are public once published on a public or retired set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differences: Option<Vec<Difference>>,
+}
+
+/// Per task: (server, category, solved, first trial's run).
+type Solved<'a> = BTreeMap<&'a str, (&'a RunOutcome, bool)>;
+
+fn solved(runs: &[RunOutcome]) -> Solved<'_> {
+    let mut tally: BTreeMap<&str, (&RunOutcome, u32, u32)> = BTreeMap::new();
+    for r in runs {
+        let t = tally.entry(&r.task_id).or_insert((r, 0, 0));
+        if r.trial < t.0.trial {
+            t.0 = r;
+        }
+        t.1 += 1;
+        t.2 += u32::from(r.passed);
+    }
+    tally
+        .into_iter()
+        .map(|(id, (first, n, passed))| (id, (first, 2 * passed > n)))
+        .collect()
+}
+
+fn outcomes(runs: &[RunOutcome]) -> Vec<Outcome> {
+    runs.iter()
+        .map(|r| Outcome {
+            task_id: r.task_id.clone(),
+            server: r.server.clone(),
+            category: r.category.clone(),
+            difficulty: String::new(),
+            max_steps: 0,
+            passed: r.passed,
+            counts: RunCounts::default(),
+            analysis: None,
+        })
+        .collect()
+}
+
+/// Compares `a` with `b` for a caller (`caller`: the vendor id, if signed in).
+pub async fn compare(
+    pool: &PgPool,
+    a: Uuid,
+    b: Uuid,
+    caller: Option<i64>,
+) -> Result<Comparison, ApiError> {
+    let found = |id: Uuid| async move {
+        submissions::find(pool, id)
+            .await?
+            .filter(|s| s.status == mcpbench_db::SubmissionStatus::Completed)
+            .ok_or_else(|| ApiError::not_found(format!("there is no completed submission {id}")))
+    };
+    let (sa, sb) = (found(a).await?, found(b).await?);
+    if sa.set_id != sb.set_id {
+        return Err(ApiError::bad_request(format!(
+            "the submissions ran different sets ({} and {}); only submissions on one set compare",
+            sa.set_id, sb.set_id
+        )));
+    }
+    let (ra, rb) = (
+        runs::outcomes(pool, a).await?,
+        runs::outcomes(pool, b).await?,
+    );
+    let sees = |runs: &[RunOutcome], owner: i64| {
+        caller == Some(owner) || runs.first().is_some_and(|r| run_public_outcome(r))
+    };
+    let listed = sees(&ra, sa.vendor_id) && sees(&rb, sb.vendor_id);
+    let readable = |r: &RunOutcome, owner: i64| {
+        r.task_open && (run_public_outcome(r) || (caller == Some(owner) && r.set_public))
+    };
+    let (xa, xb) = (solved(&ra), solved(&rb));
+    let mut by_server: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut differences = Vec::new();
+    for (task, (first_a, sa_ok)) in &xa {
+        let Some((first_b, sb_ok)) = xb.get(task) else {
+            continue;
+        };
+        for t in [
+            by_server.entry(first_a.server.clone()).or_default(),
+            by_category.entry(first_a.category.clone()).or_default(),
+        ] {
+            match (sa_ok, sb_ok) {
+                (true, true) => t.both += 1,
+                (true, false) => t.a_only += 1,
+                (false, true) => t.b_only += 1,
+                (false, false) => t.neither += 1,
+            }
+        }
+        if sa_ok != sb_ok {
+            differences.push(Difference {
+                task_id: (*task).to_string(),
+                server: first_a.server.clone(),
+                category: first_a.category.clone(),
+                a_solved: *sa_ok,
+                b_solved: *sb_ok,
+                a_run: readable(first_a, sa.vendor_id).then_some(first_a.id),
+                b_run: readable(first_b, sb.vendor_id).then_some(first_b.id),
+            });
+        }
+    }
+    let side = |s: &submissions::Submission| Side {
+        id: s.id,
+        vendor: s.vendor.clone(),
+        name: s.name.clone(),
+        model: s.model.clone(),
+        success_rate: s.scores.as_ref().and_then(|x| x["success_rate"].as_f64()),
+    };
+    Ok(Comparison {
+        set: sa.set_id.clone(),
+        a: side(&sa),
+        b: side(&sb),
+        paired: paired(&outcomes(&ra), &outcomes(&rb)),
+        by_server,
+        by_category,
+        differences: listed.then_some(differences),
+    })
+}
+
+/// [`crate::access::run_public`] for a run outcome.
+fn run_public_outcome(r: &RunOutcome) -> bool {
+    public_when(r.published, r.set_public, r.set_state)
+}

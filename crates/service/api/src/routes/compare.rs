@@ -1,0 +1,41 @@
+//! `GET /compare`: two completed submissions on one set, head to head.
+
+use crate::AppState;
+use crate::answers::{BadRequest, NotFound};
+use crate::auth::MaybeCaller;
+use crate::body::AppJson;
+use crate::compare::{Comparison, compare as compared};
+use crate::error::ApiError;
+use crate::extract::Query;
+use axum::extract::State;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CompareParams {
+    /// A completed submission.
+    pub a: Uuid,
+    /// Another completed submission on the same set.
+    pub b: Uuid,
+}
+
+/// Two completed submissions on one set compared on the tasks both ran: the paired (exact
+/// McNemar) test, wins, losses and ties by server and category, and the tasks where they
+/// differ, linked to the traces the caller may read. The task list is given when the caller
+/// may see both submissions' runs (their owner, or anyone once published on a public or
+/// retired set).
+#[utoipa::path(get, path = "/compare", tag = "public", params(CompareParams),
+    responses((status = 200, body = Comparison), BadRequest, NotFound))]
+pub async fn compare(
+    State(state): State<AppState>,
+    MaybeCaller(caller): MaybeCaller,
+    Query(p): Query<CompareParams>,
+) -> Result<AppJson<Comparison>, ApiError> {
+    if p.a == p.b {
+        return Err(ApiError::bad_request("a and b are the same submission"));
+    }
+    let caller = caller.map(|c| c.vendor_id);
+    Ok(AppJson(compared(state.pool(), p.a, p.b, caller).await?))
+}
