@@ -120,7 +120,7 @@ pub async fn compare(
         runs::outcomes(pool, b).await?,
     );
     let sees = |runs: &[RunOutcome], owner: i64| {
-        caller == Some(owner) || runs.first().is_some_and(|r| run_public_outcome(r))
+        caller == Some(owner) || runs.first().is_some_and(run_public_outcome)
     };
     let listed = sees(&ra, sa.vendor_id) && sees(&rb, sb.vendor_id);
     let readable = |r: &RunOutcome, owner: i64| {
