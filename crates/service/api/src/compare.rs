@@ -110,7 +110,7 @@ pub async fn compare(
     };
     let (sa, sb) = (found(a).await?, found(b).await?);
     if sa.set_id != sb.set_id {
-        return Err(ApiError::bad_request(format!(
+        return Err(ApiError::conflict(format!(
             "the submissions ran different sets ({} and {}); only submissions on one set compare",
             sa.set_id, sb.set_id
         )));

@@ -207,8 +207,17 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
             .all(|d| d["a_solved"] == true && d["a_run"].is_string() && d["b_run"].is_string()),
         "the owner reads both traces on the public dev set: {mine}"
     );
+    let (_, itself) = svc.get(&format!("/compare?a={id}&b={id}"), None).await;
+    assert_eq!(
+        (
+            &itself["paired"]["a_only"],
+            &itself["paired"]["b_only"],
+            &itself["paired"]["p_value"]
+        ),
+        (&json!(0), &json!(0), &json!(1.0)),
+        "a submission ties with itself: {itself}"
+    );
     for (query, status) in [
-        (format!("a={id}&b={id}"), 400),
         (format!("a={id}&b={}", uuid::Uuid::new_v4()), 404),
         (format!("a={id}"), 400),
         ("a=x&b=y".to_string(), 400),

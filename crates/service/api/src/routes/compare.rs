@@ -1,7 +1,7 @@
 //! `GET /compare`: two completed submissions on one set, head to head.
 
 use crate::AppState;
-use crate::answers::{BadRequest, NotFound};
+use crate::answers::{BadRequest, Conflict, NotFound};
 use crate::auth::MaybeCaller;
 use crate::body::AppJson;
 use crate::compare::{Comparison, compare as compared};
@@ -25,17 +25,15 @@ pub struct CompareParams {
 /// McNemar) test, wins, losses and ties by server and category, and the tasks where they
 /// differ, linked to the traces the caller may read. The task list is given when the caller
 /// may see both submissions' runs (their owner, or anyone once published on a public or
-/// retired set).
+/// retired set). A submission compared with itself ties on every task; two sets are a
+/// conflict (409).
 #[utoipa::path(get, path = "/compare", tag = "public", params(CompareParams),
-    responses((status = 200, body = Comparison), BadRequest, NotFound))]
+    responses((status = 200, body = Comparison), BadRequest, NotFound, Conflict))]
 pub async fn compare(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
     Query(p): Query<CompareParams>,
 ) -> Result<AppJson<Comparison>, ApiError> {
-    if p.a == p.b {
-        return Err(ApiError::bad_request("a and b are the same submission"));
-    }
     let caller = caller.map(|c| c.vendor_id);
     Ok(AppJson(compared(state.pool(), p.a, p.b, caller).await?))
 }

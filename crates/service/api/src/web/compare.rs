@@ -4,7 +4,6 @@
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::compare::{Comparison, Tally, compare};
-use crate::error::ApiError;
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -23,9 +22,6 @@ pub(crate) async fn page(
     viewer: Viewer,
     PageQuery(q): PageQuery<Pair>,
 ) -> Result<Response, PageError> {
-    if q.a == q.b {
-        return Err(ApiError::bad_request("a and b are the same submission").into());
-    }
     let c = compare(state.pool(), q.a, q.b, viewer.caller().map(|c| c.vendor_id)).await?;
     let title = format!("{} vs {}", c.a.name, c.b.name);
     let frame = Frame {
