@@ -52,6 +52,12 @@ enum Command {
     Runs(vendor::RunsArgs),
     /// Vendors: publish a submission's traces.
     Publish(vendor::PublishArgs),
+    /// Vendors: your submissions, newest first.
+    List(vendor::ListArgs),
+    /// Vendors: cancel a queued or running submission.
+    Cancel(vendor::CancelArgs),
+    /// Vendors: forget the server and key kept on this machine.
+    Logout(vendor::LogoutArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +74,9 @@ fn main() -> ExitCode {
         Command::Status(args) => vendor::status(args),
         Command::Runs(args) => vendor::runs(args),
         Command::Publish(args) => vendor::publish(args),
+        Command::List(args) => vendor::list(args),
+        Command::Cancel(args) => vendor::cancel(args),
+        Command::Logout(args) => vendor::logout(args),
     };
     match result {
         Ok(code) => code,

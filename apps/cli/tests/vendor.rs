@@ -185,5 +185,54 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
         None,
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+
+    // list, --json, cancel, logout.
+    let o = mcpbench(&config, &["list"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let lines: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        lines.len(),
+        2,
+        "the oracle and the one at a distractor level: {}",
+        text(&o)
+    );
+    assert!(
+        lines[1].starts_with(&id) && lines[1].contains("completed\t4/4\t1.000"),
+        "{lines:?}"
+    );
+    let o = mcpbench(&config, &["list", "--json", "--limit", "1"], None);
+    let listed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        1,
+        "newest first, one asked for"
+    );
+    let o = mcpbench(&config, &["status", &id, "--json"], None);
+    let status: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (status["id"].as_str(), status["status"].as_str()),
+        (Some(id.as_str()), Some("completed"))
+    );
+    let o = mcpbench(&config, &["runs", &id, "--json"], None);
+    let runs: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 4);
+    assert!(runs[0]["analysis"].is_object(), "{runs}");
+    let o = mcpbench(&config, &["cancel", &id], None);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a completed submission cannot be cancelled: {}",
+        text(&o)
+    );
+    assert!(text(&o).contains("409"), "{}", text(&o));
+    let o = mcpbench(&config, &["logout"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!config.join("credentials.json").exists());
+    let o = mcpbench(&config, &["status", &id], None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not logged in"), "{}", text(&o));
     drop(up);
 }

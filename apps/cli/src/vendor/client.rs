@@ -43,7 +43,7 @@ pub fn config_dir() -> anyhow::Result<PathBuf> {
     Ok(PathBuf::from(home).join(".config/mcpbench"))
 }
 
-fn credentials_path() -> anyhow::Result<PathBuf> {
+pub fn credentials_path() -> anyhow::Result<PathBuf> {
     Ok(config_dir()?.join("credentials.json"))
 }
 

@@ -4,6 +4,9 @@
 //! unreachable, a file unreadable).
 
 mod client;
+mod manage;
+
+pub use manage::{CancelArgs, ListArgs, LogoutArgs, cancel, list, logout};
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -63,6 +66,9 @@ pub struct StatusArgs {
     /// Stay and show progress until it finishes.
     #[arg(long)]
     watch: bool,
+    /// Print the submission as the API gives it (JSON).
+    #[arg(long, conflicts_with = "watch")]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -72,6 +78,9 @@ pub struct RunsArgs {
     /// Only the runs that did not pass.
     #[arg(long)]
     failed: bool,
+    /// Print the runs as one JSON array, as the API gives them.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -81,7 +90,9 @@ pub struct PublishArgs {
 }
 
 /// Runs `f` on a small runtime and maps its error to the exit status.
-fn run(f: impl std::future::Future<Output = anyhow::Result<ExitCode>>) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(
+    f: impl std::future::Future<Output = anyhow::Result<ExitCode>>,
+) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -186,7 +197,11 @@ pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
             return watch(&client, &id).await;
         }
         let s = client.get(&format!("/submissions/{id}")).await?;
-        print_submission(&s, client.server());
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&s)?);
+        } else {
+            print_submission(&s, client.server());
+        }
         Ok(outcome(&s))
     })
 }
@@ -407,6 +422,7 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
         let client = Client::from_credentials().await?;
         let mut after: Option<String> = None;
         let mut shown = 0usize;
+        let mut collected: Vec<Value> = Vec::new();
         loop {
             let mut path = format!("/submissions/{}/runs?limit=100", args.id);
             if let Some(a) = &after {
@@ -418,6 +434,10 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                     continue;
                 }
                 shown += 1;
+                if args.json {
+                    collected.push(r.clone());
+                    continue;
+                }
                 let analysis = &r["analysis"];
                 let failure = &analysis["failure"];
                 println!(
@@ -452,6 +472,9 @@ pub fn runs(args: RunsArgs) -> anyhow::Result<ExitCode> {
                 Some(next) => after = Some(next.to_string()),
                 None => break,
             }
+        }
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&collected)?);
         }
         eprintln!(
             "{shown} runs; a trace in a browser: {0}/web/runs/<run id> (as JSON: {0}/runs/<run id>)",
