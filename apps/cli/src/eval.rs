@@ -30,7 +30,8 @@ pub struct EvalArgs {
     /// Where report.json and the traces go.
     #[arg(long, default_value = "mcpbench-eval")]
     out: PathBuf,
-    /// Print the report as JSON on stdout (progress and summary go to stderr).
+    /// Print the report as JSON on stdout (with --distractors, the curve); progress and
+    /// summary go to stderr.
     #[arg(long)]
     json: bool,
     /// Seconds an agent has for one task.

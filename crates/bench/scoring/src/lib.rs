@@ -50,7 +50,7 @@ pub use analysis::{CallTally, Failure, FailureGroup, ReferenceMatch, RunAnalysis
 pub use counts::RunCounts;
 pub use judgement::{ITEM_MAX, ItemScore, JudgeSummary, Judgement, judge_summary};
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
-pub use paired::{Paired, paired};
+pub use paired::{Paired, paired, solved};
 pub use process::{ProcessMetrics, process_metrics};
 pub use significance::{fisher_greater, mcnemar_exact};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson, wilson_rate};

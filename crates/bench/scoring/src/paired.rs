@@ -27,8 +27,9 @@ pub struct Paired {
     pub p_value: f64,
 }
 
-/// Per task: whether more than half of its trials passed.
-fn solved(outcomes: &[Outcome]) -> BTreeMap<&str, bool> {
+/// Per task: whether more than half of its trials passed (what "solved" means when two
+/// submissions are compared).
+pub fn solved(outcomes: &[Outcome]) -> BTreeMap<&str, bool> {
     let mut tally: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
     for o in outcomes {
         let t = tally.entry(&o.task_id).or_default();

@@ -8,7 +8,7 @@ use crate::access::public_when;
 use crate::error::ApiError;
 use mcpbench_db::runs::{self, RunOutcome};
 use mcpbench_db::{PgPool, submissions};
-use mcpbench_scoring::{Outcome, Paired, RunCounts, paired};
+use mcpbench_scoring::{Outcome, Paired, RunCounts, paired, solved};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -61,22 +61,21 @@ pub struct Comparison {
     pub differences: Option<Vec<Difference>>,
 }
 
-/// Per task: (server, category, solved, first trial's run).
+/// Per task: its first trial's run, and whether it was solved (the paired test's rule).
 type Solved<'a> = BTreeMap<&'a str, (&'a RunOutcome, bool)>;
 
-fn solved(runs: &[RunOutcome]) -> Solved<'_> {
-    let mut tally: BTreeMap<&str, (&RunOutcome, u32, u32)> = BTreeMap::new();
+fn by_task<'a>(runs: &'a [RunOutcome], outcomes: &[Outcome]) -> Solved<'a> {
+    let verdicts = solved(outcomes);
+    let mut first: BTreeMap<&str, &RunOutcome> = BTreeMap::new();
     for r in runs {
-        let t = tally.entry(&r.task_id).or_insert((r, 0, 0));
-        if r.trial < t.0.trial {
-            t.0 = r;
+        let f = first.entry(&r.task_id).or_insert(r);
+        if r.trial < f.trial {
+            *f = r;
         }
-        t.1 += 1;
-        t.2 += u32::from(r.passed);
     }
-    tally
+    first
         .into_iter()
-        .map(|(id, (first, n, passed))| (id, (first, 2 * passed > n)))
+        .map(|(id, r)| (id, (r, verdicts.get(id).copied().unwrap_or(false))))
         .collect()
 }
 
@@ -126,7 +125,8 @@ pub async fn compare(
     let readable = |r: &RunOutcome, owner: i64| {
         r.task_open && (run_public_outcome(r) || (caller == Some(owner) && r.set_public))
     };
-    let (xa, xb) = (solved(&ra), solved(&rb));
+    let (oa, ob) = (outcomes(&ra), outcomes(&rb));
+    let (xa, xb) = (by_task(&ra, &oa), by_task(&rb, &ob));
     let mut by_server: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
     let mut differences = Vec::new();
@@ -168,7 +168,7 @@ pub async fn compare(
         set: sa.set_id.clone(),
         a: side(&sa),
         b: side(&sb),
-        paired: paired(&outcomes(&ra), &outcomes(&rb)),
+        paired: paired(&oa, &ob),
         by_server,
         by_category,
         differences: listed.then_some(differences),
