@@ -8,6 +8,7 @@ LLM tool-calling loop when one is configured, else a deterministic "survey" of t
 
 import argparse
 import asyncio
+import base64
 import hashlib
 import hmac
 import importlib.metadata
@@ -15,6 +16,7 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime
@@ -25,7 +27,12 @@ import anyio  # the mcp SDK's async layer; its cancel scopes are what make the d
 PROTOCOL = "mcpbench/1"
 MAX_BODY = 1 << 20  # 1 MiB; a task is a few KiB
 DEADLINE_MARGIN = 3.0  # seconds kept back to send the answer before the deadline
-SIGNATURE_HEADER = "X-MCPBench-Signature"
+# Requests are signed in the manner of Standard Webhooks (docs/protocol.md, section 2): an
+# HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<body>", so a captured request cannot be
+# sent again. (X-MCPBench-Signature, the body's HMAC alone, is still sent for one version; it
+# can be replayed, so it is not checked here.)
+ID_HEADER, TIMESTAMP_HEADER, SIGNATURE_HEADER = "webhook-id", "webhook-timestamp", "webhook-signature"
+TOLERANCE = 300  # seconds a request's timestamp may be from our clock, either way
 LLM_ENV = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "MCPBENCH_MODEL")  # all three set: LLM policy
 MCP_MAJOR = int(importlib.metadata.version("mcp").split(".")[0])
 
@@ -254,6 +261,48 @@ def validate(task):
     return None
 
 
+class Replays:
+    """The request ids taken within the tolerance: each is taken once. Ids older than twice the
+    tolerance are forgotten (their timestamps are stale by then anyway)."""
+
+    def __init__(self):
+        self.seen, self.lock = {}, threading.Lock()
+
+    def first(self, request_id, timestamp, now):
+        with self.lock:
+            if len(self.seen) >= 1024:
+                self.seen = {k: t for k, t in self.seen.items() if now - t <= 2 * TOLERANCE}
+            if request_id in self.seen:
+                return False
+            self.seen[request_id] = timestamp
+            return True
+
+
+REPLAYS = Replays()
+
+
+def check_signature(secret, headers, raw, now=None):
+    """None when the request is signed with `secret`, fresh and new; else why not."""
+    request_id, stamp, given = (headers.get(h) for h in (ID_HEADER, TIMESTAMP_HEADER, SIGNATURE_HEADER))
+    if not (request_id and stamp and given):
+        return f"missing {ID_HEADER}, {TIMESTAMP_HEADER} or {SIGNATURE_HEADER}"
+    try:
+        timestamp = int(stamp)
+    except ValueError:
+        return f"{TIMESTAMP_HEADER} is not Unix seconds"
+    now = int(time.time()) if now is None else now
+    if abs(timestamp - now) > TOLERANCE:
+        return f"stale request: signed {timestamp - now:+d}s from now"
+    message = request_id.encode() + b"." + stamp.encode() + b"." + raw
+    expected = "v1," + base64.b64encode(hmac.new(secret.encode(), message, hashlib.sha256).digest()).decode()
+    # The header may carry several signatures, space-separated (a key being rotated).
+    if not any(hmac.compare_digest(expected, s) for s in given.split(" ")):
+        return "invalid signature"
+    if not REPLAYS.first(request_id, timestamp, now):
+        return "replayed request"
+    return None
+
+
 class Handler(BaseHTTPRequestHandler):
     timeout = 30  # seconds to receive a request; a stalled client does not hold a thread forever
 
@@ -285,9 +334,9 @@ class Handler(BaseHTTPRequestHandler):
         # Verify the signature on the raw bytes before parsing anything.
         secret = os.environ.get("MCPBENCH_SIGNING_SECRET")
         if secret:
-            expected = "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
-            if not hmac.compare_digest(expected, self.headers.get(SIGNATURE_HEADER, "")):
-                return self.reply(401, {"error": "missing or invalid signature"})
+            refused = check_signature(secret, self.headers, raw)
+            if refused:
+                return self.reply(401, {"error": refused})
         try:
             task = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -295,6 +344,8 @@ class Handler(BaseHTTPRequestHandler):
         error = validate(task)
         if error:
             return self.reply(400, {"error": error})
+        if secret and task["run_id"] != self.headers.get(ID_HEADER):
+            return self.reply(401, {"error": f"{ID_HEADER} is not the request's run_id"})
         log.info("run %s: start, max_steps=%d, deadline=%s", task["run_id"], task["max_steps"], task["deadline"])
         try:
             answer = asyncio.run(run_task(task))  # one event loop per request thread

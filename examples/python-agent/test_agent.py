@@ -3,6 +3,7 @@ requirements-mcp2.txt installed. No MCPBench binary needed: the MCP server is a 
 server built with the same SDK (FastMCP on 1.x, MCPServer on 2.x) under uvicorn, and the LLM is a
 scripted fake OpenAI-compatible endpoint."""
 
+import base64
 import hashlib
 import hmac
 import http.client
@@ -199,15 +200,46 @@ class AgentTest(unittest.TestCase):
         conn.endheaders()  # the body is never sent: the agent must answer from the headers
         self.assertEqual(conn.getresponse().status, 413)
 
+    @staticmethod
+    def signed(raw, request_id, secret="s3cret", at=None):
+        """The headers the harness sends: Standard Webhooks' id, timestamp and v1 signature."""
+        at = int(time.time()) if at is None else at
+        message = f"{request_id}.{at}.".encode() + raw
+        digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+        return {"webhook-id": request_id, "webhook-timestamp": str(at),
+                "webhook-signature": "v1," + base64.b64encode(digest).decode()}
+
     def test_signature(self):
-        raw = json.dumps(self.task(max_steps=0)).encode()
+        task = self.task(max_steps=0)
+        raw, run_id = json.dumps(task).encode(), task["run_id"]
         with mock.patch.dict(os.environ, {"MCPBENCH_SIGNING_SECRET": "s3cret"}):
             self.assertEqual(self.post(raw)[0], 401)
-            self.assertEqual(self.post(raw, {"X-MCPBench-Signature": "sha256=" + "0" * 64})[0], 401)
-            good = "sha256=" + hmac.new(b"s3cret", raw, hashlib.sha256).hexdigest()
-            self.assertEqual(self.post(raw + b" ", {"X-MCPBench-Signature": good})[0], 401)
-            status, data = self.post(raw, {"X-MCPBench-Signature": good})
+            # The first version's header alone can be replayed, so it is not enough.
+            legacy = "sha256=" + hmac.new(b"s3cret", raw, hashlib.sha256).hexdigest()
+            self.assertEqual(self.post(raw, {"X-MCPBench-Signature": legacy})[0], 401)
+            self.assertEqual(self.post(raw, self.signed(raw, run_id, secret="other"))[0], 401)
+            self.assertEqual(self.post(raw + b" ", self.signed(raw, run_id))[0], 401)
+            for skew in (-301, 301):
+                status, data = self.post(raw, self.signed(raw, run_id, at=int(time.time()) + skew))
+                self.assertEqual(status, 401)
+                self.assertIn("stale", data["error"])
+            # Signed right, but for another run than the body's.
+            status, data = self.post(raw, self.signed(raw, "run_" + "f" * 24))
+            self.assertEqual(status, 401)
+            self.assertIn("run_id", data["error"])
+            headers = self.signed(raw, run_id)
+            status, data = self.post(raw, headers)
             self.assertEqual(status, 200, data)
+            status, data = self.post(raw, headers)
+            self.assertEqual(status, 401, "the same request again is a replay")
+            self.assertIn("replayed", data["error"])
+
+    def test_signature_vector(self):
+        # The Standard Webhooks specification's example (key = the base64 of its whsec_ secret).
+        key = base64.b64decode("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        message = b'msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{"test": 2432232314}'
+        self.assertEqual("v1," + base64.b64encode(hmac.new(key, message, hashlib.sha256).digest()).decode(),
+                         "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
 
     # survey policy, end to end over Streamable HTTP
     def test_survey(self):

@@ -109,6 +109,7 @@ async fn the_api_publishes_its_dev_set_under_the_manifests_id() {
             monthly_quota: None,
             max_open: None,
             distractors: None,
+            about: &Default::default(),
         },
     )
     .await

@@ -379,6 +379,7 @@ async fn reference_runs(
                 monthly_quota: None,
                 max_open: None,
                 distractors: None,
+                about: &reference_about(),
             },
         )
         .await?;
@@ -387,6 +388,18 @@ async fn reference_runs(
         "queued the reference agents oracle, null, random and heuristic on the dev set {set}"
     );
     Ok(Some((vendor, servers)))
+}
+
+/// What a reference agent's submission says of itself: ours, this version, the standard
+/// harness; no model, so no weights to state.
+fn reference_about() -> submissions::About {
+    submissions::About {
+        organisation: Some("MCPBench".into()),
+        model_version: Some(env!("CARGO_PKG_VERSION").into()),
+        weights: None,
+        framework: Some("mcpbench".into()),
+        scaffold: Some("standard".into()),
+    }
 }
 
 fn write_up_json(dir: &Path, url: &str, database_url: &str, key: &str) -> anyhow::Result<()> {

@@ -72,6 +72,16 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
                 "oracle-1",
                 "--endpoint",
                 &agent_url,
+                "--organisation",
+                "Acme AI",
+                "--model-version",
+                "2025-06-01",
+                "--weights",
+                "open",
+                "--framework",
+                "LangGraph 0.2",
+                "--scaffold",
+                "own",
                 "--watch",
             ],
             None,
@@ -82,6 +92,13 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("completed 4/4"), "{out}");
+    assert!(
+        out.contains(
+            "organisation Acme AI, model_version 2025-06-01, weights open, \
+             framework LangGraph 0.2, scaffold own"
+        ),
+        "what it says of itself is shown back: {out}"
+    );
     assert!(out.contains("success rate 1.000"), "{out}");
     assert!(
         out.contains("[##############################] 4/4 completed"),
@@ -166,6 +183,44 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("422"), "{}", text(&o));
+    let o = mcpbench(
+        &config,
+        &[
+            "submit",
+            "--name",
+            "x",
+            "--model",
+            "m",
+            "--endpoint",
+            &agent,
+            "--organisation",
+            "=cmd()",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("about.organisation"), "{}", text(&o));
+    let o = mcpbench(
+        &config,
+        &[
+            "submit",
+            "--name",
+            "x",
+            "--model",
+            "m",
+            "--endpoint",
+            &agent,
+            "--weights",
+            "half",
+        ],
+        None,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "clap names the choices: {}",
+        text(&o)
+    );
     // Usage errors are clap's (exit 2): no agent given, two agents given.
     let o = mcpbench(&config, &["submit", "--name", "x", "--model", "m"], None);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));

@@ -87,6 +87,7 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
             monthly_quota: None,
             max_open: None,
             distractors: None,
+            about: &Default::default(),
         },
     )
     .await

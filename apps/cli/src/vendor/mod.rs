@@ -54,9 +54,49 @@ pub struct SubmitArgs {
     /// whole curve, submit once per level.
     #[arg(long, value_name = "LEVEL")]
     distractors: Option<String>,
+    #[command(flatten)]
+    about: AboutArgs,
     /// Stay and show progress until it finishes (the exit status is then the outcome's).
     #[arg(long)]
     watch: bool,
+}
+
+/// What the submission says of its model and agent, shown on the board (each optional).
+#[derive(Args)]
+struct AboutArgs {
+    /// The organisation that made the model (`Acme AI`).
+    #[arg(long)]
+    organisation: Option<String>,
+    /// The model's exact version or snapshot (`2025-06-01`).
+    #[arg(long)]
+    model_version: Option<String>,
+    /// Whether the model's weights are `open` or `closed`.
+    #[arg(long, value_parser = ["open", "closed"])]
+    weights: Option<String>,
+    /// The agent framework (`LangGraph 0.2`, `openai-agents`, `none`).
+    #[arg(long)]
+    framework: Option<String>,
+    /// `standard` (MCPBench's agent or the Python template unchanged) or `own`.
+    #[arg(long, value_parser = ["standard", "own"])]
+    scaffold: Option<String>,
+}
+
+impl AboutArgs {
+    /// The `about` object of a submission; `None` when nothing is said.
+    fn json(&self) -> Option<Value> {
+        let fields = [
+            ("organisation", &self.organisation),
+            ("model_version", &self.model_version),
+            ("weights", &self.weights),
+            ("framework", &self.framework),
+            ("scaffold", &self.scaffold),
+        ];
+        let about: serde_json::Map<String, Value> = fields
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_string(), json!(v.as_ref()?))))
+            .collect();
+        (!about.is_empty()).then_some(Value::Object(about))
+    }
 }
 
 #[derive(Args)]
@@ -160,6 +200,9 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         }
         if let Some(level) = &args.distractors {
             body["distractors"] = json!(level);
+        }
+        if let Some(about) = args.about.json() {
+            body["about"] = about;
         }
         let created = match &args.image_archive {
             Some(archive) => {
@@ -303,6 +346,19 @@ fn print_submission(s: &Value, base: &str) {
         s["progress"]["done"],
         s["progress"]["total"]
     );
+    let about: Vec<String> = [
+        "organisation",
+        "model_version",
+        "weights",
+        "framework",
+        "scaffold",
+    ]
+    .iter()
+    .filter_map(|k| Some(format!("{k} {}", s["about"][*k].as_str()?)))
+    .collect();
+    if !about.is_empty() {
+        println!("  {}", about.join(", "));
+    }
     if let Some(level) = s["distractors"].as_str() {
         println!(
             "  at distractor level {level}: each task with that many extra tools (not ranked)"

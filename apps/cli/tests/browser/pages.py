@@ -94,7 +94,8 @@ def leaderboard(site):
     assert rows.count() >= 5, rows.count()
     # The ranking: an oracle first, rates never rising down the table, the null agents last.
     assert "oracle" in rows.nth(0).inner_text()
-    rates = [float(rows.nth(i).locator("td").nth(2).inner_text().split()[0]) for i in range(rows.count())]
+    # Columns: rank, agent, organisation, weights, scaffold, success rate, ...
+    rates = [float(rows.nth(i).locator("td").nth(5).inner_text().split()[0]) for i in range(rows.count())]
     assert rates == sorted(rates, reverse=True), rates
     assert rates[0] == 1.0 and rates[-1] == 0.0, rates
     # Each interval bar says its numbers to a screen reader.
@@ -124,6 +125,53 @@ def leaderboard(site):
     assert overflow <= 0, f"the page is {overflow}px wider than a phone"
     site.shot("leaderboard-phone")
     page.set_viewport_size({"width": 1280, "height": 900})
+
+    # What entries say of themselves: the reference agents are MCPBench's, on the standard
+    # scaffold; an organisation's name filters the board to it.
+    site.visit("/")
+    reference = page.locator("table").first.locator("tbody tr").filter(has_text="(reference agent)").first
+    expect(reference.locator("td").nth(4)).to_have_text("standard")
+    site.follow(reference.get_by_role("link", name="MCPBench"), "the board of one organisation")
+    assert parse_qs(urlparse(page.url).query)["organisation"] == ["MCPBench"], page.url
+    expect(page.get_by_text("Only MCPBench's models")).to_be_visible()
+    shown = page.locator("table").first.locator("tbody tr")
+    assert all("MCPBench" in shown.nth(i).inner_text() or "reference" in shown.nth(i).inner_text()
+               for i in range(shown.count()))
+    page.get_by_label("Scaffold").select_option("own")
+    site.follow(page.get_by_role("button", name="Show"), "the board of own scaffolds")
+    query = parse_qs(urlparse(page.url).query)
+    assert query["scaffold"] == ["own"] and query["organisation"] == ["MCPBench"], page.url
+
+    # The board's exports, from the links under it: the CSV has the table's rows in its order.
+    site.visit("/")
+    table_ids = [href.rsplit("/", 1)[1] for href in page.locator("table").first.locator(
+        "tbody tr td:nth-child(2) a[href^='/web/submissions/']").evaluate_all("els => els.map(e => e.getAttribute('href'))")]
+    csv_link = page.get_by_role("link", name="CSV", exact=True)
+    exported = page.context.request.get(URL + csv_link.get_attribute("href"))
+    assert exported.ok and exported.headers["content-type"].startswith("text/csv"), exported.status
+    lines = exported.text().strip().split("\r\n")
+    assert lines[0].startswith("rank,rank_low,rank_high,submission_id"), lines[0]
+    ids = [line.split(",")[3] for line in lines[1:]]
+    assert ids[: len(table_ids)] == table_ids, (ids, table_ids)
+    matrix = page.context.request.get(URL + page.get_by_role("link", name="the result matrix").get_attribute("href"))
+    assert matrix.ok and matrix.text().startswith("task_id,server,category,submission_id"), matrix.status
+
+
+def compare(site):
+    """Head to head from the board: an entry's "vs #1" link."""
+    page = site.page
+    site.visit("/")
+    rows = page.locator("table").first.locator("tbody tr")
+    leader = rows.first.locator("a[href^='/web/submissions/']").first.inner_text()
+    # The last entry solved nothing, the first everything: the test tells them apart.
+    site.follow(rows.last.get_by_role("link", name="vs #1"), "a head-to-head")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Head to head")
+    expect(page.locator("#verdict")).to_contain_text("McNemar p =")
+    expect(page.locator("main")).to_contain_text(leader)
+    expect(page.get_by_role("table", name=re.compile("By server"))).to_be_visible()
+    expect(page.get_by_role("heading", name="Where they differ")).to_be_visible()
+    site.readable("a head-to-head")
+    site.shot("compare")
 
 
 def history(site):
@@ -231,6 +279,10 @@ def sets(site):
     withheld = sum("commitment" in t for t in bundle.json()["tasks"])
     assert withheld == 3, withheld
     expect(page.get_by_text(f"({withheld} withheld: a live set still holds them")).to_be_visible()
+    # Its published traces, as one archive.
+    archive = page.context.request.get(URL + page.get_by_role("link", name="its published traces (tar)").get_attribute("href"))
+    assert archive.ok and archive.headers["content-type"] == "application/x-tar", archive.status
+    assert len(archive.body()) % 512 == 0 and archive.body()[-1024:] == bytes(1024), "a whole tar"
     site.shot("set-retired")
     site.follow(page.get_by_role("link", name="its tasks").first, "the tasks of a retired set")
     rows = page.locator("tbody tr")
@@ -270,7 +322,7 @@ def main():
         refused = []
         page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
         site = Site(page)
-        for check in (leaderboard, history, submissions, sets, sign_out):
+        for check in (leaderboard, compare, history, submissions, sets, sign_out):
             try:
                 check(site)
             except Exception:

@@ -8,13 +8,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use mcpbench_runner::{AgentRequest, McpServerRef, PROTOCOL, sign};
+use mcpbench_runner::{AgentRequest, McpServerRef, PROTOCOL, Verifier};
 use mcpbench_sim::{Rng, Step};
 use mcpbench_tasks::Task;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
-use subtle::ConstantTimeEq;
 
 /// Which reference agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +43,9 @@ struct Agent {
     kind: AgentKind,
     /// The oracle's tasks, by goal.
     by_goal: HashMap<String, Arc<Task>>,
-    /// The secret requests must be signed with; empty accepts any signature.
-    secret: Vec<u8>,
+    /// Checks requests against the secret they must be signed with; `None` (an empty secret)
+    /// takes any request.
+    verifier: Option<Verifier>,
     http: reqwest::Client,
 }
 
@@ -59,7 +59,7 @@ pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
     let agent = Arc::new(Agent {
         kind,
         by_goal,
-        secret: secret.to_vec(),
+        verifier: (!secret.is_empty()).then(|| Verifier::new(secret)),
         http,
     });
     Router::new()
@@ -79,19 +79,24 @@ fn reply(status: StatusCode, body: Value) -> Response {
 }
 
 async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -> Response {
-    if !agent.secret.is_empty() {
-        let given = headers
-            .get("x-mcpbench-signature")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
-        let want = sign(&agent.secret, &body);
-        if given.len() != want.len() || !bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
-            return reply(
-                StatusCode::UNAUTHORIZED,
-                json!({ "error": "bad or missing X-MCPBench-Signature" }),
-            );
+    // Signature, freshness and first sight of the id, before anything is parsed.
+    let signed_id = match &agent.verifier {
+        None => None,
+        Some(verifier) => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            match verifier.check(&headers, &body, now) {
+                Ok(id) => Some(id),
+                Err(refusal) => {
+                    return reply(
+                        StatusCode::UNAUTHORIZED,
+                        json!({ "error": refusal.to_string() }),
+                    );
+                }
+            }
         }
-    }
+    };
     let request: AgentRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
@@ -101,6 +106,12 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
             );
         }
     };
+    if signed_id.is_some_and(|id| id != request.run_id) {
+        return reply(
+            StatusCode::UNAUTHORIZED,
+            json!({ "error": "webhook-id is not the request's run_id" }),
+        );
+    }
     if request.protocol != PROTOCOL {
         return reply(
             StatusCode::BAD_REQUEST,

@@ -12,11 +12,16 @@ mod curve;
 mod eval;
 mod protocol;
 mod run;
+mod signature;
 
 pub use curve::{Curve, CurvePoint, Rate, point, svg};
 pub use eval::{EvalOptions, Report, RunEntry, analysis, evaluate, outcome};
-pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
+pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL};
 pub use run::{AgentTarget, Reason, RunResult, Runner};
+pub use signature::{
+    ID_HEADER, LEGACY_HEADER, Refusal, SIGNATURE_HEADER, Signed, TIMESTAMP_HEADER, TOLERANCE_SECS,
+    Verifier, sign, sign_request,
+};
 
 use axum::serve::ListenerExt;
 use mcpbench_gateway::{Gateway, GatewayConfig};

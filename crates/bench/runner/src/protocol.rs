@@ -1,8 +1,6 @@
 //! The `mcpbench/1` agent protocol, specified in docs/protocol.md.
 
-use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 use std::collections::BTreeMap;
 
 pub const PROTOCOL: &str = "mcpbench/1";
@@ -43,24 +41,5 @@ impl AgentReply {
             return Err("the reply is not a JSON object".into());
         }
         serde_json::from_value(value).map_err(|e| e.to_string())
-    }
-}
-
-/// `sha256=<hex HMAC-SHA256 of body with secret>`, the `X-MCPBench-Signature` header.
-pub fn sign(secret: &[u8], body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes keys of any length");
-    mac.update(body);
-    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn signature_matches_rfc_4231_test_case_2() {
-        // RFC 4231, test case 2: key "Jefe", data "what do ya want for nothing?".
-        assert_eq!(
-            super::sign(b"Jefe", b"what do ya want for nothing?"),
-            "sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
-        );
     }
 }

@@ -1,6 +1,7 @@
 //! One agent through one task.
 
-use crate::protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL, sign};
+use crate::protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL};
+use crate::signature::sign_request;
 use mcpbench_egress::{GuardedClient, Policy, Timeouts};
 use mcpbench_gateway::Gateway;
 use mcpbench_gateway::trace::{AgentExchange, Header, Line, RunSummary};
@@ -238,7 +239,11 @@ impl Runner {
         started: Instant,
     ) -> AgentExchange {
         let body = serde_json::to_vec(request).expect("requests serialize");
-        let signature = sign(&agent.signing_secret, &body);
+        // Signed as it leaves: the timestamp is the second of sending.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let signed = sign_request(&agent.signing_secret, &request.run_id, now, &body);
         let start_us = started.elapsed().as_micros() as u64;
         let http = match agent.sandbox_gateway {
             Some(_) => &self.sandbox_http,
@@ -257,9 +262,11 @@ impl Runner {
             }
         };
         let attempt = async {
+            let mut post = post.header("content-type", "application/json");
+            for (name, value) in signed.headers() {
+                post = post.header(name, value);
+            }
             let response = post
-                .header("content-type", "application/json")
-                .header("x-mcpbench-signature", signature)
                 .body(body)
                 .send()
                 .await

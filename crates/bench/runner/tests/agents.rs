@@ -195,3 +195,67 @@ fn trace_lines_round_trip() {
     let parsed: mcpbench_gateway::trace::Line = serde_json::from_value(line.clone()).unwrap();
     assert_eq!(serde_json::to_value(parsed).unwrap(), line);
 }
+
+/// A reference agent checks what the harness signs: a request it took is refused when sent
+/// again, as is one signed too long ago, one with the first version's header alone, and one
+/// whose id is not its run's; the runner's own requests pass.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reference_agent_refuses_replayed_stale_and_unbound_requests() {
+    let task = common::dev_task("fs-");
+    let secret = b"reference-secret";
+    let app = mcpbench_agents::router(
+        mcpbench_agents::AgentKind::Null,
+        std::slice::from_ref(&task),
+        secret,
+    );
+    let url = common::serve(app).await;
+    let (_g, runner) = common::runner(Duration::from_secs(30)).await;
+    let r = runner
+        .run(task.clone(), &common::target(&url, secret))
+        .await;
+    assert_ne!(
+        r.reason,
+        Reason::AgentError,
+        "the runner's request is taken: {r:?}"
+    );
+
+    let body = serde_json::to_vec(&json!({
+        "protocol": "mcpbench/1", "run_id": "run_000000000000000000000001", "goal": "g",
+        "max_steps": 1, "deadline": "2999-01-01T00:00:00Z", "mcp_servers": []
+    }))
+    .unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let http = reqwest::Client::new();
+    let send = |signed: mcpbench_runner::Signed, only_legacy: bool| {
+        let mut post = http.post(&url).header("content-type", "application/json");
+        for (name, value) in signed.headers() {
+            if !only_legacy || name == mcpbench_runner::LEGACY_HEADER {
+                post = post.header(name, value);
+            }
+        }
+        let body = body.clone();
+        async move {
+            let r = post.body(body).send().await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    let sign = |id: &str, at: i64| mcpbench_runner::sign_request(secret, id, at, &body);
+    let fresh = sign("run_000000000000000000000001", now);
+    let (status, text) = send(fresh.clone(), false).await;
+    assert_ne!(status, 401, "a fresh request is taken: {text}");
+    let (status, text) = send(fresh, false).await;
+    assert_eq!((status, text.contains("replay")), (401, true), "{text}");
+    let stale = sign(
+        "run_000000000000000000000002",
+        now - mcpbench_runner::TOLERANCE_SECS - 5,
+    );
+    let (status, text) = send(stale, false).await;
+    assert_eq!((status, text.contains("stale")), (401, true), "{text}");
+    let (status, text) = send(sign("run_000000000000000000000003", now), true).await;
+    assert_eq!((status, text.contains("webhook-id")), (401, true), "{text}");
+    let (status, text) = send(sign("run_000000000000000000000004", now), false).await;
+    assert_eq!((status, text.contains("run_id")), (401, true), "{text}");
+}

@@ -1,6 +1,7 @@
 //! The leaderboard: ranked from the aggregate table, cached serialized per query.
 
 use crate::AppState;
+use crate::about::{About, Scaffold, Weights};
 use axum::body::Bytes;
 use mcpbench_db::leaderboard::{self, Entry};
 use mcpbench_scoring::ProcessMetrics;
@@ -29,6 +30,8 @@ pub struct BoardEntry {
     pub name: String,
     /// A reference agent run by us (oracle, null, random, heuristic), not a vendor's.
     pub reference: bool,
+    /// What the submission says of its model and agent (`null`: not stated).
+    pub about: About,
     /// Runs attempted (tasks x trials) in this view.
     pub tasks: i64,
     pub passed: i64,
@@ -70,6 +73,10 @@ pub struct Board {
     pub server: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
+    /// The entries shown: those stating these (reference agents are always shown, as
+    /// yardsticks), ranked among themselves.
+    #[serde(skip_serializing_if = "Filter::is_empty")]
+    pub filter: Filter,
     pub entries: Vec<BoardEntry>,
 }
 
@@ -79,6 +86,35 @@ pub struct Query {
     pub set: String,
     pub server: Option<String>,
     pub category: Option<String>,
+    pub filter: Filter,
+}
+
+/// Narrows a board to the entries that state these.
+#[derive(Clone, Debug, Default, Hash, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Filter {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Weights>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scaffold: Option<Scaffold>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub organisation: Option<String>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    fn keeps(&self, e: &BoardEntry) -> bool {
+        let a = &e.about;
+        e.reference
+            || (self.weights.is_none_or(|w| a.weights == Some(w))
+                && self.scaffold.is_none_or(|s| a.scaffold == Some(s))
+                && self
+                    .organisation
+                    .as_ref()
+                    .is_none_or(|o| a.organisation.as_ref() == Some(o)))
+    }
 }
 
 /// Serialized boards per query, and the leaderboard page's rendered content per page query
@@ -146,14 +182,19 @@ pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbE
     if let Some(body) = state.board().get(&q) {
         return Ok(body);
     }
-    let entries = leaderboard::entries(state.pool(), &q.set).await?;
-    let board = rank(&q, entries);
+    let board = ranked(state, &q).await?;
     let body = Bytes::from(serde_json::to_vec(&board).expect("boards serialize"));
     // An empty board is not kept: made-up sets and filters cannot push real boards out.
     if !board.entries.is_empty() {
         state.board().put(q, body.clone());
     }
     Ok(body)
+}
+
+/// The board for `q`, ranked from the aggregate (not cached: for the exports).
+pub async fn ranked(state: &AppState, q: &Query) -> Result<Board, mcpbench_db::DbError> {
+    let entries = leaderboard::entries(state.pool(), &q.set).await?;
+    Ok(rank(q, entries))
 }
 
 /// The metrics of one breakdown group, as the scoring crate serialized them.
@@ -216,6 +257,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         model: entry.model.clone(),
         name: entry.name.clone(),
         reference: entry.is_reference,
+        about: About::stored(&entry.about()),
         tasks,
         passed,
         success_rate: rate,
@@ -234,7 +276,11 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
 
 /// Ranks by success rate, then the interval's lower bound, then the earlier finish.
 fn rank(q: &Query, entries: Vec<Entry>) -> Board {
-    let mut lines: Vec<BoardEntry> = entries.iter().filter_map(|e| group(e, q)).collect();
+    let mut lines: Vec<BoardEntry> = entries
+        .iter()
+        .filter_map(|e| group(e, q))
+        .filter(|e| q.filter.keeps(e))
+        .collect();
     lines.sort_by(|a, b| {
         b.success_rate
             .total_cmp(&a.success_rate)
@@ -255,6 +301,7 @@ fn rank(q: &Query, entries: Vec<Entry>) -> Board {
         set: q.set.clone(),
         server: q.server.clone(),
         category: q.category.clone(),
+        filter: q.filter.clone(),
         entries: lines,
     }
 }
@@ -309,6 +356,7 @@ mod tests {
             model: "m".into(),
             name: "n".into(),
             reference: false,
+            about: About::default(),
             tasks: 100,
             passed: (rate * 100.0) as i64,
             success_rate: rate,

@@ -10,17 +10,21 @@
 //! submission finishes, and entries also expire after a few seconds in case a notification
 //! is lost.
 
+mod about;
 mod access;
 mod answers;
+mod archive;
 mod auth;
 mod board;
 mod body;
 mod compare;
+mod csv;
 mod error;
 mod extract;
 mod limits;
 mod openapi;
 mod params;
+mod results;
 mod routes;
 mod server;
 mod web;

@@ -57,6 +57,7 @@ async fn round(cluster: &Cluster, workers: usize, vendors: usize) -> f64 {
             monthly_quota: None,
             max_open: None,
             distractors: None,
+            about: &Default::default(),
         };
         submissions::create(&pool, &s).await.expect("submission");
     }

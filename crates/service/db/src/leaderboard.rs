@@ -33,6 +33,28 @@ pub struct Entry {
     pub finished_at: OffsetDateTime,
     /// The anomaly flags on this submission (kinds), shown as badges.
     pub flags: Vec<String>,
+    /// What the submission says of its model and agent (`None`: not stated).
+    pub organisation: Option<String>,
+    pub model_version: Option<String>,
+    pub weights: Option<String>,
+    pub framework: Option<String>,
+    pub scaffold: Option<String>,
+    /// Who owns it and whether they published its runs (what decides who sees them).
+    pub vendor_id: i64,
+    pub published: bool,
+}
+
+impl Entry {
+    /// What the submission says of its model and agent.
+    pub fn about(&self) -> crate::submissions::About {
+        crate::submissions::About {
+            organisation: self.organisation.clone(),
+            model_version: self.model_version.clone(),
+            weights: self.weights.clone(),
+            framework: self.framework.clone(),
+            scaffold: self.scaffold.clone(),
+        }
+    }
 }
 
 /// The most rows one set's board holds in memory; older entries beyond it are not ranked.
@@ -42,13 +64,17 @@ pub const MAX_ENTRIES: i64 = 2000;
 pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
     let rows = sqlx::query_as!(
         Entry,
-        r#"SELECT submission_id, set_id, vendor, model, name, is_reference, tasks, passed,
-                success_rate, ci_low, ci_high, ci_clustered_low, ci_clustered_high, efficiency, hallucinated_tool_rate,
-                recovery_rate, by_server, by_category, process, finished_at,
+        r#"SELECT l.submission_id, l.set_id, l.vendor, l.model, l.name, l.is_reference, l.tasks,
+                l.passed, l.success_rate, l.ci_low, l.ci_high, l.ci_clustered_low,
+                l.ci_clustered_high, l.efficiency, l.hallucinated_tool_rate, l.recovery_rate,
+                l.by_server, l.by_category, l.process, l.finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
-                      WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!"
-         FROM leaderboard l WHERE set_id = $1
-         ORDER BY success_rate DESC, ci_low DESC, finished_at LIMIT $2"#,
+                      WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",
+                s.organisation, s.model_version, s.weights, s.framework, s.scaffold,
+                s.vendor_id, s.published
+         FROM leaderboard l JOIN submissions s ON s.id = l.submission_id
+         WHERE l.set_id = $1
+         ORDER BY l.success_rate DESC, l.ci_low DESC, l.finished_at LIMIT $2"#,
         set,
         MAX_ENTRIES
     )

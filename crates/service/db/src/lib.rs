@@ -10,6 +10,7 @@
 
 pub mod anomalies;
 mod error;
+pub mod exports;
 pub mod judgements;
 pub mod leaderboard;
 pub mod queue;

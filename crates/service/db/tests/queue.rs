@@ -55,6 +55,7 @@ async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
         monthly_quota: None,
         max_open: None,
         distractors: None,
+        about: &Default::default(),
     };
     submissions::create(pool, &s).await.unwrap()
 }
@@ -424,6 +425,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
         sets::task_for_run(&pool, "secret", "s-1").await.unwrap(),
         sets::StoredTask::Sealed { .. }
     ));
+    let about = submissions::About::default();
     let new = |set| submissions::NewSubmission {
         vendor_id: vendor,
         set_id: set,
@@ -436,6 +438,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
         monthly_quota: Some(1),
         max_open: None,
         distractors: None,
+        about: &about,
     };
     let id = submissions::create(&pool, &new("secret")).await.unwrap();
     assert_eq!(

@@ -4,6 +4,7 @@ pub(crate) mod admin;
 pub(crate) mod admin_sets;
 pub(crate) mod auth;
 pub(crate) mod compare;
+pub(crate) mod exports;
 pub(crate) mod ops;
 pub(crate) mod public;
 pub(crate) mod run_view;
@@ -45,6 +46,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(sets::checkpoint))
         .routes(routes!(sets::bundle))
         .routes(routes!(sets::key))
+        .routes(routes!(exports::results))
+        .routes(routes!(exports::traces))
         .routes(routes!(admin::create_vendor))
         .routes(routes!(admin::revoke_vendor))
         .routes(routes!(admin_sets::create))

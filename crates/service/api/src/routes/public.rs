@@ -1,11 +1,13 @@
 //! What anyone may read: the leaderboard, public tasks, published traces, sets.
 
 use crate::AppState;
+use crate::about::{Scaffold, Weights, is_label};
 use crate::access::{read_logs, read_trace, visible_run};
 use crate::answers::{BadRequest, NotFound};
 use crate::auth::MaybeCaller;
-use crate::board::{self, Board, Query as BoardQuery};
+use crate::board::{self, Board, Filter, Query as BoardQuery};
 use crate::body::AppJson;
+use crate::csv;
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::params::{
@@ -36,11 +38,31 @@ pub struct BoardParams {
     /// Rank by the tasks of this category only (not with `server`).
     #[param(schema_with = category_schema)]
     pub category: Option<String>,
+    /// Only entries stating these weights (reference agents stay, as yardsticks).
+    pub weights: Option<Weights>,
+    /// Only entries stating this scaffold.
+    pub scaffold: Option<Scaffold>,
+    /// Only entries of this organisation.
+    #[param(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")]
+    pub organisation: Option<String>,
+    /// `json` (the default) or `csv`: one row per entry, the columns of docs/data.md.
+    pub format: Option<Format>,
 }
 
-/// The leaderboard: entries ranked by success rate, with intervals and the other metrics.
+/// The formats an export comes in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    #[default]
+    Json,
+    Csv,
+}
+
+/// The leaderboard: entries ranked by success rate, with intervals and the other metrics;
+/// `?format=csv` for a spreadsheet.
 #[utoipa::path(get, path = "/leaderboard", tag = "public", params(BoardParams),
-    responses((status = 200, body = Board),
+    responses((status = 200, description = "JSON, or CSV with `format=csv`",
+            content((Board = "application/json"), (String = "text/csv"))),
         BadRequest))]
 pub async fn leaderboard(
     State(state): State<AppState>,
@@ -57,15 +79,33 @@ pub async fn leaderboard(
             "filter by server or by category, not both",
         ));
     }
-    let body = board::board(
-        &state,
-        BoardQuery {
-            set,
-            server,
-            category,
+    let organisation = match p.organisation {
+        Some(o) if !is_label(&o) => {
+            return Err(ApiError::bad_request(
+                "organisation must be a label: a letter or digit, then letters, digits, spaces \
+                 or ._+/()-, at most 80",
+            ));
+        }
+        o => o,
+    };
+    let query = BoardQuery {
+        set,
+        server,
+        category,
+        filter: Filter {
+            weights: p.weights,
+            scaffold: p.scaffold,
+            organisation,
         },
-    )
-    .await?;
+    };
+    if p.format == Some(Format::Csv) {
+        let ranked = board::ranked(&state, &query).await?;
+        return Ok(csv::attachment(
+            &format!("mcpbench-{}-leaderboard.csv", ranked.set),
+            csv::board(&ranked),
+        ));
+    }
+    let body = board::board(&state, query).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 

@@ -1,6 +1,7 @@
 //! A submission as the API shows it to its owner: where it is, its scores, and why runs
 //! failed (by the runs' reasons and by the failure groups their traces put them in).
 
+use crate::about::About;
 use mcpbench_db::{DbError, PgPool, judgements, runs, submissions};
 use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Serialize;
@@ -53,6 +54,8 @@ pub struct SubmissionView {
     pub status: String,
     pub progress: Progress,
     pub trials: i32,
+    /// What it says of its model and agent (`null`: not stated).
+    pub about: About,
     /// The level of extra tools its tasks run at (`0` to `1000` or `all`); absent for the set
     /// as published. A submission at a level is never ranked.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,6 +87,7 @@ pub struct SubmissionView {
 
 impl From<submissions::Submission> for SubmissionView {
     fn from(s: submissions::Submission) -> Self {
+        let about = About::stored(&s.about());
         Self {
             id: s.id,
             set: s.set_id,
@@ -98,6 +102,7 @@ impl From<submissions::Submission> for SubmissionView {
                 total: s.tasks_total,
             },
             trials: s.trials,
+            about,
             distractors: s.distractors,
             error: s.error,
             failures: None,

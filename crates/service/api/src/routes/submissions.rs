@@ -1,6 +1,7 @@
 //! Vendors' submissions: create, list, read, cancel, publish, and their runs.
 
 use crate::AppState;
+use crate::about::About;
 use crate::answers::{
     BadRequest, Conflict, NotFound, TooLarge, TooMany, Unauthorized, Unprocessable, UnsupportedType,
 };
@@ -72,15 +73,19 @@ pub struct NewSubmission {
     /// and is never ranked. Absent: the set as published.
     #[schema(pattern = r"^(all|[0-9]|[1-9][0-9]{1,2}|1000)$")]
     pub distractors: Option<String>,
+    /// What the submission says of its model and agent, shown on the board and filtered
+    /// on; each field optional.
+    #[serde(default)]
+    pub about: Option<About>,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct Created {
     pub id: Uuid,
     pub status: String,
-    /// The secret requests to the agent are signed with: `X-MCPBench-Signature` is
-    /// `sha256=` and the hex HMAC-SHA256 of the body keyed with this text's bytes. Shown only
-    /// here, once.
+    /// The secret requests to the agent are signed with (docs/protocol.md, section 2):
+    /// `webhook-signature` is `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+    /// keyed with this text's bytes. Shown only here, once.
     pub signing_secret: String,
     /// Where to watch the submission.
     pub url: String,
@@ -163,6 +168,7 @@ pub async fn create(
                 .to_string(),
         ),
     };
+    let about = req.about.clone().unwrap_or_default().checked()?;
     let endpoint;
     let accepted;
     let agent = match (req.kind, received) {
@@ -262,6 +268,7 @@ pub async fn create(
             monthly_quota: state.config().monthly_quota,
             max_open: state.config().admission.max_open_submissions,
             distractors: distractors.as_deref(),
+            about: &about,
         },
     )
     .await?;

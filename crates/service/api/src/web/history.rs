@@ -35,7 +35,8 @@ pub(crate) async fn history(
     let mut agents: Vec<(String, String)> = Vec::new();
     let mut cells: HashMap<(String, String), Vec<Option<Point>>> = HashMap::new();
     for (i, month) in months.iter().enumerate() {
-        let board = super::leaderboard::ranked(state, month, server, category).await?;
+        let board =
+            super::leaderboard::ranked(state, month, server, category, &Default::default()).await?;
         for e in board["entries"].as_array().into_iter().flatten() {
             if e["reference"] == Value::Bool(true) {
                 continue;

@@ -5,7 +5,8 @@ use super::charts::interval_bar;
 use super::history::history;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
-use crate::board::{self, Query as BoardQuery};
+use crate::about::{Scaffold, Weights, is_label};
+use crate::board::{self, Filter, Query as BoardQuery};
 use crate::error::ApiError;
 use crate::params::{one_of, set_name};
 use axum::extract::State;
@@ -26,6 +27,9 @@ pub struct Params {
     server: Option<String>,
     category: Option<String>,
     sort: Option<String>,
+    weights: Option<String>,
+    scaffold: Option<String>,
+    organisation: Option<String>,
     /// 1-based.
     page: Option<usize>,
 }
@@ -68,6 +72,19 @@ pub(crate) async fn page(
         (Some(s), Some(_)) => (Some(s), None), // one filter at a time; the server wins
         other => other,
     };
+    let filter = Filter {
+        weights: one_of("weights", p.weights, &["open", "closed"])?
+            .as_deref()
+            .and_then(Weights::parse),
+        scaffold: one_of("scaffold", p.scaffold, &["standard", "own"])?
+            .as_deref()
+            .and_then(Scaffold::parse),
+        organisation: match p.organisation.filter(|o| !o.is_empty()) {
+            Some(o) if is_label(&o) => Some(o),
+            Some(_) => return Err(ApiError::bad_request("organisation is not a label").into()),
+            None => None,
+        },
+    };
     let sort = SORTS
         .iter()
         .find(|s| Some(s.0) == p.sort.as_deref())
@@ -83,7 +100,10 @@ pub(crate) async fn page(
         .unwrap_or(1)
         .clamp(1, mcpbench_db::leaderboard::MAX_ENTRIES as usize / PER_PAGE);
     // The content is the same for every reader; cached like the board it shows.
-    let key = format!("{set}\n{server:?}\n{category:?}\n{}\n{page}", sort.0);
+    let key = format!(
+        "{set}\n{server:?}\n{category:?}\n{filter:?}\n{}\n{page}",
+        sort.0
+    );
     let body = match state.board().page(&key) {
         Some(content) => PreEscaped(content.to_string()),
         None => {
@@ -91,6 +111,7 @@ pub(crate) async fn page(
                 set: &set,
                 server: server.as_deref(),
                 category: category.as_deref(),
+                filter: &filter,
                 sort,
                 page,
             };
@@ -115,6 +136,7 @@ struct Filters<'a> {
     set: &'a str,
     server: Option<&'a str>,
     category: Option<&'a str>,
+    filter: &'a Filter,
     sort: &'a (&'a str, &'a str, &'a str, bool),
     page: usize,
 }
@@ -131,7 +153,7 @@ async fn content(
         .into_iter()
         .filter(|s| s.state != SetState::Draft)
         .collect();
-    let board = ranked(state, f.set, f.server, f.category).await?;
+    let board = ranked(state, f.set, f.server, f.category, f.filter).await?;
     let mut entries: Vec<&Value> = board["entries"]
         .as_array()
         .map(|e| e.iter().collect())
@@ -173,6 +195,21 @@ async fn content(
                     @for c in Category::ALL { option value=(c.as_str()) selected[f.category == Some(c.as_str())] { (c.as_str()) } }
                 }
             }
+            label { "Weights"
+                select name="weights" {
+                    option value="" { "any" }
+                    @for w in ["open", "closed"] { option value=(w) selected[f.filter.weights.map(Weights::as_str) == Some(w)] { (w) } }
+                }
+            }
+            label { "Scaffold"
+                select name="scaffold" {
+                    option value="" { "any" }
+                    @for w in ["standard", "own"] { option value=(w) selected[f.filter.scaffold.map(Scaffold::as_str) == Some(w)] { (w) } }
+                }
+            }
+            @if let Some(o) = &f.filter.organisation {
+                input type="hidden" name="organisation" value=(o);
+            }
             label { "Sort by"
                 select name="sort" {
                     @for s in SORTS { option value=(s.0) selected[s.0 == sort.0] { (s.1) } }
@@ -180,7 +217,16 @@ async fn content(
             }
             button type="submit" { "Show" }
         }
-        (table(&entries, &View { set, server: f.server, category: f.category, sort: sort.0 }, f.page))
+        @if let Some(o) = &f.filter.organisation {
+            p { "Only " strong { (o) } "'s models (and the reference agents). "
+                a href=(View { set, server: f.server, category: f.category, filter: &Filter { organisation: None, ..f.filter.clone() }, sort: sort.0 }.href(sort.0, 1)) { "Every organisation" } }
+        }
+        (table(&entries, &View { set, server: f.server, category: f.category, filter: f.filter, sort: sort.0 }, f.page))
+        p.ref { "This board as "
+            a href=(export_href(set, f, "csv")) { "CSV" } " or "
+            a href=(export_href(set, f, "json")) { "JSON" }
+            "; every task's result per submission in "
+            a href=(format!("/sets/{set}/results?format=csv")) { "the result matrix" } "." }
         (history(state, &sets, f.server, f.category).await?)
     };
     Ok((body, entries.is_empty()))
@@ -191,6 +237,7 @@ struct View<'a> {
     set: &'a str,
     server: Option<&'a str>,
     category: Option<&'a str>,
+    filter: &'a Filter,
     sort: &'a str,
 }
 
@@ -203,12 +250,57 @@ impl View<'_> {
         if let Some(c) = self.category {
             href.push_str(&format!("&category={c}"));
         }
+        href.push_str(&filter_query(self.filter));
         href.push_str(&format!("&sort={sort}"));
         if page > 1 {
             href.push_str(&format!("&page={page}"));
         }
         href
     }
+}
+
+/// The filter as query parameters, each with its leading `&`.
+fn filter_query(f: &Filter) -> String {
+    let mut q = String::new();
+    if let Some(w) = f.weights {
+        q.push_str(&format!("&weights={}", w.as_str()));
+    }
+    if let Some(s) = f.scaffold {
+        q.push_str(&format!("&scaffold={}", s.as_str()));
+    }
+    if let Some(o) = &f.organisation {
+        q.push_str(&format!("&organisation={}", percent(o)));
+    }
+    q
+}
+
+/// A label in a query: its only characters a URL does not take as they are are spaces, `+`,
+/// `/`, `(` and `)` (labels hold nothing else).
+fn percent(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| match c {
+            ' ' => "%20".to_string(),
+            '+' => "%2B".to_string(),
+            '/' => "%2F".to_string(),
+            '(' => "%28".to_string(),
+            ')' => "%29".to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// The API's board (`/leaderboard`) of this page's view, in a format.
+fn export_href(set: &str, f: &Filters<'_>, format: &str) -> String {
+    let mut href = format!("/leaderboard?set={set}&format={format}");
+    if let Some(s) = f.server {
+        href.push_str(&format!("&server={s}"));
+    }
+    if let Some(c) = f.category {
+        href.push_str(&format!("&category={c}"));
+    }
+    href.push_str(&filter_query(f.filter));
+    href
 }
 
 /// One page of the ranked entries; column headers that sort are links.
@@ -248,6 +340,9 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
                 thead { tr {
                     th scope="col" { "Rank" }
                     th scope="col" { "Agent" }
+                    th scope="col" { "Organisation" }
+                    th scope="col" { "Weights" }
+                    th scope="col" { "Scaffold" }
                     (sortable("success", "Success rate"))
                     th scope="col" { "Passed" }
                     (sortable("coverage", "Coverage"))
@@ -258,7 +353,7 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
                     (sortable("recovery", "Recovery"))
                 } }
                 tbody {
-                    @for e in shown { (row(e, leader)) }
+                    @for e in shown { (row(e, leader, view)) }
                 }
             }
         }
@@ -278,17 +373,32 @@ pub(crate) async fn ranked(
     set: &str,
     server: Option<&str>,
     category: Option<&str>,
+    filter: &Filter,
 ) -> Result<Value, ApiError> {
     let query = BoardQuery {
         set: set.to_string(),
         server: server.map(String::from),
         category: category.map(String::from),
+        filter: filter.clone(),
     };
     let bytes = board::board(state, query).await?;
     serde_json::from_slice(&bytes).map_err(ApiError::internal)
 }
 
-fn row(e: &Value, leader: Option<&str>) -> Markup {
+fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
+    let about = &e["about"];
+    let text = |k: &str| about[k].as_str().map(String::from);
+    let by_organisation = |o: &str| {
+        let filter = Filter {
+            organisation: Some(o.to_string()),
+            ..view.filter.clone()
+        };
+        View {
+            filter: &filter,
+            ..*view
+        }
+        .href(view.sort, 1)
+    };
     let id = e["submission_id"].as_str().unwrap_or_default();
     let flags: Vec<&str> = e["flags"]
         .as_array()
@@ -300,17 +410,26 @@ fn row(e: &Value, leader: Option<&str>) -> Markup {
                 @if let (Some(lo), Some(hi)) = (e["rank_range"][0].as_u64(), e["rank_range"][1].as_u64()) {
                     @if lo != hi { br; span.ref title="The ranks the intervals allow" { (lo) "–" (hi) } }
                 } }
-            td {
+            td.agent {
                 a href=(format!("/web/submissions/{}", e["submission_id"].as_str().unwrap_or_default())) {
                     strong { (e["name"].as_str().unwrap_or_default()) }
                 }
-                " " span.ref { (e["model"].as_str().unwrap_or_default()) " · " (e["vendor"].as_str().unwrap_or_default()) }
+                " " span.ref { (e["model"].as_str().unwrap_or_default())
+                    @if let Some(v) = text("model_version") { " " (v) }
+                    " · " (e["vendor"].as_str().unwrap_or_default())
+                    @if let Some(f) = text("framework") { " · " (f) } }
                 @if e["reference"] == Value::Bool(true) { " " span.ref { "(reference agent)" } }
                 @for f in &flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
                 @if let Some(first) = leader.filter(|l| *l != id) {
                     " " a.ref href=(format!("/web/compare?a={first}&b={id}")) { "vs #1" }
                 }
             }
+            td { @match text("organisation") {
+                Some(o) => a href=(by_organisation(&o)) title=(format!("Only {o}'s models")) { (o) },
+                None => span.ref title="Not stated" { "–" },
+            } }
+            td { (text("weights").unwrap_or_else(|| "–".into())) }
+            td { (text("scaffold").unwrap_or_else(|| "–".into())) }
             td { (interval_bar(
                 e["success_rate"].as_f64().unwrap_or(0.0),
                 e["success_ci95"][0].as_f64().unwrap_or(0.0),
@@ -355,6 +474,7 @@ mod tests {
             set: "2026-11",
             server: Some("github"),
             category: None,
+            filter: &Filter::default(),
             sort: "recovery",
         };
         let first = table(&refs, &view, 1).into_string();

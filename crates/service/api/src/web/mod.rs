@@ -149,7 +149,7 @@ header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;paddin
 form.inline{display:inline;margin:0}footer{margin:2rem 0 1rem;color:#444;font-size:.85rem}\
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}\
 th,td{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}\
-td.num{text-align:right;font-variant-numeric:tabular-nums}\
+td.num{text-align:right;font-variant-numeric:tabular-nums}td.agent{min-width:14rem}\
 .badge{display:inline-block;background:#7c2d12;color:#fff;border-radius:.25rem;padding:0 .4rem;font-size:.8rem;margin-left:.25rem}\
 .pass{color:#065f46;font-weight:600}.fail{color:#991b1b;font-weight:600}\
 .ref{color:#444;font-size:.85rem}form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin:1rem 0}\

@@ -105,7 +105,13 @@ pub(crate) async fn page(
             }
             dt { "See" } dd {
                 a href=(format!("/?set={}", set.id)) { "its leaderboard" }
-                @if set.public || set.state == SetState::Retired { " · " a href=(format!("/web/tasks?set={}", set.id)) { "its tasks" } }
+                @if set.public || set.state == SetState::Retired {
+                    " · " a href=(format!("/web/tasks?set={}", set.id)) { "its tasks" }
+                    " · " a href=(format!("/sets/{}/results?format=csv", set.id)) { "its results per task (CSV)" }
+                }
+                @if set.state == SetState::Retired {
+                    " · " a href=(format!("/sets/{}/traces", set.id)) { "its published traces (tar)" }
+                }
             }
         }
         @if let Some(checkpoint) = &set.checkpoint {

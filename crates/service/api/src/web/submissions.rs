@@ -152,7 +152,15 @@ pub(crate) async fn page(
     let body = html! {
         h1 { (s.name) }
         dl.facts {
-            dt { "Model" } dd { (s.model) }
+            dt { "Model" } dd { (s.model)
+                @if let Some(v) = &s.model_version { " " (v) }
+                @if let Some(o) = &s.organisation { " by " (o) }
+                @if let Some(w) = &s.weights { " (" (w) " weights)" } }
+            @if s.framework.is_some() || s.scaffold.is_some() {
+                dt { "Scaffold" } dd {
+                    (s.scaffold.as_deref().map_or("not stated", |k| if k == "own" { "the vendor's own" } else { "the standard one" }))
+                    @if let Some(f) = &s.framework { ", framework " (f) } }
+            }
             dt { "Vendor" } dd { (s.vendor) }
             dt { "Set" } dd { a href=(format!("/web/sets/{}", s.set_id)) { (s.set_id) } }
             // Where the agent lives is its owner's business (a private registry, an address).

@@ -46,6 +46,7 @@ pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
             monthly_quota: None,
             max_open: None,
             distractors: None,
+            about: &Default::default(),
         },
     )
     .await

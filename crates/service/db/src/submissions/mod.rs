@@ -1,7 +1,11 @@
 //! Submissions: creation (with the quota), the owner's view, cancellation, publication, and
 //! finishing (scores and the leaderboard row, exactly once).
 
-use crate::{AgentKind, DbError, LEADERBOARD_CHANNEL, SetState, SubmissionStatus, queue};
+mod finish;
+
+pub use finish::{FinalScores, Finished, finish, rescore};
+
+use crate::{AgentKind, DbError, SetState, SubmissionStatus, queue};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -24,6 +28,20 @@ pub struct NewSubmission<'a> {
     /// Runs the set at this level of extra tools (`0`, `5`, ... or `all`; checked by the
     /// caller); such a submission never enters the leaderboard.
     pub distractors: Option<&'a str>,
+    /// What the vendor says of its model and agent (checked by the caller).
+    pub about: &'a About,
+}
+
+/// What a submission says of its model and agent; `None`: not stated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct About {
+    pub organisation: Option<String>,
+    pub model_version: Option<String>,
+    /// `open` or `closed`.
+    pub weights: Option<String>,
+    pub framework: Option<String>,
+    /// `standard` (the harness's standard agent) or `own` (the vendor's scaffold).
+    pub scaffold: Option<String>,
 }
 
 /// What a submission runs.
@@ -64,6 +82,24 @@ pub struct Submission {
     pub finished_at: Option<OffsetDateTime>,
     /// The level of extra tools it runs at; `None`: the set as published.
     pub distractors: Option<String>,
+    pub organisation: Option<String>,
+    pub model_version: Option<String>,
+    pub weights: Option<String>,
+    pub framework: Option<String>,
+    pub scaffold: Option<String>,
+}
+
+impl Submission {
+    /// What it says of its model and agent.
+    pub fn about(&self) -> About {
+        About {
+            organisation: self.organisation.clone(),
+            model_version: self.model_version.clone(),
+            weights: self.weights.clone(),
+            framework: self.framework.clone(),
+            scaffold: self.scaffold.clone(),
+        }
+    }
 }
 
 /// Where and how the worker reaches a submission's agent.
@@ -170,8 +206,10 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     sqlx::query!(
         "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, image,
                                   image_archive, image_archive_sha256, signing_secret,
-                                  status, tasks_total, trials, distractors)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13, $14)",
+                                  status, tasks_total, trials, distractors, organisation,
+                                  model_version, weights, framework, scaffold)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13, $14, $15,
+                 $16, $17, $18, $19)",
         id,
         s.vendor_id,
         s.set_id,
@@ -185,7 +223,12 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         s.signing_secret,
         (task_ids.len() as i32) * s.trials,
         s.trials,
-        s.distractors
+        s.distractors,
+        s.about.organisation,
+        s.about.model_version,
+        s.about.weights,
+        s.about.framework,
+        s.about.scaffold
     )
     .execute(&mut *tx)
     .await?;
@@ -224,7 +267,8 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
-                  s.distractors
+                  s.distractors, s.organisation, s.model_version, s.weights, s.framework,
+                  s.scaffold
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
@@ -244,7 +288,8 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
-                  s.distractors
+                  s.distractors, s.organisation, s.model_version, s.weights, s.framework,
+                  s.scaffold
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1"#,
@@ -267,7 +312,8 @@ pub async fn list(
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
-                  s.distractors
+                  s.distractors, s.organisation, s.model_version, s.weights, s.framework,
+                  s.scaffold
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
@@ -365,172 +411,6 @@ pub async fn unfinished(pool: &PgPool, limit: i64) -> Result<Vec<Uuid>, DbError>
     .fetch_all(pool)
     .await?;
     Ok(ids)
-}
-
-/// The scores of a finished submission, computed by the caller from its runs.
-#[derive(Clone, Debug)]
-pub struct FinalScores {
-    /// The whole score document shown on `GET /submissions/{id}`.
-    pub scores: serde_json::Value,
-    pub tasks: i32,
-    pub passed: i32,
-    pub success_rate: f64,
-    pub ci95: [f64; 2],
-    /// The interval with related runs counted as such; `None` with fewer than two templates.
-    pub ci95_clustered: Option<[f64; 2]>,
-    pub efficiency: Option<f64>,
-    pub hallucinated_tool_rate: Option<f64>,
-    pub recovery_rate: Option<f64>,
-    pub by_server: serde_json::Value,
-    pub by_category: serde_json::Value,
-    /// The overall process metrics (`mcpbench_scoring::ProcessMetrics`).
-    pub process: serde_json::Value,
-}
-
-/// How [`finish`] ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Finished {
-    /// Scored and on the leaderboard.
-    Completed,
-    /// Some jobs failed on our side after every retry; the text says which and why.
-    Failed(String),
-    /// Someone else finished it already, it was cancelled, or jobs are still open.
-    NotNow,
-}
-
-/// Finishes a submission exactly once: under a row lock, if it is live and nothing of it is
-/// left to run, it becomes `completed` with its scores and leaderboard row, or `failed` when
-/// jobs failed on our side (a partial score is never ranked).
-pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Finished, DbError> {
-    let mut tx = pool.begin().await?;
-    let live = sqlx::query_scalar!(
-        r#"SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $1
-                              AND state IN ('queued', 'running')) AS "idle!"
-           FROM submissions WHERE id = $1 AND status IN ('queued', 'running') FOR UPDATE"#,
-        id
-    )
-    .fetch_optional(&mut *tx)
-    .await?;
-    if live != Some(true) {
-        return Ok(Finished::NotNow);
-    }
-    let failed = sqlx::query!(
-        r#"SELECT count(*) AS "n!", min(last_error) AS reason FROM jobs
-           WHERE submission_id = $1 AND state = 'failed'"#,
-        id
-    )
-    .fetch_one(&mut *tx)
-    .await?;
-    if failed.n > 0 || scores.tasks == 0 {
-        let error = format!(
-            "{} of the submission's runs could not be carried out on our side after every \
-             retry ({}); nothing was scored, please submit again",
-            failed.n,
-            failed.reason.as_deref().unwrap_or("no run was recorded")
-        );
-        sqlx::query!(
-            "UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1",
-            id,
-            error
-        )
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        return Ok(Finished::Failed(error));
-    }
-    sqlx::query!(
-        "UPDATE submissions SET status = 'completed', scores = $2, finished_at = now() WHERE id = $1",
-        id,
-        scores.scores
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
-                                  passed, success_rate, ci_low, ci_high, efficiency,
-                                  hallucinated_tool_rate, recovery_rate, by_server, by_category,
-                                  process, ci_clustered_low, ci_clustered_high, finished_at)
-         SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, $12, $13, $14, now()
-         FROM submissions s JOIN vendors v ON v.id = s.vendor_id
-         WHERE s.id = $1 AND s.distractors IS NULL
-         ON CONFLICT (submission_id) DO NOTHING",
-        id,
-        scores.tasks,
-        scores.passed,
-        scores.success_rate,
-        scores.ci95[0],
-        scores.ci95[1],
-        scores.efficiency,
-        scores.hallucinated_tool_rate,
-        scores.recovery_rate,
-        scores.by_server,
-        scores.by_category,
-        scores.process,
-        scores.ci95_clustered.map(|c| c[0]),
-        scores.ci95_clustered.map(|c| c[1])
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "SELECT pg_notify($1, $2)",
-        LEADERBOARD_CHANNEL,
-        id.to_string()
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(Finished::Completed)
-}
-
-/// Replaces the scores of a completed submission and its leaderboard row with `scores`
-/// computed again from its runs (`mcpbench admin rescore`), and tells the API. `false` when
-/// the submission is not completed (nothing is changed then).
-pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bool, DbError> {
-    let mut tx = pool.begin().await?;
-    let updated = sqlx::query!(
-        "UPDATE submissions SET scores = $2 WHERE id = $1 AND status = 'completed'",
-        id,
-        scores.scores
-    )
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if updated == 0 {
-        return Ok(false);
-    }
-    sqlx::query!(
-        "UPDATE leaderboard SET tasks = $2, passed = $3, success_rate = $4, ci_low = $5,
-                ci_high = $6, efficiency = $7, hallucinated_tool_rate = $8, recovery_rate = $9,
-                by_server = $10, by_category = $11, process = $12, ci_clustered_low = $13,
-                ci_clustered_high = $14
-         WHERE submission_id = $1",
-        id,
-        scores.tasks,
-        scores.passed,
-        scores.success_rate,
-        scores.ci95[0],
-        scores.ci95[1],
-        scores.efficiency,
-        scores.hallucinated_tool_rate,
-        scores.recovery_rate,
-        scores.by_server,
-        scores.by_category,
-        scores.process,
-        scores.ci95_clustered.map(|c| c[0]),
-        scores.ci95_clustered.map(|c| c[1])
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "SELECT pg_notify($1, $2)",
-        LEADERBOARD_CHANNEL,
-        id.to_string()
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(true)
 }
 
 /// The completed submissions of a set, in the order they finished, and whether the set is

@@ -1,0 +1,167 @@
+//! A retired set's published traces as one tar archive (`GET /sets/{id}/traces`), streamed:
+//! entries are written as the runs are read, one trace in memory at a time, so an archive of
+//! any size costs the server the same. Layout (docs/data.md):
+//!
+//! ```text
+//! <set>/<submission>/submission.json    who, what, its scores
+//! <set>/<submission>/<task>.<trial>.jsonl   each run's trace (docs/trace-format.md)
+//! <set>/<submission>/runs.json           each run: id, task, trial, verdict, its file
+//! <set>/<submission>/SHA256SUMS          `sha256sum -c` checks the traces
+//! ```
+//!
+//! Only completed submissions their owners published are in it, and only runs whose task is
+//! in clear (a task a live set still holds stays out, as its trace does everywhere). Entries
+//! carry the run's time, so the same data gives the same bytes. A failure halfway (a trace the
+//! store cannot give) ends the stream without the tar's end blocks: a client sees a cut
+//! archive, never a short one that looks whole.
+
+use crate::AppState;
+use axum::body::{Body, Bytes};
+use mcpbench_db::exports::{self, ArchivedRun, PublishedSubmission};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+use time::OffsetDateTime;
+use tokio::sync::mpsc;
+
+/// Chunks buffered ahead of a slow reader (each at most one trace).
+const AHEAD: usize = 4;
+
+type Chunk = Result<Bytes, std::io::Error>;
+
+/// The archive of `set`'s published traces, produced while it is read.
+pub fn stream(state: AppState, set: String) -> Body {
+    let (tx, rx) = mpsc::channel::<Chunk>(AHEAD);
+    tokio::spawn(async move {
+        let out = Out { tx };
+        match write(&state, &set, &out).await {
+            Ok(()) => {}
+            // The reader went away: nothing to tell anyone.
+            Err(Failure::Gone) => {}
+            Err(Failure::Broken(why)) => {
+                tracing::warn!(set = %set, error = %why, "a trace archive stopped halfway");
+                let _ = out.tx.send(Err(std::io::Error::other(why))).await;
+            }
+        }
+    });
+    Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    }))
+}
+
+enum Failure {
+    Gone,
+    Broken(String),
+}
+
+impl From<mcpbench_db::DbError> for Failure {
+    fn from(e: mcpbench_db::DbError) -> Self {
+        Failure::Broken(format!("database: {e}"))
+    }
+}
+
+struct Out {
+    tx: mpsc::Sender<Chunk>,
+}
+
+impl Out {
+    async fn send(&self, bytes: Vec<u8>) -> Result<(), Failure> {
+        self.tx
+            .send(Ok(Bytes::from(bytes)))
+            .await
+            .map_err(|_| Failure::Gone)
+    }
+
+    /// One regular file: its header, its bytes, and the padding to a whole block.
+    async fn file(&self, path: &str, mtime: OffsetDateTime, bytes: Vec<u8>) -> Result<(), Failure> {
+        let mut header = tar::Header::new_ustar();
+        header
+            .set_path(path)
+            .map_err(|e| Failure::Broken(format!("tar path {path}: {e}")))?;
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(mtime.unix_timestamp().max(0) as u64);
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_cksum();
+        let mut chunk = header.as_bytes().to_vec();
+        let padding = (512 - bytes.len() % 512) % 512;
+        chunk.extend_from_slice(&bytes);
+        chunk.resize(chunk.len() + padding, 0);
+        self.send(chunk).await
+    }
+}
+
+async fn write(state: &AppState, set: &str, out: &Out) -> Result<(), Failure> {
+    for sub in exports::published(state.pool(), set).await? {
+        submission(state, set, &sub, out).await?;
+    }
+    // The end of the archive: two zero blocks.
+    out.send(vec![0; 1024]).await
+}
+
+async fn submission(
+    state: &AppState,
+    set: &str,
+    sub: &PublishedSubmission,
+    out: &Out,
+) -> Result<(), Failure> {
+    let dir = format!("{set}/{}", sub.id);
+    let finished = sub.finished_at.unwrap_or(OffsetDateTime::UNIX_EPOCH);
+    let about = json!({
+        "id": sub.id, "set": set, "vendor": sub.vendor, "name": sub.name, "model": sub.model,
+        "distractors": sub.distractors, "scores": sub.scores,
+        "finished_at": finished.format(&time::format_description::well_known::Rfc3339).ok(),
+    });
+    out.file(&format!("{dir}/submission.json"), finished, pretty(&about))
+        .await?;
+    let mut sums = String::new();
+    let mut listed = Vec::new();
+    for run in exports::archived_runs(state.pool(), sub.id).await? {
+        if !run.task_open {
+            continue;
+        }
+        let file = trace(state, &run).await?.map(|bytes| {
+            let name = format!("{}.{}.jsonl", run.task_id, run.trial);
+            let _ = writeln!(sums, "{}  {name}", hex::encode(Sha256::digest(&bytes)));
+            (name, bytes)
+        });
+        listed.push(json!({
+            "id": run.id, "task_id": run.task_id, "trial": run.trial, "passed": run.passed,
+            "reason": run.reason, "trace": file.as_ref().map(|(name, _)| name),
+        }));
+        if let Some((name, bytes)) = file {
+            out.file(&format!("{dir}/{name}"), run.created_at, bytes)
+                .await?;
+        }
+    }
+    out.file(&format!("{dir}/runs.json"), finished, pretty(&listed))
+        .await?;
+    out.file(&format!("{dir}/SHA256SUMS"), finished, sums.into_bytes())
+        .await
+}
+
+/// The run's trace as stored (opened when it was stored sealed); `None` when it has none.
+async fn trace(state: &AppState, run: &ArchivedRun) -> Result<Option<Vec<u8>>, Failure> {
+    let Some(key) = &run.trace_key else {
+        return Ok(None);
+    };
+    let broken = |what: String| Failure::Broken(format!("run {}: {what}", run.id));
+    let Some(stored) = state
+        .store()
+        .get(key)
+        .await
+        .map_err(|e| broken(e.to_string()))?
+    else {
+        return Ok(None);
+    };
+    let keyring = state.config().custody.keyring.as_ref();
+    mcpbench_vault::open_file(keyring, key, stored)
+        .map(Some)
+        .map_err(|e| broken(e.to_string()))
+}
+
+fn pretty(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
+    bytes.push(b'\n');
+    bytes
+}

@@ -1,0 +1,187 @@
+//! The CSV exports (RFC 4180, CRLF line ends, a header row): the board, one row per entry,
+//! and a set's result matrix, one row per task and submission. A missing figure is an empty
+//! cell, never 0. Text a vendor chose (names, models) is quoted where it must be and, where it
+//! starts as a spreadsheet formula would (`=`, `+`, `-`, `@`, tab, CR), led by `'` so that no
+//! spreadsheet runs it (OWASP's advice on CSV injection).
+
+use crate::board::{Board, BoardEntry};
+use axum::response::{IntoResponse, Response};
+use http::header;
+use time::format_description::well_known::Rfc3339;
+
+/// Rows under a header.
+pub(crate) struct Table {
+    out: String,
+}
+
+impl Table {
+    pub fn new(header: &[&str]) -> Self {
+        let mut t = Table { out: String::new() };
+        t.row(header.iter().map(|h| h.to_string()));
+        t
+    }
+
+    /// One row of cells already made with [`text`] or [`num`].
+    pub fn row(&mut self, cells: impl IntoIterator<Item = String>) {
+        let mut first = true;
+        for cell in cells {
+            if !first {
+                self.out.push(',');
+            }
+            first = false;
+            self.out.push_str(&cell);
+        }
+        self.out.push_str("\r\n");
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// A text cell: quoted when it holds a comma, quote or line break; defused when a spreadsheet
+/// would read it as a formula.
+pub(crate) fn text(s: &str) -> String {
+    let defused = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
+    if defused.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", defused.replace('"', "\"\""))
+    } else {
+        defused
+    }
+}
+
+/// A figure: empty when unknown.
+pub(crate) fn num(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn int(v: impl ToString) -> String {
+    v.to_string()
+}
+
+/// A download of CSV text under `filename`.
+pub(crate) fn attachment(filename: &str, body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{filename}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The columns of the board's CSV, in order (docs/data.md lists what each means).
+pub(crate) const BOARD_COLUMNS: [&str; 31] = [
+    "rank",
+    "rank_low",
+    "rank_high",
+    "submission_id",
+    "vendor",
+    "name",
+    "model",
+    "reference",
+    "organisation",
+    "model_version",
+    "weights",
+    "framework",
+    "scaffold",
+    "tasks",
+    "passed",
+    "success_rate",
+    "ci95_low",
+    "ci95_high",
+    "ci95_clustered_low",
+    "ci95_clustered_high",
+    "coverage",
+    "resolved_rate",
+    "tool_name_validity",
+    "schema_compliance",
+    "execution_success",
+    "distractor_accuracy",
+    "efficiency",
+    "hallucinated_tool_rate",
+    "recovery_rate",
+    "finished_at",
+    "flags",
+];
+
+/// The board, one row per entry in rank order.
+pub(crate) fn board(board: &Board) -> String {
+    let mut t = Table::new(&BOARD_COLUMNS);
+    for e in &board.entries {
+        t.row(entry_row(e));
+    }
+    t.finish()
+}
+
+fn entry_row(e: &BoardEntry) -> Vec<String> {
+    let opt = |v: &Option<String>| text(v.as_deref().unwrap_or_default());
+    let p = &e.process;
+    let clustered = e.success_ci95_clustered;
+    vec![
+        int(e.rank),
+        int(e.rank_range[0]),
+        int(e.rank_range[1]),
+        int(e.submission_id),
+        text(&e.vendor),
+        text(&e.name),
+        text(&e.model),
+        int(e.reference),
+        opt(&e.about.organisation),
+        opt(&e.about.model_version),
+        text(e.about.weights.map(|w| w.as_str()).unwrap_or_default()),
+        opt(&e.about.framework),
+        text(e.about.scaffold.map(|s| s.as_str()).unwrap_or_default()),
+        int(e.tasks),
+        int(e.passed),
+        num(Some(e.success_rate)),
+        num(Some(e.success_ci95[0])),
+        num(Some(e.success_ci95[1])),
+        num(clustered.map(|c| c[0])),
+        num(clustered.map(|c| c[1])),
+        num(p.coverage),
+        num(p.resolved_rate),
+        num(p.tool_name_validity),
+        num(p.schema_compliance),
+        num(p.execution_success),
+        num(p.distractor_accuracy),
+        num(e.efficiency),
+        num(e.hallucinated_tool_rate),
+        num(e.recovery_rate),
+        e.finished_at.format(&Rfc3339).unwrap_or_default(),
+        text(&e.flags.join(";")),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_quoted_and_defused() {
+        assert_eq!(text("plain"), "plain");
+        assert_eq!(text("a,b"), "\"a,b\"");
+        assert_eq!(text("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(text("two\nlines"), "\"two\nlines\"");
+        assert_eq!(text("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(text("+1"), "'+1");
+        assert_eq!(text("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(num(None), "");
+        assert_eq!(num(Some(0.5)), "0.5");
+    }
+
+    #[test]
+    fn rows_end_in_crlf_and_have_the_headers_width() {
+        let mut t = Table::new(&["a", "b"]);
+        t.row([text("x,y"), num(None)]);
+        assert_eq!(t.finish(), "a,b\r\n\"x,y\",\r\n");
+    }
+}
