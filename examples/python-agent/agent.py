@@ -121,6 +121,7 @@ class Run:
 
     def __init__(self, task):
         self.task, self.steps, self.notes = task, 0, []
+        self.usage = None  # tokens the model reported: {"input_tokens", "output_tokens"}
         self.end = time.monotonic() + (parse_deadline(task["deadline"]) - time.time()) - DEADLINE_MARGIN
 
     def time_left(self):
@@ -161,6 +162,58 @@ SYSTEM_PROMPT = ("You are an agent that completes the user's goal by calling the
                  "Call as few tools as needed. When done, reply with a short final answer.")
 
 
+class ModelError(Exception):
+    """The model could not be asked (a refused request, or failures until the time ran out)."""
+
+
+async def chat(llm, url, body, run):
+    """One completion: (message, usage). Retried as models' endpoints need: 429 after its
+    Retry-After (at most 30 s), 408, 5xx, a dropped connection or timeout, and a body that is
+    not a completion; another 4xx stops at once. Never past the run's time."""
+    last = None
+    for attempt in range(5):
+        left = run.time_left()
+        if left <= 0:
+            break
+        wait = 0.5 * 2 ** attempt
+        try:
+            resp = await llm.post(url, json=body, timeout=min(120.0, left))
+        except httpx.TransportError as exc:  # timeouts included
+            last = describe(exc)
+        else:
+            if resp.status_code == 200:
+                try:
+                    completion = resp.json()
+                    message = completion["choices"][0]["message"]
+                    if isinstance(message, dict):
+                        return message, completion.get("usage")
+                    last = "no choices[0].message"
+                except (ValueError, KeyError, IndexError, TypeError):
+                    last = "not a completion: " + resp.text[:200]
+            elif resp.status_code == 429:
+                last = "rate limited (429)"
+                try:
+                    wait = min(float(resp.headers.get("retry-after", "1")), 30.0)
+                except ValueError:
+                    wait = 1.0
+            elif resp.status_code == 408 or resp.status_code >= 500:
+                last = f"HTTP {resp.status_code}: {resp.text[:200]}"
+            else:
+                raise ModelError(f"HTTP {resp.status_code}: {resp.text[:200]}")
+        if wait >= run.time_left():
+            break
+        await anyio.sleep(wait)
+    raise ModelError(f"the model kept failing: {last}" if last else "no time left to ask the model")
+
+
+def add_usage(run, usage):
+    if isinstance(usage, dict) and isinstance(usage.get("prompt_tokens"), int) \
+            and isinstance(usage.get("completion_tokens"), int):
+        run.usage = run.usage or {"input_tokens": 0, "output_tokens": 0}
+        run.usage["input_tokens"] += usage["prompt_tokens"]
+        run.usage["output_tokens"] += usage["completion_tokens"]
+
+
 async def llm_policy(run, servers, base_url, api_key, model):
     """The standard chat-completions tool-calling loop; tools are named <server>__<tool>."""
     functions, route = [], {}
@@ -179,9 +232,11 @@ async def llm_policy(run, servers, base_url, api_key, model):
             body = {"model": model, "messages": messages}
             if functions:  # once the step budget is spent, ask for the final text only
                 body.update(tools=functions, tool_choice="auto" if run.can_call() else "none")
-            resp = await llm.post(base_url.rstrip("/") + "/chat/completions", json=body)
-            resp.raise_for_status()
-            message = resp.json()["choices"][0]["message"]
+            try:
+                message, usage = await chat(llm, base_url.rstrip("/") + "/chat/completions", body, run)
+            except ModelError as exc:
+                return f"model error after {run.steps} steps: {exc}"
+            add_usage(run, usage)
             messages.append(message)
             if not message.get("tool_calls"):
                 return message.get("content") or ""
@@ -206,7 +261,8 @@ async def llm_policy(run, servers, base_url, api_key, model):
 
 
 async def run_task(task):
-    """Connect to every server, run a policy, always return an answer string."""
+    """Connect to every server, run a policy; always an answer string, and the tokens the model
+    reported (None when it reported none, or no model ran)."""
     run = Run(task)
     llm = [os.environ.get(k) for k in LLM_ENV]
     answer = None
@@ -234,7 +290,7 @@ async def run_task(task):
                 answer = f"policy error after {run.steps} steps: {describe(exc)}"
     if answer is None:
         answer = f"stopped at the deadline after {run.steps} steps; " + "; ".join(run.notes)
-    return answer
+    return answer, run.usage
 
 
 # --- HTTP layer --------------------------------------------------------------------------------
@@ -348,12 +404,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(401, {"error": f"{ID_HEADER} is not the request's run_id"})
         log.info("run %s: start, max_steps=%d, deadline=%s", task["run_id"], task["max_steps"], task["deadline"])
         try:
-            answer = asyncio.run(run_task(task))  # one event loop per request thread
+            answer, usage = asyncio.run(run_task(task))  # one event loop per request thread
         except Exception:
             log.exception("run %s failed", task["run_id"])
             return self.reply(500, {"error": "internal agent error"})
         log.info("run %s: done", task["run_id"])
-        self.reply(200, {"answer": answer})
+        self.reply(200, {"answer": answer, **({"usage": usage} if usage else {})})
 
     def log_message(self, fmt, *args):  # route the access log through logging (stderr)
         log.info("%s %s", self.address_string(), fmt % args)

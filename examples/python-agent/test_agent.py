@@ -98,12 +98,25 @@ def serve_in_thread(server):
 
 
 class FakeLLM(BaseHTTPRequestHandler):
-    """Chat-completions endpoint: first asks for tiny__echo, then answers with the tool output."""
+    """Chat-completions endpoint: first asks for tiny__echo, then answers with the tool output.
+    `failures` are answered first, one per request: (status, headers, body)."""
     requests = []
+    failures = []
+
+    def send(self, status, headers, out):
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         FakeLLM.requests.append((self.headers.get("Authorization"), body))
+        if FakeLLM.failures:
+            status, headers, out = FakeLLM.failures.pop(0)
+            return self.send(status, headers, out)
         tool_msgs = [m for m in body["messages"] if m["role"] == "tool"]
         if not tool_msgs:
             message = {"role": "assistant", "content": None, "tool_calls": [{
@@ -111,12 +124,9 @@ class FakeLLM(BaseHTTPRequestHandler):
                 "function": {"name": "tiny__echo", "arguments": json.dumps({"text": "hello"})}}]}
         else:
             message = {"role": "assistant", "content": "final: " + tool_msgs[-1]["content"]}
-        out = json.dumps({"choices": [{"index": 0, "message": message}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
+        out = json.dumps({"choices": [{"index": 0, "message": message}],
+                          "usage": {"prompt_tokens": 50, "completion_tokens": 7}}).encode()
+        self.send(200, {"Content-Type": "application/json"}, out)
 
     def log_message(self, *args):
         pass
@@ -300,6 +310,27 @@ class AgentTest(unittest.TestCase):
         names = [t["function"]["name"] for t in first["tools"]]
         self.assertEqual(names, ["tiny__list_items", "tiny__echo", "tiny__fail", "tiny__count", "tiny__slow"])
         self.assertEqual(first["tools"][1]["function"]["parameters"]["required"], ["text"])
+        self.assertEqual(data["usage"], {"input_tokens": 100, "output_tokens": 14})
+
+    def test_llm_retries_what_models_fail_with_and_stops_at_a_refusal(self):
+        FakeLLM.requests.clear()
+        env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{self.llm.server_address[1]}/v1",
+               "OPENAI_API_KEY": "sk-test", "MCPBENCH_MODEL": "fake-model"}
+        FakeLLM.failures = [(429, {"Retry-After": "1"}, b"slow down"), (502, {}, b"upstream"),
+                            (200, {}, b'{"choices": [')]
+        with mock.patch.dict(os.environ, env):
+            status, data = self.post(self.task(max_steps=3))
+        self.assertEqual(status, 200, data)
+        self.assertEqual(data["answer"], "final: hello")
+        self.assertEqual(len(FakeLLM.requests), 5, "three failures, then the two turns")
+        FakeLLM.requests.clear()
+        FakeLLM.failures = [(401, {}, b'{"error": "bad key"}')]
+        with mock.patch.dict(os.environ, env):
+            status, data = self.post(self.task(max_steps=3))
+        self.assertEqual(status, 200, data)
+        self.assertTrue(data["answer"].startswith("model error after 0 steps: HTTP 401"), data)
+        self.assertNotIn("sk-test", data["answer"])
+        self.assertEqual(len(FakeLLM.requests), 1, "a refusal is not asked again")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,16 @@
 //!   words they share with the goal, arguments filled from the goal's values and from what it
 //!   reads, no model. It stands for pattern matching without reasoning: it passes some easy
 //!   single-tool tasks, and a set worth ranking on lets it pass at most 10%.
+//!
+//! Beside them, `llm` is the standard scaffold: a model behind any OpenAI-compatible
+//! chat-completions endpoint, given every tool as a function.
 
+mod chat;
 mod client;
 mod heuristic;
+mod llm;
 mod random;
 mod server;
 
-pub use server::{AgentKind, router, serve};
+pub use chat::{LlmConfig, Usage};
+pub use server::{AgentKind, llm_router, router, serve};

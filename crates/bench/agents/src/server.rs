@@ -1,5 +1,6 @@
 //! The `mcpbench/1` HTTP face shared by the reference agents.
 
+use crate::chat::LlmConfig;
 use crate::client::connect_all;
 use crate::random::value_for;
 use axum::body::Bytes;
@@ -39,8 +40,16 @@ impl std::str::FromStr for AgentKind {
     }
 }
 
+/// What answers a request.
+enum Policy {
+    Reference(AgentKind),
+    /// The standard scaffold over a chat-completions endpoint, with its own HTTP client (the
+    /// model is not on loopback, and may be behind the machine's proxy).
+    Llm(LlmConfig, reqwest::Client),
+}
+
 struct Agent {
-    kind: AgentKind,
+    policy: Policy,
     /// The oracle's tasks, by goal.
     by_goal: HashMap<String, Arc<Task>>,
     /// Checks requests against the secret they must be signed with; `None` (an empty secret)
@@ -51,13 +60,22 @@ struct Agent {
 
 /// The agent's routes: `POST /` takes `mcpbench/1` requests, `GET /healthz` says it is up.
 pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
+    app(Policy::Reference(kind), tasks, secret)
+}
+
+/// The `llm` agent's routes: the standard scaffold driving the model of `config`.
+pub fn llm_router(config: LlmConfig, secret: &[u8]) -> Router {
+    app(Policy::Llm(config, reqwest::Client::new()), &[], secret)
+}
+
+fn app(policy: Policy, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
     let http = reqwest::Client::builder()
         .no_proxy()
         .build()
         .expect("the HTTP client builds");
     let by_goal = tasks.iter().map(|t| (t.goal.clone(), t.clone())).collect();
     let agent = Arc::new(Agent {
-        kind,
+        policy,
         by_goal,
         verifier: (!secret.is_empty()).then(|| Verifier::new(secret)),
         http,
@@ -118,7 +136,21 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
             json!({ "error": format!("protocol {:?} is not {PROTOCOL}", request.protocol) }),
         );
     }
-    let answer = match agent.kind {
+    let kind = match &agent.policy {
+        Policy::Reference(kind) => *kind,
+        Policy::Llm(config, model_http) => {
+            let outcome = crate::llm::run(&agent.http, model_http, config, &request).await;
+            let mut body = json!({ "answer": outcome.answer });
+            if outcome.usage.reported {
+                body["usage"] = json!({
+                    "input_tokens": outcome.usage.input_tokens,
+                    "output_tokens": outcome.usage.output_tokens,
+                });
+            }
+            return reply(StatusCode::OK, body);
+        }
+    };
+    let answer = match kind {
         AgentKind::Null => None,
         AgentKind::Oracle => match agent.by_goal.get(&request.goal) {
             Some(task) => oracle(&agent.http, task, &request.mcp_servers).await,

@@ -9,6 +9,7 @@
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::limits::ClientAddr;
 use axum::extract::{FromRef, FromRequestParts};
 use http::header;
 use http::request::Parts;
@@ -158,6 +159,8 @@ fn invalid() -> ApiError {
 pub(crate) struct Verifier {
     tokens: Arc<Tokens>,
     pool: PgPool,
+    /// Where failed API keys are counted, per address and key, as failed exchanges are.
+    app: AppState,
 }
 
 impl FromRef<AppState> for Verifier {
@@ -165,21 +168,29 @@ impl FromRef<AppState> for Verifier {
         Self {
             tokens: state.0.config.tokens.clone(),
             pool: state.pool().clone(),
+            app: state.clone(),
         }
     }
 }
 
 impl Verifier {
-    /// The vendor a bearer credential speaks for: an API key itself (`mcpb_…`, live), or a
-    /// token signed by us, unexpired, whose key is still live. Revoking a key ends both.
-    pub(crate) async fn caller(&self, token: &str) -> Result<Caller, ApiError> {
+    /// The vendor a bearer credential of the request `parts` speaks for: an API key itself
+    /// (`mcpb_…`, live), or a token signed by us, unexpired, whose key is still live. Revoking
+    /// a key ends both. Failed keys count against their address and key as failed exchanges
+    /// do (429 past the limit), so a flood of guesses costs no more lookups than it would there.
+    pub(crate) async fn caller(&self, token: &str, parts: &Parts) -> Result<Caller, ApiError> {
         if token.len() > MAX_TOKEN_BYTES {
             return Err(invalid());
         }
-        if vendors::key_prefix(token).is_some() {
-            let vendor = vendors::by_key(&self.pool, token)
-                .await?
-                .ok_or_else(|| ApiError::unauthorized("the API key is unknown or revoked"))?;
+        if let Some(prefix) = vendors::key_prefix(token) {
+            let prefix = Some(prefix).filter(|p| p.len() <= 32);
+            let addr = ClientAddr::of(parts, &self.app);
+            let limits = self.app.limits();
+            limits.auth_allowed(&self.app, addr, prefix)?;
+            let vendor = vendors::by_key(&self.pool, token).await?.ok_or_else(|| {
+                limits.auth_failed(addr, prefix);
+                ApiError::unauthorized("the API key is unknown or revoked")
+            })?;
             return Ok(Caller {
                 vendor_id: vendor.id,
                 name: vendor.name,
@@ -206,7 +217,9 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        Verifier::from_ref(state).caller(bearer(parts)?).await
+        Verifier::from_ref(state)
+            .caller(bearer(parts)?, parts)
+            .await
     }
 }
 

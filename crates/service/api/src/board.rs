@@ -80,6 +80,18 @@ pub struct Board {
     pub entries: Vec<BoardEntry>,
 }
 
+impl Board {
+    /// Whether it shows anything a filter chose: an entry beyond the reference agents (which
+    /// every filter keeps), or, unfiltered, any entry.
+    pub fn worth_keeping(&self) -> bool {
+        if self.filter.is_empty() {
+            !self.entries.is_empty()
+        } else {
+            self.entries.iter().any(|e| !e.reference)
+        }
+    }
+}
+
 /// Which board.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub struct Query {
@@ -184,8 +196,9 @@ pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbE
     }
     let board = ranked(state, &q).await?;
     let body = Bytes::from(serde_json::to_vec(&board).expect("boards serialize"));
-    // An empty board is not kept: made-up sets and filters cannot push real boards out.
-    if !board.entries.is_empty() {
+    // A board with nothing of its own is not kept: made-up sets and filters (which still
+    // show the reference agents) cannot push real boards out.
+    if board.worth_keeping() {
         state.board().put(q, body.clone());
     }
     Ok(body)
@@ -371,6 +384,37 @@ mod tests {
             finished_at: OffsetDateTime::UNIX_EPOCH,
             flags: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_filtered_board_of_reference_agents_alone_is_not_kept() {
+        let reference = BoardEntry {
+            reference: true,
+            ..line(0.9, [0.8, 1.0], None)
+        };
+        let board = |filter: Filter, entries: Vec<BoardEntry>| Board {
+            set: "dev".into(),
+            server: None,
+            category: None,
+            filter,
+            entries,
+        };
+        let made_up = Filter {
+            organisation: Some("Nobody".into()),
+            ..Filter::default()
+        };
+        assert!(!board(made_up.clone(), vec![]).worth_keeping());
+        let only_yardsticks = board(made_up.clone(), vec![reference]);
+        assert!(!only_yardsticks.worth_keeping());
+        let mut chosen = only_yardsticks;
+        chosen.entries.push(line(0.5, [0.4, 0.6], None));
+        assert!(chosen.worth_keeping());
+        assert!(!board(Filter::default(), vec![]).worth_keeping());
+        let reference = BoardEntry {
+            reference: true,
+            ..line(0.9, [0.8, 1.0], None)
+        };
+        assert!(board(Filter::default(), vec![reference]).worth_keeping());
     }
 
     #[test]

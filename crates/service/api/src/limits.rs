@@ -169,13 +169,9 @@ mod tests {
 #[derive(Clone, Copy, Debug)]
 pub struct ClientAddr(pub Option<IpAddr>);
 
-impl axum::extract::FromRequestParts<crate::AppState> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut http::request::Parts,
-        state: &crate::AppState,
-    ) -> Result<Self, Self::Rejection> {
+impl ClientAddr {
+    /// The address of the request `parts` as the limits count it.
+    pub fn of(parts: &http::request::Parts, state: &crate::AppState) -> Self {
         if state.config().admission.trust_forwarded_for {
             // The last entry is the one our proxy added; earlier ones are the client's to
             // write, so nothing but the last is read.
@@ -188,20 +184,32 @@ impl axum::extract::FromRequestParts<crate::AppState> for ClientAddr {
                 .and_then(|v| v.rsplit(',').next())
                 .and_then(|a| a.trim().parse::<IpAddr>().ok());
             if forwarded.is_some() {
-                return Ok(Self(forwarded));
+                return Self(forwarded);
             }
         }
-        Ok(Self(
+        Self(
             parts
                 .extensions
                 .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
                 .map(|c| c.0.ip()),
-        ))
+        )
+    }
+}
+
+impl axum::extract::FromRequestParts<crate::AppState> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut http::request::Parts,
+        state: &crate::AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Self::of(parts, state))
     }
 }
 
 impl Limits {
-    /// Refuses a key exchange while its address or key has failed too often lately.
+    /// Refuses a key (exchanged, or used as a bearer credential) while its address or key has
+    /// failed too often lately.
     pub fn auth_allowed(
         &self,
         state: &crate::AppState,
@@ -218,13 +226,13 @@ impl Limits {
         match by_address.into_iter().chain(by_key).find_map(Result::err) {
             None => Ok(()),
             Some(wait) => Err(crate::ApiError::rate_limited(
-                "too many failed API-key exchanges lately; wait before trying again",
+                "too many failed API keys from here lately; wait before trying again",
                 wait,
             )),
         }
     }
 
-    /// Counts a failed key exchange.
+    /// Counts a failed key (exchanged, or used as a bearer credential).
     pub fn auth_failed(&self, addr: ClientAddr, key_prefix: Option<&str>) {
         if let Some(ip) = addr.0 {
             let _ = self.auth_failures_by_address.hit(&address_key(ip));

@@ -200,6 +200,27 @@ async fn failed_key_exchanges_and_submissions_are_rate_limited_with_retry_after(
     assert_eq!(r.status(), 429);
     assert!(retry_after(&r) >= 1);
 
+    // A key used as a bearer credential counts the same: ten wrong ones from one address,
+    // then that address waits, right key or not; another address does not.
+    let other = svc.vendor("initech", false).await;
+    let as_bearer = |key: String, from: &'static str| {
+        let r = svc
+            .http
+            .get(svc.at("/submissions"))
+            .bearer_auth(key)
+            .header("x-forwarded-for", format!("198.51.100.9, {from}"));
+        async move { r.send().await.unwrap() }
+    };
+    for i in 0..10 {
+        let r = as_bearer(format!("mcpb_guess{i}_secret"), "203.0.113.30").await;
+        assert_eq!(r.status(), 401);
+    }
+    let r = as_bearer(other.clone(), "203.0.113.30").await;
+    assert_eq!(r.status(), 429, "a flood of guessed keys is held back");
+    assert!(retry_after(&r) >= 1);
+    assert!(!r.text().await.unwrap().contains(&other));
+    assert_eq!(as_bearer(other, "203.0.113.31").await.status(), 200);
+
     // Submissions: ten in a burst (valid or not, each is counted before its body is read),
     // then 429 with Retry-After.
     let token = svc.token("globex").await;

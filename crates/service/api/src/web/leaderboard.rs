@@ -116,7 +116,7 @@ pub(crate) async fn page(
                 page,
             };
             let (body, empty) = content(&state, &filters, &title).await?;
-            // An empty board is not kept: made-up sets cannot push real pages out.
+            // An empty board is not kept: made-up sets and filters cannot push real pages out.
             if !empty {
                 state.board().put_page(key, Arc::from(body.0.as_str()));
             }
@@ -229,7 +229,14 @@ async fn content(
             a href=(format!("/sets/{set}/results?format=csv")) { "the result matrix" } "." }
         (history(state, &sets, f.server, f.category).await?)
     };
-    Ok((body, entries.is_empty()))
+    // As the board cache decides: a filtered page showing only the reference agents (a
+    // made-up organisation) is not kept.
+    let nothing_chosen = if f.filter.is_empty() {
+        entries.is_empty()
+    } else {
+        entries.iter().all(|e| e["reference"] == Value::Bool(true))
+    };
+    Ok((body, nothing_chosen))
 }
 
 /// What a board page shows, for the links that keep it while changing one thing.

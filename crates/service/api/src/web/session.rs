@@ -60,7 +60,7 @@ where
         };
         // An expired or revoked session is simply signed out; only a failing database is
         // an error.
-        match Verifier::from_ref(state).caller(token).await {
+        match Verifier::from_ref(state).caller(token, parts).await {
             Ok(caller) => Ok(Self(Some(caller))),
             Err(e) if e.status() == StatusCode::UNAUTHORIZED => Ok(Self(None)),
             Err(e) => Err(PageError(e)),

@@ -1,0 +1,210 @@
+//! One OpenAI-compatible chat-completions call, retried through what models' endpoints do
+//! under load: `429` (after its `Retry-After`), `5xx`, `408`, a dropped connection, a timeout,
+//! a body that is not a completion. Another `4xx` stops at once (a wrong model name or key
+//! does not get better). Every attempt is bounded by the time left before the run's stop; the
+//! key is never printed (not in `Debug`, not in errors).
+
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// Where the model is.
+#[derive(Clone)]
+pub struct LlmConfig {
+    /// The API's base URL, e.g. `https://api.openai.com/v1` (`/chat/completions` is added).
+    pub base_url: String,
+    pub model: String,
+    /// Sent as `Authorization: Bearer`; none for endpoints without keys.
+    pub api_key: Option<String>,
+}
+
+impl std::fmt::Debug for LlmConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmConfig")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .finish()
+    }
+}
+
+impl LlmConfig {
+    /// From `OPENAI_BASE_URL`, `MCPBENCH_MODEL` and `OPENAI_API_KEY` (optional), as the Python
+    /// template reads them.
+    pub fn from_env() -> Result<Self, String> {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        let base_url = var("OPENAI_BASE_URL").ok_or("OPENAI_BASE_URL is not set")?;
+        let model = var("MCPBENCH_MODEL").ok_or("MCPBENCH_MODEL is not set")?;
+        Ok(Self {
+            base_url,
+            model,
+            api_key: var("OPENAI_API_KEY"),
+        })
+    }
+}
+
+/// Tokens a run spent, as the model's endpoints counted them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Whether any completion said how many (else the counts are unknown, not zero).
+    pub reported: bool,
+}
+
+impl Usage {
+    pub fn add(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.reported |= other.reported;
+    }
+
+    fn of(completion: &Value) -> Self {
+        let u = &completion["usage"];
+        match (u["prompt_tokens"].as_u64(), u["completion_tokens"].as_u64()) {
+            (Some(input_tokens), Some(output_tokens)) => Usage {
+                input_tokens,
+                output_tokens,
+                reported: true,
+            },
+            _ => Usage::default(),
+        }
+    }
+}
+
+/// Why the model could not be asked.
+#[derive(Debug)]
+pub struct ChatError(pub String);
+
+/// Tries per call before giving up.
+const TRIES: u32 = 5;
+/// The longest one attempt may take.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest `Retry-After` honoured; a longer one is waited this long.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+/// The largest completion body read.
+const MAX_BODY_BYTES: usize = 4 << 20;
+
+pub(crate) struct Chat<'a> {
+    http: &'a reqwest::Client,
+    config: &'a LlmConfig,
+    url: String,
+    stop: Instant,
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Done(Value, Usage),
+    /// Worth another try, after at least this long.
+    Again(String, Option<Duration>),
+    Fatal(String),
+}
+
+impl<'a> Chat<'a> {
+    pub fn new(http: &'a reqwest::Client, config: &'a LlmConfig, stop: Instant) -> Self {
+        Self {
+            http,
+            config,
+            url: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
+            stop,
+        }
+    }
+
+    pub fn model(&self) -> &str {
+        &self.config.model
+    }
+
+    /// The model's message for `body`, with the tokens it reported.
+    pub async fn complete(&self, body: &Value) -> Result<(Value, Usage), ChatError> {
+        let mut last = String::new();
+        for attempt in 0..TRIES {
+            let left = self.stop.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            let wait = match self.attempt(body, left.min(ATTEMPT_TIMEOUT)).await {
+                Attempt::Done(message, usage) => return Ok((message, usage)),
+                Attempt::Fatal(why) => return Err(ChatError(why)),
+                Attempt::Again(why, after) => {
+                    tracing::debug!(attempt, error = %why, "the model failed; trying again");
+                    last = why;
+                    after.unwrap_or(Duration::from_millis(500) * 2u32.pow(attempt))
+                }
+            };
+            let left = self.stop.saturating_duration_since(Instant::now());
+            if wait >= left {
+                break;
+            }
+            tokio::time::sleep(wait).await;
+        }
+        Err(ChatError(if last.is_empty() {
+            "no time left to ask the model".into()
+        } else {
+            format!("the model kept failing: {last}")
+        }))
+    }
+
+    async fn attempt(&self, body: &Value, timeout: Duration) -> Attempt {
+        let mut request = self.http.post(&self.url).json(body).timeout(timeout);
+        if let Some(key) = &self.config.api_key {
+            request = request.bearer_auth(key);
+        }
+        let mut response = match request.send().await {
+            Ok(r) => r,
+            // Without the URL: it may carry a key in its query.
+            Err(e) if e.is_timeout() => return Attempt::Again("timed out".into(), None),
+            Err(e) => {
+                return Attempt::Again(format!("unreachable: {}", e.without_url()), None);
+            }
+        };
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER));
+        let mut bytes = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) if bytes.len() + chunk.len() <= MAX_BODY_BYTES => {
+                    bytes.extend_from_slice(&chunk)
+                }
+                Ok(Some(_)) => return Attempt::Again("the reply is over 4 MiB".into(), None),
+                Ok(None) => break,
+                Err(e) => {
+                    return Attempt::Again(
+                        format!("the reply broke off: {}", e.without_url()),
+                        None,
+                    );
+                }
+            }
+        }
+        let snippet = || {
+            String::from_utf8_lossy(&bytes)
+                .chars()
+                .take(200)
+                .collect::<String>()
+        };
+        match status.as_u16() {
+            200 => {}
+            429 => {
+                return Attempt::Again(
+                    "rate limited (429)".into(),
+                    Some(retry_after.unwrap_or(Duration::from_secs(1))),
+                );
+            }
+            408 | 500..=599 => {
+                return Attempt::Again(format!("HTTP {status}: {}", snippet()), None);
+            }
+            _ => return Attempt::Fatal(format!("HTTP {status}: {}", snippet())),
+        }
+        let completion: Value = match serde_json::from_slice(&bytes) {
+            Ok(v) => v,
+            Err(_) => return Attempt::Again(format!("not JSON: {}", snippet()), None),
+        };
+        match completion["choices"][0]["message"].as_object() {
+            Some(message) => Attempt::Done(Value::Object(message.clone()), Usage::of(&completion)),
+            None => Attempt::Again(format!("no choices[0].message: {}", snippet()), None),
+        }
+    }
+}
