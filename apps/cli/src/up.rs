@@ -163,6 +163,8 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
         max_connections: mcpbench_api::DEFAULT_MAX_CONNECTIONS,
         max_open_submissions: 4,
         trust_forwarded_for: false,
+        // On this machine the agents are the user's own loopback services.
+        hosted_private_sets: true,
     };
     let custody = local_custody(&args.data_dir, &args.custody)?;
     let api_config =

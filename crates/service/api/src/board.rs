@@ -32,6 +32,9 @@ pub struct BoardEntry {
     pub reference: bool,
     /// What the submission says of its model and agent (`null`: not stated).
     pub about: About,
+    /// `sandboxed`: a Docker image run in our sandbox, which saw each task with no way out;
+    /// `hosted`: the vendor's own endpoint, which received every goal it ran.
+    pub hosting: &'static str,
     /// Runs attempted (tasks x trials) in this view.
     pub tasks: i64,
     pub passed: i64,
@@ -271,6 +274,10 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         name: entry.name.clone(),
         reference: entry.is_reference,
         about: About::stored(&entry.about()),
+        hosting: match entry.kind {
+            mcpbench_db::AgentKind::Docker => "sandboxed",
+            mcpbench_db::AgentKind::Endpoint => "hosted",
+        },
         tasks,
         passed,
         success_rate: rate,
@@ -370,6 +377,7 @@ mod tests {
             name: "n".into(),
             reference: false,
             about: About::default(),
+            hosting: "hosted",
             tasks: 100,
             passed: (rate * 100.0) as i64,
             success_rate: rate,

@@ -79,7 +79,7 @@ pub(crate) fn attachment(filename: &str, body: String) -> Response {
 }
 
 /// The columns of the board's CSV, in order (docs/data.md lists what each means).
-pub(crate) const BOARD_COLUMNS: [&str; 31] = [
+pub(crate) const BOARD_COLUMNS: [&str; 32] = [
     "rank",
     "rank_low",
     "rank_high",
@@ -93,6 +93,7 @@ pub(crate) const BOARD_COLUMNS: [&str; 31] = [
     "weights",
     "framework",
     "scaffold",
+    "hosting",
     "tasks",
     "passed",
     "success_rate",
@@ -140,6 +141,7 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         text(e.about.weights.map(|w| w.as_str()).unwrap_or_default()),
         opt(&e.about.framework),
         text(e.about.scaffold.map(|s| s.as_str()).unwrap_or_default()),
+        text(e.hosting),
         int(e.tasks),
         int(e.passed),
         num(Some(e.success_rate)),

@@ -82,6 +82,9 @@ pub struct Config {
     pub public_url: Option<String>,
     /// What one client may hold and repeat.
     pub admission: Admission,
+    /// Whether hosted endpoints may run private sets (`MCPBENCH_HOSTED_PRIVATE_SETS`): each
+    /// goal of the set is sent to the vendor's server, outside any sandbox.
+    pub hosted_private_sets: bool,
 }
 
 /// What one client may hold and repeat: connections, submissions at once, and the rates of
@@ -323,6 +326,7 @@ impl Config {
                 trust_forwarded_for: args.trust_forwarded_for,
                 ..Admission::default()
             },
+            hosted_private_sets: args.hosted_private_sets,
         })
     }
 }

@@ -185,6 +185,10 @@ async fn the_board_exports_as_csv_and_filters_by_what_submissions_say_of_themsel
         (&*first["framework"], &*first["scaffold"]),
         ("LangGraph 0.2", "own")
     );
+    assert_eq!(
+        first["hosting"], "hosted",
+        "an endpoint received every goal it ran"
+    );
     let random = rows.iter().find(|r| r["submission_id"] == c).unwrap();
     assert_eq!(random["organisation"], "", "not stated is an empty cell");
     assert!(!text.contains(",=1"), "no cell starts a formula");

@@ -470,3 +470,46 @@ async fn a_month_drawn_from_a_private_pool_is_closed_to_every_public_page_while_
         "a pool goal is in the database in clear"
     );
 }
+
+/// By default a deployment runs private sets on Docker images only: a hosted endpoint would
+/// receive every sealed goal. An endpoint submission to a private set is refused with that
+/// reason, and nothing is created; public sets still take endpoints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn hosted_endpoints_are_refused_on_private_sets_unless_the_deployment_allows_them() {
+    let svc = Service::start(Options {
+        hosted_private_sets: false,
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    let vendor = svc.token("acme").await;
+    svc.private_set("2026-11", &svc.tasks.clone()).await;
+    let body = |set: &str| {
+        json!({"name": "n", "model": "m", "kind": "endpoint",
+               "endpoint_url": "http://127.0.0.1:9/", "set": set})
+    };
+    let (status, problem) = svc
+        .post("/submissions", Some(&vendor), &body("2026-11"))
+        .await;
+    assert_eq!(status, 422, "{problem}");
+    assert!(
+        problem["type"]
+            .as_str()
+            .unwrap()
+            .ends_with("hosted-private-set"),
+        "{problem}"
+    );
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("Docker images only") && detail.contains("sealed tasks"),
+        "{detail}"
+    );
+    let (_, mine) = svc.get("/submissions", Some(&vendor)).await;
+    assert_eq!(
+        mine["submissions"].as_array().unwrap().len(),
+        0,
+        "nothing was created"
+    );
+    let (status, created) = svc.post("/submissions", Some(&vendor), &body("dev")).await;
+    assert_eq!(status, 202, "a public set takes endpoints: {created}");
+}

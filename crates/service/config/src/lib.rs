@@ -213,6 +213,12 @@ pub struct ApiArgs {
     /// that proxy sets) rather than the connection's peer, for the rate limits.
     #[arg(long, env = "MCPBENCH_TRUST_FORWARDED_FOR", default_value_t = false, action = clap::ArgAction::Set)]
     pub trust_forwarded_for: bool,
+    /// Let hosted endpoints run private sets. A hosted endpoint receives every goal it runs,
+    /// so on a live private set it sees the month's sealed tasks (a sandboxed image cannot send
+    /// them home). Off, private sets take Docker images only and an endpoint submission to one
+    /// is refused with the reason.
+    #[arg(long, env = "MCPBENCH_HOSTED_PRIVATE_SETS", default_value_t = false, action = clap::ArgAction::Set)]
+    pub hosted_private_sets: bool,
 }
 
 /// The keys that seal private tasks at rest (the worker opens them). Not `Debug`: nothing

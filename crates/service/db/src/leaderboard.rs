@@ -1,7 +1,7 @@
 //! The leaderboard table, written once per finished submission by
 //! [`crate::submissions::finish`] and read here.
 
-use crate::DbError;
+use crate::{AgentKind, DbError};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -42,6 +42,8 @@ pub struct Entry {
     /// Who owns it and whether they published its runs (what decides who sees them).
     pub vendor_id: i64,
     pub published: bool,
+    /// A hosted endpoint (it received every goal it ran) or a sandboxed image.
+    pub kind: AgentKind,
 }
 
 impl Entry {
@@ -71,7 +73,7 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",
                 s.organisation, s.model_version, s.weights, s.framework, s.scaffold,
-                s.vendor_id, s.published
+                s.vendor_id, s.published, s.kind AS "kind: AgentKind"
          FROM leaderboard l JOIN submissions s ON s.id = l.submission_id
          WHERE l.set_id = $1
          ORDER BY l.success_rate DESC, l.ci_low DESC, l.finished_at LIMIT $2"#,

@@ -179,6 +179,7 @@ pub async fn create(
             ));
         }
         (Kind::Endpoint, None) => {
+            refuse_hosted_on_private(&state, &set).await?;
             endpoint = checked_endpoint(&state, &req).await?;
             submissions::Agent::Endpoint(&endpoint)
         }
@@ -302,6 +303,26 @@ pub struct ImageUpload {
     /// A `docker save` archive of one linux/amd64 image.
     #[schema(value_type = String, format = Binary)]
     image: Vec<u8>,
+}
+
+/// A hosted endpoint would receive every goal of the set it runs: on a private set, that is
+/// the month's sealed tasks, outside any sandbox. Refused unless the deployment allows it.
+async fn refuse_hosted_on_private(state: &AppState, set: &str) -> Result<(), ApiError> {
+    if state.config().hosted_private_sets {
+        return Ok(());
+    }
+    match mcpbench_db::sets::get(state.pool(), set).await? {
+        Some(info) if !info.public => Err(ApiError::unprocessable(
+            "hosted-private-set",
+            format!(
+                "set {set:?} is private and this deployment runs private sets on Docker images \
+                 only: a hosted endpoint receives every goal it runs, so it would see the \
+                 set's sealed tasks; submit your agent as an image (kind \"docker\"), which runs \
+                 sandboxed with no way out, or run against a public set"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The endpoint of an endpoint submission, checked against SSRF (text and resolution).

@@ -424,7 +424,12 @@ fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
                 " " span.ref { (e["model"].as_str().unwrap_or_default())
                     @if let Some(v) = text("model_version") { " " (v) }
                     " · " (e["vendor"].as_str().unwrap_or_default())
-                    @if let Some(f) = text("framework") { " · " (f) } }
+                    @if let Some(f) = text("framework") { " · " (f) }
+                    @match e["hosting"].as_str() {
+                        Some("sandboxed") => { " · " span title="A Docker image run in our sandbox: it saw each task with no way out" { "sandboxed image" } },
+                        Some(_) => { " · " span title="The vendor's own endpoint: it received every goal it ran" { "hosted endpoint" } },
+                        None => {},
+                    } }
                 @if e["reference"] == Value::Bool(true) { " " span.ref { "(reference agent)" } }
                 @for f in &flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
                 @if let Some(first) = leader.filter(|l| *l != id) {

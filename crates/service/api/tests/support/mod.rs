@@ -83,6 +83,8 @@ pub struct Options {
     pub admission: mcpbench_api::Admission,
     /// The most jobs one vendor runs at once in the test's worker (no cap by default).
     pub vendor_max_running: Option<i64>,
+    /// `MCPBENCH_HOSTED_PRIVATE_SETS` (on by default: the tests' agents are loopback endpoints).
+    pub hosted_private_sets: bool,
 }
 
 impl Default for Options {
@@ -103,6 +105,7 @@ impl Default for Options {
                 ..Default::default()
             },
             vendor_max_running: None,
+            hosted_private_sets: true,
         }
     }
 }
@@ -145,6 +148,7 @@ impl Service {
             custody: custody.clone(),
             public_url: options.public_url.clone(),
             admission: options.admission.clone(),
+            hosted_private_sets: options.hosted_private_sets,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
