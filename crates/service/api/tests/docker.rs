@@ -405,6 +405,9 @@ async fn bad_docker_submissions_get_their_reasons() {
         assert!(!text.contains(goal.as_str()), "the goal leaked: {text}");
         assert!(!text.contains("mcpbench/1"), "the request leaked: {text}");
     }
+    // A sandboxed image saw the tasks with no way out: nothing is recorded as exposed.
+    let (_, set) = svc.get("/sets/2026-11", None).await;
+    assert_eq!(set["exposed"], 0, "{set}");
     images::remove_image(&image_id);
 
     // A pinned reference the worker cannot pull (no registry here): the submission fails

@@ -70,6 +70,20 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     let done = svc.wait(&id, &vendor, Duration::from_secs(120)).await;
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["scores"]["success_rate"], 1.0, "{done}");
+    // A hosted endpoint received every goal of the month: each task is recorded as exposed to
+    // its vendor, and the set says how many.
+    let exposures = mcpbench_db::exposures::of_set(&svc.pool, "2026-11")
+        .await
+        .unwrap();
+    assert_eq!(exposures.len(), month.len(), "{exposures:?}");
+    assert!(exposures.iter().all(|e| e.vendor == "acme"));
+    let (_, set) = svc.get("/sets/2026-11", None).await;
+    assert_eq!(set["exposed"], month.len() as u64, "{set}");
+    let (_, dev) = svc.get("/sets/dev", None).await;
+    assert!(
+        dev.get("exposed").is_none(),
+        "a public set has nothing to expose: {dev}"
+    );
     let (_, page) = svc
         .get(&format!("/submissions/{id}/runs"), Some(&vendor))
         .await;

@@ -11,6 +11,7 @@
 pub mod anomalies;
 mod error;
 pub mod exports;
+pub mod exposures;
 pub mod judgements;
 pub mod leaderboard;
 pub mod queue;

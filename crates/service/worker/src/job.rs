@@ -179,6 +179,20 @@ impl Worker {
                 .map_err(|_| "the submission's distractor level is not one we know".to_string())?;
             task = with_distractors(&task, level);
         }
+        if target.kind == AgentKind::Endpoint && !target.set_public {
+            // The goal is about to leave our hands: recorded first, or not sent at all.
+            mcpbench_db::exposures::record(
+                &self.pool,
+                &target.set_id,
+                &claim.task_id,
+                claim.submission_id,
+            )
+            .await
+            .map_err(|e| {
+                tracing::warn!(error = %e, "recording an exposure failed");
+                "the run could not be recorded on our side".to_string()
+            })?;
+        }
         let agent = match target.kind {
             AgentKind::Endpoint => Agent::Endpoint(AgentTarget {
                 label: target.vendor,

@@ -92,6 +92,10 @@ pub struct SetDetail {
     #[serde(flatten)]
     pub set: SetView,
     pub commitments: Vec<String>,
+    /// Of a private set: how many of its tasks were sent to a vendor's hosted endpoint (which
+    /// receives every goal it runs), so are known outside the sandbox; absent for public sets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposed: Option<i64>,
 }
 
 /// Every set, newest first.
@@ -128,9 +132,15 @@ pub async fn get(
     } else {
         Vec::new()
     };
+    let exposed = if set.public {
+        None
+    } else {
+        Some(mcpbench_db::exposures::exposed_tasks(state.pool(), &set.id).await?)
+    };
     Ok(AppJson(SetDetail {
         set: set.into(),
         commitments,
+        exposed,
     }))
 }
 
