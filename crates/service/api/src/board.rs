@@ -87,11 +87,17 @@ impl Board {
     /// Whether it shows anything a filter chose: an entry beyond the reference agents (which
     /// every filter keeps), or, unfiltered, any entry.
     pub fn worth_keeping(&self) -> bool {
-        if self.filter.is_empty() {
-            !self.entries.is_empty()
-        } else {
-            self.entries.iter().any(|e| !e.reference)
-        }
+        worth_keeping(&self.filter, self.entries.iter().map(|e| e.reference))
+    }
+}
+
+/// [`Board::worth_keeping`] on its facts: the filter, and whether each entry is a reference
+/// agent (the website's page cache decides by the same rule).
+pub fn worth_keeping(filter: &Filter, mut references: impl Iterator<Item = bool>) -> bool {
+    if filter.is_empty() {
+        references.next().is_some()
+    } else {
+        references.any(|reference| !reference)
     }
 }
 

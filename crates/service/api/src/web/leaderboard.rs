@@ -81,7 +81,13 @@ pub(crate) async fn page(
             .and_then(Scaffold::parse),
         organisation: match p.organisation.filter(|o| !o.is_empty()) {
             Some(o) if is_label(&o) => Some(o),
-            Some(_) => return Err(ApiError::bad_request("organisation is not a label").into()),
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "organisation must be 1 to 80 characters: a letter or digit, then letters, \
+                     digits, spaces or ._+/()-",
+                )
+                .into());
+            }
             None => None,
         },
     };
@@ -229,14 +235,13 @@ async fn content(
             a href=(format!("/sets/{set}/results?format=csv")) { "the result matrix" } "." }
         (history(state, &sets, f.server, f.category).await?)
     };
-    // As the board cache decides: a filtered page showing only the reference agents (a
-    // made-up organisation) is not kept.
-    let nothing_chosen = if f.filter.is_empty() {
-        entries.is_empty()
-    } else {
-        entries.iter().all(|e| e["reference"] == Value::Bool(true))
-    };
-    Ok((body, nothing_chosen))
+    // Kept by the board cache's rule: a filtered page showing only the reference agents (a
+    // made-up organisation) is not.
+    let keep = board::worth_keeping(
+        f.filter,
+        entries.iter().map(|e| e["reference"] == Value::Bool(true)),
+    );
+    Ok((body, !keep))
 }
 
 /// What a board page shows, for the links that keep it while changing one thing.
