@@ -214,6 +214,21 @@ def add_usage(run, usage):
         run.usage["output_tokens"] += usage["completion_tokens"]
 
 
+def priced(usage):
+    """The usage with its cost in US dollars added when the model's prices are given
+    (MCPBENCH_PRICE_INPUT and MCPBENCH_PRICE_OUTPUT, dollars per million tokens)."""
+    prices = [os.environ.get(k) for k in ("MCPBENCH_PRICE_INPUT", "MCPBENCH_PRICE_OUTPUT")]
+    if not usage or not all(prices):
+        return usage
+    try:
+        per_in, per_out = (float(p) for p in prices)
+    except ValueError:
+        log.warning("MCPBENCH_PRICE_INPUT/OUTPUT are not numbers; cost not reported")
+        return usage
+    cost = (usage["input_tokens"] * per_in + usage["output_tokens"] * per_out) / 1e6
+    return {**usage, "cost_usd": cost}
+
+
 async def llm_policy(run, servers, base_url, api_key, model):
     """The standard chat-completions tool-calling loop; tools are named <server>__<tool>."""
     functions, route = [], {}
@@ -290,7 +305,7 @@ async def run_task(task):
                 answer = f"policy error after {run.steps} steps: {describe(exc)}"
     if answer is None:
         answer = f"stopped at the deadline after {run.steps} steps; " + "; ".join(run.notes)
-    return answer, run.usage
+    return answer, priced(run.usage)
 
 
 # --- HTTP layer --------------------------------------------------------------------------------

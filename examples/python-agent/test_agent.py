@@ -311,6 +311,14 @@ class AgentTest(unittest.TestCase):
         self.assertEqual(names, ["tiny__list_items", "tiny__echo", "tiny__fail", "tiny__count", "tiny__slow"])
         self.assertEqual(first["tools"][1]["function"]["parameters"]["required"], ["text"])
         self.assertEqual(data["usage"], {"input_tokens": 100, "output_tokens": 14})
+        # Given the model's prices, the reply says what the run cost.
+        FakeLLM.requests.clear()
+        CALLS.clear()
+        env.update(MCPBENCH_PRICE_INPUT="2.5", MCPBENCH_PRICE_OUTPUT="10")
+        with mock.patch.dict(os.environ, env):
+            status, data = self.post(self.task(max_steps=3))
+        self.assertEqual(status, 200, data)
+        self.assertAlmostEqual(data["usage"]["cost_usd"], (100 * 2.5 + 14 * 10) / 1e6)
 
     def test_llm_retries_what_models_fail_with_and_stops_at_a_refusal(self):
         FakeLLM.requests.clear()

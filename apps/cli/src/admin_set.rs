@@ -103,6 +103,14 @@ pub enum SetCommand {
         #[command(flatten)]
         db: Db,
     },
+    /// List the tasks of a set that were sent to vendors' own machines (hosted endpoints and
+    /// standard-track models), in it or in an earlier month: which vendor, first when. The next
+    /// rotation from the set replaces them first.
+    Exposures {
+        id: String,
+        #[command(flatten)]
+        db: Db,
+    },
     /// Write a retired set's reveal bundle to stdout.
     Bundle {
         id: String,
@@ -192,8 +200,9 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
             let pool = db.connect().await?;
             let r = mcpbench_sets::rotate(&pool, &custody, &from, &to, replace).await?;
             eprintln!(
-                "draft set {to:?}: {} tasks kept from {from:?}, {} fresh",
-                r.kept, r.replaced
+                "draft set {to:?}: {} tasks kept from {from:?}, {} fresh ({} of them exposed, \
+                 replaced first)",
+                r.kept, r.replaced, r.exposed_replaced
             );
         }
         SetCommand::Retire {
@@ -241,6 +250,17 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
                 println!("{}\t{on}\t{}", f.kind, f.summary);
             }
             eprintln!("{} flags on set {id:?}", flags.len());
+        }
+        SetCommand::Exposures { id, db } => {
+            let pool = db.connect().await?;
+            let ids = mcpbench_db::exposures::exposed_ids(&pool, &id).await?;
+            for e in mcpbench_db::exposures::held_by(&pool, &id).await? {
+                println!("{}\t{}\t{}\t{}", e.task_id, e.vendor, e.set_id, e.first_at);
+            }
+            eprintln!(
+                "{} tasks of set {id:?} exposed; a rotation from it replaces them first",
+                ids.len()
+            );
         }
         SetCommand::Bundle { id, db } => {
             let pool = db.connect().await?;

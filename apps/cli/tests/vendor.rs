@@ -161,6 +161,61 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("completed"), "{}", text(&o));
 
+    // A model on the standard track: the key goes in once and is never shown back.
+    let o = mcpbench(
+        &config,
+        &[
+            "submit",
+            "--name",
+            "std",
+            "--model",
+            "Acme 3",
+            "--model-endpoint",
+            "http://127.0.0.1:9/v1",
+            "--model-id",
+            "acme-3",
+            "--model-api-key",
+            "sk-cli-secret-42",
+            "--model-prices",
+            "0.40,1.60",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("sk-cli-secret-42"));
+    let model_id = String::from_utf8_lossy(&o.stdout)
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let o = mcpbench(&config, &["status", &model_id, "--json"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let shown: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(shown["kind"], "model", "{shown}");
+    assert_eq!(shown["model_endpoint"]["model"], "acme-3");
+    assert_eq!(shown["model_endpoint"]["key"], true);
+    assert_eq!(shown["model_endpoint"]["prices"]["input_per_mtok"], 0.4);
+    assert!(!text(&o).contains("sk-cli-secret-42"));
+    let o = mcpbench(
+        &config,
+        &[
+            "submit",
+            "--name",
+            "x",
+            "--model",
+            "m",
+            "--model-endpoint",
+            "http://127.0.0.1:9/v1",
+            "--model-id",
+            "m",
+            "--model-prices",
+            "cheap",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("per million tokens"), "{}", text(&o));
+
     // What goes wrong is said, with the API's words, and exits 1.
     let o = mcpbench(
         &config,
@@ -250,12 +305,13 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
         .collect();
     assert_eq!(
         lines.len(),
-        2,
-        "the oracle and the one at a distractor level: {}",
+        3,
+        "the model, the one at a distractor level and the oracle, newest first: {}",
         text(&o)
     );
+    assert!(lines[0].starts_with(&model_id), "{lines:?}");
     assert!(
-        lines[1].starts_with(&id) && lines[1].contains("completed\t4/4\t1.000"),
+        lines[2].starts_with(&id) && lines[2].contains("completed\t4/4\t1.000"),
         "{lines:?}"
     );
     let o = mcpbench(&config, &["list", "--json", "--limit", "1"], None);

@@ -44,6 +44,20 @@ pub struct SubmitArgs {
     /// Your agent's image in a registry, pinned by digest (`name@sha256:...`).
     #[arg(long, group = "agent")]
     image: Option<String>,
+    /// Submit a model instead (the standard track): its OpenAI-compatible API's base URL
+    /// (`https://api.example.com/v1`). MCPBench's own agent drives it.
+    #[arg(long, group = "agent", requires = "model_id", value_name = "BASE_URL")]
+    model_endpoint: Option<String>,
+    /// The model's name at --model-endpoint.
+    #[arg(long)]
+    model_id: Option<String>,
+    /// The model's API key, sealed by the service and never shown again.
+    #[arg(long, env = "MCPBENCH_MODEL_API_KEY", hide_env_values = true)]
+    model_api_key: Option<String>,
+    /// The model's prices in US dollars per million tokens, in and out (`0.40,1.60`), for
+    /// the board's cost per task.
+    #[arg(long, value_name = "IN,OUT", value_parser = prices)]
+    model_prices: Option<(f64, f64)>,
     /// The set to run against (the deployment's default set when absent).
     #[arg(long)]
     set: Option<String>,
@@ -181,11 +195,40 @@ pub fn login(args: LoginArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `IN,OUT`: two prices in US dollars per million tokens.
+fn prices(text: &str) -> Result<(f64, f64), String> {
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|p| p.is_finite() && *p >= 0.0)
+    };
+    match text.split_once(',') {
+        Some((i, o)) => parse(i).zip(parse(o)),
+        None => None,
+    }
+    .ok_or_else(|| "give two prices per million tokens, in and out: 0.40,1.60".into())
+}
+
 pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     run(async move {
         let client = Client::from_credentials().await?;
-        let mut body = json!({"name": args.name, "model": args.model,
-                              "kind": if args.endpoint.is_some() { "endpoint" } else { "docker" }});
+        let kind = match (&args.endpoint, &args.model_endpoint) {
+            (Some(_), _) => "endpoint",
+            (None, Some(_)) => "model",
+            (None, None) => "docker",
+        };
+        let mut body = json!({"name": args.name, "model": args.model, "kind": kind});
+        if let Some(base_url) = &args.model_endpoint {
+            let mut model = json!({"base_url": base_url, "model": args.model_id});
+            if let Some(key) = &args.model_api_key {
+                model["api_key"] = json!(key);
+            }
+            if let Some((input, output)) = args.model_prices {
+                model["prices"] = json!({"input_per_mtok": input, "output_per_mtok": output});
+            }
+            body["model_endpoint"] = model;
+        }
         if let Some(url) = &args.endpoint {
             body["endpoint_url"] = json!(url);
         }

@@ -15,6 +15,52 @@ pub struct LlmConfig {
     pub model: String,
     /// Sent as `Authorization: Bearer`; none for endpoints without keys.
     pub api_key: Option<String>,
+    /// What the model's tokens cost, when known: the reply's `usage` then carries `cost_usd`.
+    pub prices: Option<Prices>,
+}
+
+/// A model's list prices, in US dollars per million tokens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prices {
+    pub input_per_mtok: f64,
+    pub output_per_mtok: f64,
+}
+
+impl Prices {
+    /// What `usage` cost at these prices.
+    pub fn cost(&self, usage: &Usage) -> f64 {
+        (usage.input_tokens as f64 * self.input_per_mtok
+            + usage.output_tokens as f64 * self.output_per_mtok)
+            / 1e6
+    }
+
+    /// From `MCPBENCH_PRICE_INPUT` and `MCPBENCH_PRICE_OUTPUT` (both or neither).
+    fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Option<Self>, String> {
+        let price = |k: &str| -> Result<Option<f64>, String> {
+            var(k)
+                .map(|v| {
+                    v.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|p| p.is_finite() && *p >= 0.0)
+                        .ok_or(format!(
+                            "{k} is not a price in US dollars per million tokens: {v:?}"
+                        ))
+                })
+                .transpose()
+        };
+        match (
+            price("MCPBENCH_PRICE_INPUT")?,
+            price("MCPBENCH_PRICE_OUTPUT")?,
+        ) {
+            (Some(input_per_mtok), Some(output_per_mtok)) => Ok(Some(Self {
+                input_per_mtok,
+                output_per_mtok,
+            })),
+            (None, None) => Ok(None),
+            _ => Err("set both MCPBENCH_PRICE_INPUT and MCPBENCH_PRICE_OUTPUT, or neither".into()),
+        }
+    }
 }
 
 impl std::fmt::Debug for LlmConfig {
@@ -23,13 +69,15 @@ impl std::fmt::Debug for LlmConfig {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .field("prices", &self.prices)
             .finish()
     }
 }
 
 impl LlmConfig {
     /// From `OPENAI_BASE_URL`, `MCPBENCH_MODEL` and `OPENAI_API_KEY` (optional), as the Python
-    /// template reads them.
+    /// template reads them, and the model's prices from `MCPBENCH_PRICE_INPUT` and
+    /// `MCPBENCH_PRICE_OUTPUT` (optional, US dollars per million tokens).
     pub fn from_env() -> Result<Self, String> {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
         let base_url = var("OPENAI_BASE_URL").ok_or("OPENAI_BASE_URL is not set")?;
@@ -38,6 +86,7 @@ impl LlmConfig {
             base_url,
             model,
             api_key: var("OPENAI_API_KEY"),
+            prices: Prices::from_env(var)?,
         })
     }
 }

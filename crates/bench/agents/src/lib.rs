@@ -22,5 +22,5 @@ mod llm;
 mod random;
 mod server;
 
-pub use chat::{LlmConfig, Usage};
-pub use server::{AgentKind, llm_router, router, serve};
+pub use chat::{LlmConfig, Prices, Usage};
+pub use server::{AgentKind, llm_router, llm_router_with, router, serve};

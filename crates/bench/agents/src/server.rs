@@ -65,7 +65,13 @@ pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
 
 /// The `llm` agent's routes: the standard scaffold driving the model of `config`.
 pub fn llm_router(config: LlmConfig, secret: &[u8]) -> Router {
-    app(Policy::Llm(config, reqwest::Client::new()), &[], secret)
+    llm_router_with(config, reqwest::Client::new(), secret)
+}
+
+/// The same, calling the model with `model_http` (the service's, which connects only where
+/// its egress policy permits).
+pub fn llm_router_with(config: LlmConfig, model_http: reqwest::Client, secret: &[u8]) -> Router {
+    app(Policy::Llm(config, model_http), &[], secret)
 }
 
 fn app(policy: Policy, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
@@ -146,6 +152,9 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
                     "input_tokens": outcome.usage.input_tokens,
                     "output_tokens": outcome.usage.output_tokens,
                 });
+                if let Some(prices) = &config.prices {
+                    body["usage"]["cost_usd"] = json!(prices.cost(&outcome.usage));
+                }
             }
             return reply(StatusCode::OK, body);
         }

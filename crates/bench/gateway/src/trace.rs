@@ -2,7 +2,7 @@
 //! header line, one line per event, and a result line. Field names are stable; new fields may
 //! be added, none removed or renamed, without a new format version.
 
-use mcpbench_scoring::RunCounts;
+use mcpbench_scoring::{RunCounts, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -134,6 +134,12 @@ pub struct AgentExchange {
     pub status: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// What the agent said the run used, as read from its reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Why the reply's `usage` was set aside (the run's usage is then unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage_error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }

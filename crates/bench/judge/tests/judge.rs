@@ -173,6 +173,8 @@ fn trace(task: &Task, run_id: &str) -> Vec<Line> {
             end_us: 20,
             status: Some(200),
             answer: Some("Done.".into()),
+            usage: None,
+            usage_error: None,
             error: None,
         }),
     ]

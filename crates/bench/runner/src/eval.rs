@@ -89,6 +89,8 @@ pub fn outcome(task: &Task, r: &RunResult, analysis: Option<RunAnalysis>) -> Out
         passed: r.passed,
         counts: r.counts,
         analysis,
+        duration_ms: Some(r.duration.as_millis() as u64),
+        usage: r.usage,
     }
 }
 

@@ -5,7 +5,7 @@ use crate::signature::sign_request;
 use mcpbench_egress::{GuardedClient, Policy, Timeouts};
 use mcpbench_gateway::Gateway;
 use mcpbench_gateway::trace::{AgentExchange, Header, Line, RunSummary};
-use mcpbench_scoring::RunCounts;
+use mcpbench_scoring::{RunCounts, Usage};
 use mcpbench_tasks::Task;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -68,6 +68,8 @@ pub struct RunResult {
     pub counts: RunCounts,
     pub duration: Duration,
     pub answer: Option<String>,
+    /// What the agent said the run used; `None` when it said nothing or said it badly.
+    pub usage: Option<Usage>,
     pub trace: Vec<Line>,
 }
 
@@ -227,6 +229,7 @@ impl Runner {
             counts,
             duration,
             answer: exchange.answer,
+            usage: exchange.usage,
             trace,
         }
     }
@@ -257,6 +260,8 @@ impl Runner {
                     end_us: start_us,
                     status: None,
                     answer: None,
+                    usage: None,
+                    usage_error: None,
                     error: Some(format!("the agent's URL was refused: {refusal}")),
                 };
             }
@@ -296,6 +301,8 @@ impl Runner {
                 end_us,
                 status: Some(status),
                 answer: reply.answer,
+                usage: reply.usage,
+                usage_error: reply.usage_error,
                 error: None,
             },
             Ok(Err((status, error))) => AgentExchange {
@@ -303,6 +310,8 @@ impl Runner {
                 end_us,
                 status,
                 answer: None,
+                usage: None,
+                usage_error: None,
                 error: Some(error),
             },
             Err(_) => AgentExchange {
@@ -310,6 +319,8 @@ impl Runner {
                 end_us,
                 status: None,
                 answer: None,
+                usage: None,
+                usage_error: None,
                 error: Some(format!(
                     "no reply within the task's time budget of {:?}",
                     self.time_budget
@@ -376,6 +387,7 @@ fn harness_error(task: &Task, detail: String, started: Instant) -> RunResult {
         counts: RunCounts::default(),
         duration: started.elapsed(),
         answer: None,
+        usage: None,
         trace: Vec::new(),
     }
 }

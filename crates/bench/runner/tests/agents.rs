@@ -144,6 +144,92 @@ async fn broken_replies_are_agent_errors_that_say_what_was_wrong() {
     }
 }
 
+/// The agent line of a run's trace.
+fn agent_line(r: &mcpbench_runner::RunResult) -> mcpbench_gateway::trace::AgentExchange {
+    r.trace
+        .iter()
+        .find_map(|l| match l {
+            mcpbench_gateway::trace::Line::Agent(a) => Some(a.clone()),
+            _ => None,
+        })
+        .expect("every run traces its exchange with the agent")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_is_recorded_as_reported_and_a_broken_report_costs_the_run_nothing() {
+    let (_g, runner) = common::runner(Duration::from_secs(10)).await;
+    let answering = |usage: Value| {
+        axum::Router::new().route(
+            "/",
+            post(move || {
+                let usage = usage.clone();
+                async move { Json(json!({ "answer": "done", "usage": usage })) }
+            }),
+        )
+    };
+    let run = |app: axum::Router| {
+        let runner = runner.clone();
+        async move {
+            let url = common::serve(app).await;
+            runner
+                .run(common::dev_task("fs-"), &common::target(&url, b""))
+                .await
+        }
+    };
+
+    let reported = run(answering(
+        json!({"input_tokens": 1500, "output_tokens": 300, "cost_usd": 0.0123}),
+    ))
+    .await;
+    assert_eq!(reported.reason, Reason::PredicateFalse);
+    let usage = reported.usage.expect("reported");
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens, usage.cost_usd),
+        (Some(1500), Some(300), Some(0.0123))
+    );
+    assert_eq!(agent_line(&reported).usage, Some(usage));
+    // The trace line round-trips with it.
+    let line = serde_json::to_value(agent_line(&reported)).unwrap();
+    assert_eq!(line["usage"]["cost_usd"], 0.0123);
+
+    // A broken report: the verdict is the same as without one, the usage unknown, the trace
+    // says why.
+    for (bad, says) in [
+        (json!({"cost_usd": -3}), "usage.cost_usd"),
+        (json!({"input_tokens": "many"}), "usage.input_tokens"),
+        (json!("free"), "not a JSON object"),
+    ] {
+        let r = run(answering(bad.clone())).await;
+        assert_eq!(r.reason, Reason::PredicateFalse, "{bad}: {:?}", r.detail);
+        assert_eq!(r.usage, None, "{bad}");
+        let line = agent_line(&r);
+        assert!(
+            line.usage_error
+                .as_deref()
+                .is_some_and(|e| e.contains(says)),
+            "{bad}: {:?}",
+            line.usage_error
+        );
+    }
+
+    // No report, and a failed exchange: unknown, not zero.
+    let silent = run(answering(Value::Null)).await;
+    assert_eq!(silent.usage, None);
+    assert_eq!(agent_line(&silent).usage_error, None);
+    let failed = run(axum::Router::new().route(
+        "/",
+        post(|| async {
+            (
+                StatusCode::BAD_GATEWAY,
+                Json(json!({"usage": {"cost_usd": 1}})),
+            )
+        }),
+    ))
+    .await;
+    assert_eq!(failed.reason, Reason::AgentError);
+    assert_eq!(failed.usage, None);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_agent_times_out_and_an_absent_one_is_unreachable() {
     let slow = axum::Router::new().route(

@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use mcpbench_agents::LlmConfig;
+use mcpbench_agents::{LlmConfig, Prices};
 use mcpbench_runner::Reason;
 use mcpbench_sim::Step;
 use serde_json::{Value, json};
@@ -81,6 +81,7 @@ async fn slow_model(
         base_url: format!("{url}v1"),
         model: "scripted-1".into(),
         api_key: Some("sk-test-do-not-print".into()),
+        prices: None,
     };
     (m, config)
 }
@@ -159,15 +160,33 @@ async fn a_model_that_calls_the_reference_in_parallel_solves_the_task() {
         })
         .collect();
     let n = planned.len();
-    let (model, config) = model(move |i, _| match i {
+    let (model, mut config) = model(move |i, _| match i {
         // Every call of the reference at once, as one message of parallel tool calls.
         0 => calls(planned.clone()),
         _ => text(answer.as_deref().unwrap_or("done")),
     })
     .await;
+    config.prices = Some(Prices {
+        input_per_mtok: 2.5,
+        output_per_mtok: 10.0,
+    });
     let r = run_llm(config, &task, Duration::from_secs(30)).await;
     assert!(r.passed, "{:?} {:?}", r.reason, r.detail);
     assert_eq!(r.counts.tool_calls as usize, n);
+    // Two completions of 100 tokens in and 20 out, at $2.50 and $10 per million: the runner
+    // read the reply's usage, and the trace's agent line carries it.
+    let usage = r.usage.expect("the agent reported what the run used");
+    assert_eq!(
+        (usage.input_tokens, usage.output_tokens),
+        (Some(200), Some(40))
+    );
+    let cost = usage.cost_usd.expect("priced");
+    assert!((cost - 0.0009).abs() < 1e-12, "{cost}");
+    let agent_line = r.trace.iter().find_map(|l| match l {
+        mcpbench_gateway::trace::Line::Agent(a) => Some(a.clone()),
+        _ => None,
+    });
+    assert_eq!(agent_line.and_then(|a| a.usage), Some(usage));
     let requests = model.requests();
     assert_eq!(requests.len(), 2);
     // The first request offered the task's servers' tools as functions, `auto`.

@@ -29,6 +29,10 @@
 //! appears exactly when at least one outcome carries it, so no group is empty. Keys are sorted
 //! (`BTreeMap`), so the serialized form is deterministic.
 //!
+//! Each [`Metrics`] carries [`Spend`] too: the mean cost per task over the runs whose agent
+//! reported one, mean tokens likewise, and the median run time ([`spend`]); a figure no run
+//! reported is `None`, never 0.
+//!
 //! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
 //! [`stats`] alongside [`wilson`]; [`repeated`] gives them per task and per submission
 //! ([`Scores::repeated`]). [`cluster`] gives the success rate an interval that counts runs of
@@ -43,6 +47,7 @@ mod metrics;
 mod paired;
 mod process;
 pub mod significance;
+pub mod spend;
 pub mod stats;
 mod trials;
 
@@ -53,5 +58,6 @@ pub use metrics::{Metrics, Outcome, Scores, metrics, score};
 pub use paired::{Paired, paired, solved};
 pub use process::{ProcessMetrics, process_metrics};
 pub use significance::{fisher_greater, mcnemar_exact};
+pub use spend::{Spend, Usage, spend, two_figures};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson, wilson_rate};
 pub use trials::{Repeated, TaskTrials, repeated};

@@ -9,6 +9,7 @@ use crate::RunCounts;
 use crate::analysis::RunAnalysis;
 use crate::cluster::{cluster_of, clustered};
 use crate::process::{ProcessMetrics, process_metrics};
+use crate::spend::{Spend, Usage, spend};
 use crate::stats::wilson;
 use crate::trials::{Repeated, repeated};
 
@@ -30,6 +31,12 @@ pub struct Outcome {
     /// analyses existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<RunAnalysis>,
+    /// The run's wall time, from the request to the agent to its reply or the deadline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// What the agent said the run used; `None` when it said nothing (unknown, not zero).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
 }
 
 /// The metrics of a set of outcomes; see the crate documentation for each formula.
@@ -63,6 +70,9 @@ pub struct Metrics {
     /// Partial credit, call quality, closeness to the references, distractors, failures.
     #[serde(flatten)]
     pub process: ProcessMetrics,
+    /// Cost per task and median run time (unknown when no run reported them).
+    #[serde(flatten)]
+    pub spend: Spend,
 }
 
 /// Overall metrics plus breakdowns by server, category and difficulty.
@@ -129,6 +139,7 @@ fn ratio(num: f64, den: f64) -> Option<f64> {
 
 fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Metrics {
     let process = process_metrics(outcomes.clone().filter_map(|o| o.analysis.as_ref()));
+    let spend = spend(outcomes.clone().map(|o| (o.duration_ms, o.usage.as_ref())));
     let related = clustered(outcomes.clone().map(|o| (cluster_of(&o.task_id), o.passed)));
     let clusters = outcomes
         .clone()
@@ -175,5 +186,6 @@ fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Metric
         tool_calls,
         hallucinated_calls,
         process,
+        spend,
     }
 }

@@ -142,6 +142,8 @@ fn outcomes_without_an_analysis_are_left_out_of_the_process_metrics_only() {
             ..RunCounts::default()
         },
         analysis,
+        duration_ms: None,
+        usage: None,
     };
     let outcomes = [outcome(true, Some(a[0].clone())), outcome(false, None)];
     let m = metrics(&outcomes);
@@ -167,6 +169,8 @@ fn runs_are_grouped_by_their_tasks_shape_when_analysed() {
         passed,
         counts: RunCounts::default(),
         analysis,
+        duration_ms: None,
+        usage: None,
     };
     // serial: passed, failed (budget); parallel: failed; one without an analysis.
     let outcomes = [

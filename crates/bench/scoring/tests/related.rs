@@ -18,6 +18,8 @@ fn o(task: &str, passed: bool) -> Outcome {
         passed,
         counts: RunCounts::default(),
         analysis: None,
+        duration_ms: None,
+        usage: None,
     }
 }
 

@@ -40,6 +40,8 @@ fn o(
             ..RunCounts::default()
         },
         analysis: None,
+        duration_ms: None,
+        usage: None,
     }
 }
 

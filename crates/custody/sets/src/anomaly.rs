@@ -1,5 +1,5 @@
-//! Anomaly detection per rotation (docs/metrics.md, "Anomaly flags"). Three signals, each a test with a
-//! stated threshold, so that a flag means "look closer", never "cheated":
+//! Anomaly detection per rotation (docs/metrics.md, "Anomaly flags"). Four signals, each a test
+//! with a stated threshold, so that a flag means "look closer", never "cheated":
 //!
 //! - `score_jump`: a vendor's model scores beyond what the intervals explain against its own
 //!   earlier months, pooled: the 95% Wilson intervals over tasks solved (one outcome per task)
@@ -13,6 +13,10 @@
 //!   and difficulty (else of the same server and category; the rotation replaced like with
 //!   like), and the pairs go through a one-sided exact McNemar test: flagged when p < 0.01 over
 //!   at least 10 pairs.
+//! - `exposed_gap`: within one submission, the tasks its vendor had been sent before (by a
+//!   hosted endpoint or a standard-track model of an earlier submission, in any month: the
+//!   exposures) against tasks it had not seen, paired and tested as `kept_fresh_gap` is. Where a
+//!   vendor ran hosted, this is the sharper test: it knows which tasks that vendor saw.
 //! - `task_spike`: a kept task whose solve rate across submissions jumps against the previous
 //!   month, counting each vendor's model once: one-sided Fisher exact test, Bonferroni-corrected
 //!   over the tasks tested (family p < 0.05), a rise of at least 30 points and 5 models a month. Listed for admins only
@@ -94,12 +98,13 @@ fn score_jumps(now: &[TaskOutcome], history: &[History]) -> Vec<NewFlag> {
     flags
 }
 
-/// Pairs each fresh task with an unused kept task of the closest shape, in set order.
-fn pairs(shapes: &[Shape]) -> Vec<(&str, &str)> {
-    let kept: Vec<&Shape> = shapes.iter().filter(|s| s.kept).collect();
+/// Pairs each task `seen` says no to with an unused task it says yes to of the closest shape,
+/// in set order: (seen, unseen).
+fn pairs(shapes: &[Shape], seen: impl Fn(&Shape) -> bool) -> Vec<(&str, &str)> {
+    let kept: Vec<&Shape> = shapes.iter().filter(|s| seen(s)).collect();
     let mut used = vec![false; kept.len()];
     let mut out = Vec::new();
-    for fresh in shapes.iter().filter(|s| !s.kept) {
+    for fresh in shapes.iter().filter(|s| !seen(s)) {
         // Like with like: the same server and category, the same difficulty when there is one.
         let fits: [&dyn Fn(&Shape) -> bool; 2] = [
             &|k| {
@@ -120,23 +125,37 @@ fn pairs(shapes: &[Shape]) -> Vec<(&str, &str)> {
     out
 }
 
-fn kept_fresh_gaps(now: &[TaskOutcome], shapes: &[Shape]) -> Vec<NewFlag> {
-    let pairs = pairs(shapes);
-    let mut flags = Vec::new();
+/// One submission's tasks paired (seen, unseen), through the exact McNemar test.
+struct Gap {
+    pairs: usize,
+    seen_solved: u64,
+    unseen_solved: u64,
+    seen_only: u64,
+    unseen_only: u64,
+    p: f64,
+}
+
+/// The gap of each submission in `now` over its `pairs`, where it ran at least [`MIN_PAIRS`]
+/// of them and the test says p < [`MCNEMAR_ALPHA`].
+fn gaps<'a>(
+    now: &'a [TaskOutcome],
+    pairs_of: impl Fn(Uuid) -> Vec<(&'a str, &'a str)>,
+) -> Vec<(Uuid, Gap)> {
+    let mut out = Vec::new();
     for (submission, tasks) in by_submission(now) {
         let solved: HashMap<&str, bool> = tasks
             .iter()
             .map(|t| (t.task_id.as_str(), solved(t)))
             .collect();
         let (mut b, mut c, mut n) = (0u64, 0u64, 0usize);
-        let (mut kept_solved, mut fresh_solved) = (0u64, 0u64);
-        for (kept, fresh) in &pairs {
-            let (Some(&k), Some(&f)) = (solved.get(kept), solved.get(fresh)) else {
+        let (mut seen_solved, mut unseen_solved) = (0u64, 0u64);
+        for (seen, unseen) in pairs_of(submission) {
+            let (Some(&k), Some(&f)) = (solved.get(seen), solved.get(unseen)) else {
                 continue;
             };
             n += 1;
-            kept_solved += u64::from(k);
-            fresh_solved += u64::from(f);
+            seen_solved += u64::from(k);
+            unseen_solved += u64::from(f);
             match (k, f) {
                 (true, false) => b += 1,
                 (false, true) => c += 1,
@@ -148,21 +167,96 @@ fn kept_fresh_gaps(now: &[TaskOutcome], shapes: &[Shape]) -> Vec<NewFlag> {
         }
         let p = mcnemar_exact(b, c);
         if p < MCNEMAR_ALPHA {
-            flags.push(NewFlag {
-                kind: "kept_fresh_gap",
-                submission_id: Some(submission),
-                task_id: None,
-                summary: format!(
-                    "solved {kept_solved} of {n} kept tasks (run by agents in earlier months) but \
-                     {fresh_solved} of {n} fresh ones of the same shape (exact McNemar p = {p:.2e}, \
-                     {b} against {c} discordant pairs)"
-                ),
-                detail: json!({"pairs": n, "kept_solved": kept_solved, "fresh_solved": fresh_solved,
-                               "kept_only": b, "fresh_only": c, "p": p}),
-            });
+            out.push((
+                submission,
+                Gap {
+                    pairs: n,
+                    seen_solved,
+                    unseen_solved,
+                    seen_only: b,
+                    unseen_only: c,
+                    p,
+                },
+            ));
         }
     }
-    flags
+    out
+}
+
+/// A gap's flag: `seen` and `unseen` name the two sides in its summary, `keys` its detail's
+/// four counts (seen solved, unseen solved, seen only, unseen only).
+fn gap_flag(
+    kind: &'static str,
+    submission: Uuid,
+    g: &Gap,
+    (seen, unseen): (&str, &str),
+    keys: [&str; 4],
+) -> NewFlag {
+    NewFlag {
+        kind,
+        submission_id: Some(submission),
+        task_id: None,
+        summary: format!(
+            "solved {} of {n} {seen} but {} of {n} {unseen} of the same shape (exact McNemar \
+             p = {:.2e}, {} against {} discordant pairs)",
+            g.seen_solved,
+            g.unseen_solved,
+            g.p,
+            g.seen_only,
+            g.unseen_only,
+            n = g.pairs,
+        ),
+        detail: json!({"pairs": g.pairs, keys[0]: g.seen_solved, keys[1]: g.unseen_solved,
+                       keys[2]: g.seen_only, keys[3]: g.unseen_only, "p": g.p}),
+    }
+}
+
+fn kept_fresh_gaps(now: &[TaskOutcome], shapes: &[Shape]) -> Vec<NewFlag> {
+    let pairs = pairs(shapes, |s| s.kept);
+    gaps(now, |_| pairs.clone())
+        .into_iter()
+        .map(|(submission, g)| {
+            gap_flag(
+                "kept_fresh_gap",
+                submission,
+                &g,
+                ("kept tasks (run by agents in earlier months)", "fresh ones"),
+                ["kept_solved", "fresh_solved", "kept_only", "fresh_only"],
+            )
+        })
+        .collect()
+}
+
+/// `seen`: for each submission, the tasks of the set its vendor had been sent before it.
+fn exposed_gaps(
+    now: &[TaskOutcome],
+    shapes: &[Shape],
+    seen: &HashMap<Uuid, HashSet<String>>,
+) -> Vec<NewFlag> {
+    let none = HashSet::new();
+    gaps(now, |submission| {
+        let seen = seen.get(&submission).unwrap_or(&none);
+        pairs(shapes, |s| seen.contains(&s.task_id))
+    })
+    .into_iter()
+    .map(|(submission, g)| {
+        gap_flag(
+            "exposed_gap",
+            submission,
+            &g,
+            (
+                "tasks its vendor had been sent before (exposed)",
+                "unseen ones",
+            ),
+            [
+                "exposed_solved",
+                "unseen_solved",
+                "exposed_only",
+                "unseen_only",
+            ],
+        )
+    })
+    .collect()
 }
 
 fn task_spikes(now: &[TaskOutcome], previous: &[TaskOutcome], shapes: &[Shape]) -> Vec<NewFlag> {
@@ -220,15 +314,18 @@ fn task_spikes(now: &[TaskOutcome], previous: &[TaskOutcome], shapes: &[Shape]) 
     flags
 }
 
-/// Every flag the three signals raise for a set's outcomes.
+/// Every flag the four signals raise for a set's outcomes; `seen` gives, per submission, the
+/// tasks its vendor had been sent before it (empty where nothing was exposed).
 pub fn detect(
     now: &[TaskOutcome],
     shapes: &[Shape],
     history: &[History],
     previous: &[TaskOutcome],
+    seen: &HashMap<Uuid, HashSet<String>>,
 ) -> Vec<NewFlag> {
     let mut flags = score_jumps(now, history);
     flags.extend(kept_fresh_gaps(now, shapes));
+    flags.extend(exposed_gaps(now, shapes, seen));
     flags.extend(task_spikes(now, previous, shapes));
     flags
 }
@@ -243,7 +340,11 @@ pub async fn analyze(pool: &PgPool, set: &str) -> Result<Vec<NewFlag>, SetError>
         Some(from) => anomalies::outcomes(pool, from).await?,
         None => Vec::new(),
     };
-    let flags = detect(&now, &shapes, &history, &previous);
+    let mut seen: HashMap<Uuid, HashSet<String>> = HashMap::new();
+    for (submission, task) in mcpbench_db::exposures::seen_before(pool, set).await? {
+        seen.entry(submission).or_default().insert(task);
+    }
+    let flags = detect(&now, &shapes, &history, &previous, &seen);
     anomalies::replace(pool, set, &flags).await?;
     tracing::info!(set, flags = flags.len(), "anomaly analysis stored");
     Ok(flags)

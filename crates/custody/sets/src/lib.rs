@@ -200,7 +200,7 @@ async fn create_with(
     tasks: &[Task],
     public: bool,
     first_sets: Option<&[String]>,
-    rotation: Option<(&str, f64, &Sealed)>,
+    rotation: Option<(&str, f64, &Sealed, &[String])>,
 ) -> Result<(), SetError> {
     check_new_set(id, public, tasks)?;
     let rows: Vec<DraftTask> = if public {
@@ -229,11 +229,12 @@ async fn create_with(
             })
             .collect()
     };
-    let rotation = rotation.map(|(from, replace, seed)| sets::RotationRecord {
+    let rotation = rotation.map(|(from, replace, seed, exposed)| sets::RotationRecord {
         from,
         replace,
         key_id: &seed.key_id,
         sealed_seed: &seed.bytes,
+        exposed,
     });
     sets::create_draft(pool, id, public, rotation, &rows).await?;
     tracing::info!(set = id, tasks = rows.len(), public, "draft set created");

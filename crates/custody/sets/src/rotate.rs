@@ -1,6 +1,7 @@
 //! Monthly rotation: next month's set from this month's, about a quarter of it fresh.
 //!
-//! Which tasks leave is drawn from the rotation's secret seed; each leaving task is replaced by
+//! Which tasks leave is drawn from the rotation's secret seed, the exposed ones first (tasks sent
+//! to a vendor's own machine, docs/data.md "Exposed tasks"); each leaving task is replaced by
 //! a fresh task generated from the same seed, of the same server, category and difficulty when
 //! the generator has one (else the nearest), so the set keeps its shape. Fresh tasks carry the
 //! new month in their id (`...-202612`), so a task id names one task across all months. Every
@@ -27,19 +28,24 @@ pub struct RotationPlan {
 pub struct Rotation {
     pub kept: usize,
     pub replaced: usize,
+    /// How many of the replaced tasks had been exposed.
+    pub exposed_replaced: usize,
 }
 
-/// The next set from `previous`: `round(n * replace)` tasks replaced, drawn by `seed`. No
-/// fresh task repeats or comes near (see [`MAX_GOAL_SIMILARITY`]) a goal of `avoid`: the goals
-/// held in clear when the rotation is made, so a private month never asks what a public set
-/// has shown. The plan is a pure function of its arguments: with the revealed `previous` and
-/// seed and the goals then public, anyone can redo it.
+/// The next set from `previous`: `round(n * replace)` tasks replaced, drawn by `seed`, the
+/// tasks whose ids are in `exposed` first (all of them when they are no more than the share;
+/// else the seed draws which). No fresh task repeats or comes near (see
+/// [`MAX_GOAL_SIMILARITY`]) a goal of `avoid`: the goals held in clear when the rotation is
+/// made, so a private month never asks what a public set has shown. The plan is a pure function
+/// of its arguments: with the revealed `previous`, seed and exposed list and the goals then
+/// public, anyone can redo it.
 pub fn plan_rotation(
     previous: &[Task],
     seed: u64,
     replace: f64,
     new_set: &str,
     avoid: &[String],
+    exposed: &[String],
 ) -> Result<RotationPlan, SetError> {
     let n = previous.len();
     if n < 4 {
@@ -56,6 +62,9 @@ pub fn plan_rotation(
     let leaving_count = ((n as f64 * replace).round() as usize).clamp(1, n - 1);
     let mut order: Vec<usize> = (0..n).collect();
     Rng::new(seed, u64::MAX).shuffle(&mut order);
+    // The exposed tasks first, in the seed's order among themselves; then the rest in it.
+    let exposed: HashSet<&str> = exposed.iter().map(String::as_str).collect();
+    order.sort_by_key(|&i| !exposed.contains(previous[i].id.as_str()));
     let leaving: HashSet<usize> = order[..leaving_count].iter().copied().collect();
 
     let suffix = new_set.replace('-', "");
@@ -233,10 +242,12 @@ pub async fn rotate(
         .collect::<Result<_, _>>()
         .map_err(|_| SetError::Invalid(format!("a task of set {from:?} no longer loads")))?;
     let public = sets::clear_goals(pool).await?;
+    let exposed = mcpbench_db::exposures::exposed_ids(pool, from).await?;
     let seed = secret_seed();
     let next = to.to_string();
+    let given = exposed.clone();
     let plan = tokio::task::spawn_blocking(move || {
-        plan_rotation(&previous, seed, replace, &next, &public)
+        plan_rotation(&previous, seed, replace, &next, &public, &given)
     })
     .await
     .expect("a rotation plan does not panic")?;
@@ -261,12 +272,23 @@ pub async fn rotate(
         &plan.tasks,
         false,
         Some(&first_sets),
-        Some((from, replace, &sealed_seed)),
+        Some((from, replace, &sealed_seed, &exposed)),
     )
     .await?;
     let kept = plan.kept.iter().filter(|k| **k).count();
+    let exposed_replaced = opened
+        .iter()
+        .zip(&plan.kept)
+        .filter(|((_, task, _), kept)| {
+            !**kept
+                && task["id"]
+                    .as_str()
+                    .is_some_and(|id| exposed.iter().any(|e| e == id))
+        })
+        .count();
     Ok(Rotation {
         kept,
         replaced: plan.tasks.len() - kept,
+        exposed_replaced,
     })
 }

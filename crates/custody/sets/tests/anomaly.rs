@@ -3,6 +3,7 @@
 
 use mcpbench_db::anomalies::{History, Shape, TaskOutcome};
 use mcpbench_sets::anomaly::detect;
+use std::collections::{HashMap, HashSet};
 use uuid::Uuid;
 
 const SERVERS: [&str; 10] = [
@@ -53,6 +54,10 @@ fn index(task: &str) -> usize {
     task[2..].parse().unwrap()
 }
 
+fn no_exposures() -> HashMap<Uuid, HashSet<String>> {
+    HashMap::new()
+}
+
 fn kinds(flags: &[mcpbench_db::anomalies::NewFlag]) -> Vec<(&str, Option<Uuid>, Option<&str>)> {
     flags
         .iter()
@@ -68,7 +73,7 @@ fn a_model_that_kept_the_goals_its_agent_saw_is_flagged_and_an_honest_one_is_not
     // The honest one solves about two thirds of both, alike.
     let honest = submission(2, "m2", |t| !index(t).is_multiple_of(3));
     let now: Vec<TaskOutcome> = contaminated.iter().chain(&honest).cloned().collect();
-    let flags = detect(&now, &shapes(), &[], &[]);
+    let flags = detect(&now, &shapes(), &[], &[], &no_exposures());
     assert_eq!(
         kinds(&flags),
         [("kept_fresh_gap", Some(contaminated[0].submission_id), None)]
@@ -111,7 +116,7 @@ fn a_score_jump_beyond_the_intervals_is_flagged_and_steady_scores_are_not() {
         .flatten()
         .cloned()
         .collect();
-    let flags: Vec<_> = detect(&now, &shapes(), &history, &[])
+    let flags: Vec<_> = detect(&now, &shapes(), &history, &[], &no_exposures())
         .into_iter()
         .filter(|f| f.kind == "score_jump")
         .collect();
@@ -141,7 +146,7 @@ fn a_task_whose_solve_rate_spikes_is_flagged_and_steady_tasks_are_not() {
             .collect()
     };
     let (before, now) = (month(1, 5), month(10, 6));
-    let flags: Vec<_> = detect(&now, &shapes(), &[], &before)
+    let flags: Vec<_> = detect(&now, &shapes(), &[], &before, &no_exposures())
         .into_iter()
         .filter(|f| f.kind == "task_spike")
         .collect();
@@ -155,8 +160,45 @@ fn a_task_whose_solve_rate_spikes_is_flagged_and_steady_tasks_are_not() {
     );
     // A fresh task has no last month to spike against; nothing is flagged without one.
     assert!(
-        detect(&now, &shapes(), &[], &[])
+        detect(&now, &shapes(), &[], &[], &no_exposures())
             .iter()
             .all(|f| f.kind != "task_spike")
     );
+}
+
+#[test]
+fn a_vendor_that_does_better_on_the_tasks_it_was_sent_is_flagged() {
+    // Vendor 1 ran hosted last month and was sent k-0..k-19; this month it solves those and
+    // few of the tasks it never saw. Vendor 2 was sent the same tasks and solves both alike;
+    // vendor 3 was sent nothing, so it has no exposed tasks to compare.
+    let sent: HashSet<String> = (0..20).map(|i| format!("k-{i}")).collect();
+    let leaky = submission(1, "m1", |t| sent.contains(t) || t == "f-0");
+    let honest = submission(2, "m2", |t| !index(t).is_multiple_of(3));
+    let unexposed = submission(3, "m3", |t| t.starts_with("k-"));
+    let seen = HashMap::from([
+        (leaky[0].submission_id, sent.clone()),
+        (honest[0].submission_id, sent.clone()),
+    ]);
+    let now: Vec<TaskOutcome> = leaky
+        .iter()
+        .chain(&honest)
+        .chain(&unexposed)
+        .cloned()
+        .collect();
+    let flags: Vec<_> = detect(&now, &shapes(), &[], &[], &seen)
+        .into_iter()
+        .filter(|f| f.kind == "exposed_gap")
+        .collect();
+    assert_eq!(
+        kinds(&flags),
+        [("exposed_gap", Some(leaky[0].submission_id), None)]
+    );
+    assert!(
+        flags[0]
+            .summary
+            .contains("tasks its vendor had been sent before (exposed)"),
+        "{}",
+        flags[0].summary
+    );
+    assert!(flags[0].detail["p"].as_f64().unwrap() < 0.01);
 }

@@ -11,6 +11,46 @@ use std::process::Command;
 use support::{custody, fresh, pg_dump, workspace};
 
 /// Dev tasks with goals no public file holds, so that finding one anywhere is a leak.
+/// Records `tasks` of `set` as sent to a hosted endpoint of a vendor; their ids, sorted.
+async fn expose(pool: &mcpbench_db::PgPool, set: &str, tasks: &[&str]) -> Vec<String> {
+    let (vendor, _) = mcpbench_db::vendors::create(pool, "hosted", false, false)
+        .await
+        .unwrap();
+    let submission = mcpbench_db::submissions::create(
+        pool,
+        &mcpbench_db::submissions::NewSubmission {
+            vendor_id: vendor.id,
+            set_id: set,
+            name: "n",
+            model: "m",
+            agent: mcpbench_db::submissions::Agent::Endpoint("https://agent.example/"),
+            signing_secret: b"k",
+            trials: 1,
+            max_attempts: 1,
+            monthly_quota: None,
+            max_open: None,
+            distractors: None,
+            about: &Default::default(),
+        },
+    )
+    .await
+    .unwrap();
+    for task in tasks {
+        mcpbench_db::exposures::record(pool, set, task, submission)
+            .await
+            .unwrap();
+    }
+    // Its runs are not the point: cancelled, so the month can retire.
+    assert!(
+        mcpbench_db::submissions::cancel(pool, submission, vendor.id)
+            .await
+            .unwrap()
+    );
+    let mut ids: Vec<String> = tasks.iter().map(|t| t.to_string()).collect();
+    ids.sort();
+    ids
+}
+
 fn secret_tasks(n: usize) -> Vec<Task> {
     let mut tasks = load_dir(&workspace().join("tasks/dev")).unwrap();
     tasks.truncate(n);
@@ -187,10 +227,21 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
     mcpbench_sets::activate(&pool, &custody, "2026-11")
         .await
         .unwrap();
+    // A hosted endpoint was sent two of the month's tasks: the rotation replaces them first.
+    let exposed = expose(&pool, "2026-11", &[&tasks[2].id, &tasks[17].id]).await;
     let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
         .await
         .unwrap();
     assert_eq!((r.kept, r.replaced), (18, 6));
+    let held: Vec<String> = sets::sealed_tasks(&pool, "2026-12")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.task_id)
+        .collect();
+    for id in &exposed {
+        assert!(!held.contains(id), "exposed task {id} was kept");
+    }
     // Kept tasks carry the month they first appeared in; fresh ones their own.
     let shapes = mcpbench_db::anomalies::shapes(&pool, "2026-12")
         .await
@@ -203,6 +254,10 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
         (Some("2026-11"), Some(0.25))
     );
     assert!(info.rotation_seed_revealed.is_none());
+    assert!(
+        info.rotation_exposed_revealed.is_none(),
+        "shown once it retires"
+    );
     assert!(!pg_dump(&url).contains("private marker"));
 
     mcpbench_sets::activate(&pool, &custody, "2026-12")
@@ -216,6 +271,10 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
         .unwrap();
     let info = sets::get(&pool, "2026-12").await.unwrap().unwrap();
     let seed = u64::from_le_bytes(info.rotation_seed_revealed.unwrap().try_into().unwrap());
+    let exposed_revealed = info
+        .rotation_exposed_revealed
+        .expect("revealed with the seed");
+    assert_eq!(exposed_revealed, exposed);
 
     // From the two reveals alone: the previous month's tasks and the seed give this month.
     let revealed = |set: &'static str| {
@@ -231,7 +290,9 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
     };
     let (before, after) = (revealed("2026-11").await, revealed("2026-12").await);
     // No set was public when the rotation was made, so it had no public goals to avoid.
-    let redone = mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12", &[]).unwrap();
+    let redone =
+        mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12", &[], &exposed_revealed)
+            .unwrap();
     assert_eq!(
         redone.tasks, after,
         "the rotation is redone exactly from what was revealed"
@@ -296,6 +357,7 @@ async fn a_kept_task_stays_withheld_until_no_live_set_holds_it_and_no_rotation_o
             replace: 0.25,
             key_id: "k1",
             sealed_seed: &[0u8; 40],
+            exposed: &[],
         }),
         &[],
     )

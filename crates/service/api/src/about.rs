@@ -26,6 +26,39 @@ pub enum Scaffold {
     Own,
 }
 
+/// Which board track an entry is on: `standard`, a model driven by our own `llm` agent (rows
+/// differ only by model), or `open`, any agent a vendor built. Decided by what was submitted,
+/// not stated.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Track {
+    Standard,
+    Open,
+}
+
+impl Track {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Track::Standard => "standard",
+            Track::Open => "open",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Track::Standard, Track::Open]
+            .into_iter()
+            .find(|t| t.as_str() == s)
+    }
+
+    /// The track of a submission of `kind`.
+    pub fn of(kind: mcpbench_db::AgentKind) -> Self {
+        match kind {
+            mcpbench_db::AgentKind::Model => Track::Standard,
+            mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Docker => Track::Open,
+        }
+    }
+}
+
 impl Weights {
     pub fn as_str(self) -> &'static str {
         match self {

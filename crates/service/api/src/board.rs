@@ -1,10 +1,10 @@
 //! The leaderboard: ranked from the aggregate table, cached serialized per query.
 
 use crate::AppState;
-use crate::about::{About, Scaffold, Weights};
+use crate::about::{About, Scaffold, Track, Weights};
 use axum::body::Bytes;
 use mcpbench_db::leaderboard::{self, Entry};
-use mcpbench_scoring::ProcessMetrics;
+use mcpbench_scoring::{ProcessMetrics, Spend};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -33,8 +33,11 @@ pub struct BoardEntry {
     /// What the submission says of its model and agent (`null`: not stated).
     pub about: About,
     /// `sandboxed`: a Docker image run in our sandbox, which saw each task with no way out;
-    /// `hosted`: the vendor's own endpoint, which received every goal it ran.
+    /// `hosted`: the vendor's own endpoint (or, on the standard track, the vendor's model),
+    /// which received every goal it ran.
     pub hosting: &'static str,
+    /// `standard`: the vendor's model driven by our own `llm` agent; `open`: the vendor's agent.
+    pub track: Track,
     /// Runs attempted (tasks x trials) in this view.
     pub tasks: i64,
     pub passed: i64,
@@ -60,6 +63,10 @@ pub struct BoardEntry {
     /// existed.
     #[serde(flatten)]
     pub process: ProcessMetrics,
+    /// Cost per task (over the `cost_runs` runs whose agent reported one), tokens per task and
+    /// the median run time; `null` when unknown, never 0 (docs/metrics.md, "Cost and time").
+    #[serde(flatten)]
+    pub spend: Spend,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub finished_at: OffsetDateTime,
@@ -119,6 +126,8 @@ pub struct Filter {
     pub scaffold: Option<Scaffold>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub organisation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub track: Option<Track>,
 }
 
 impl Filter {
@@ -134,7 +143,8 @@ impl Filter {
                 && self
                     .organisation
                     .as_ref()
-                    .is_none_or(|o| a.organisation.as_ref() == Some(o)))
+                    .is_none_or(|o| a.organisation.as_ref() == Some(o))
+                && self.track.is_none_or(|t| e.track == t))
     }
 }
 
@@ -221,7 +231,7 @@ pub async fn ranked(state: &AppState, q: &Query) -> Result<Board, mcpbench_db::D
 
 /// The metrics of one breakdown group, as the scoring crate serialized them.
 fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
-    let (tasks, passed, rate, ci, clustered, eff, hall, rec, process) =
+    let (tasks, passed, rate, ci, clustered, eff, hall, rec, process, spend) =
         match (&q.server, &q.category) {
             (Some(key), _) | (None, Some(key)) => {
                 let breakdown = if q.server.is_some() {
@@ -253,6 +263,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
                     f("hallucinated_tool_rate"),
                     f("recovery_rate"),
                     m,
+                    m,
                 )
             }
             (None, None) => (
@@ -268,10 +279,12 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
                 entry.hallucinated_tool_rate,
                 entry.recovery_rate,
                 &entry.process,
+                &entry.spend,
             ),
         };
     // The scoring crate wrote these figures; a row from before they existed has none.
     let process = ProcessMetrics::deserialize(process).unwrap_or_default();
+    let spend = Spend::deserialize(spend).unwrap_or_default();
     Some(BoardEntry {
         rank: 0,
         submission_id: entry.submission_id,
@@ -282,8 +295,9 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         about: About::stored(&entry.about()),
         hosting: match entry.kind {
             mcpbench_db::AgentKind::Docker => "sandboxed",
-            mcpbench_db::AgentKind::Endpoint => "hosted",
+            mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model => "hosted",
         },
+        track: Track::of(entry.kind),
         tasks,
         passed,
         success_rate: rate,
@@ -295,6 +309,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         hallucinated_tool_rate: hall,
         recovery_rate: rec,
         process,
+        spend,
         finished_at: entry.finished_at,
         flags: entry.flags.clone(),
     })
@@ -384,6 +399,7 @@ mod tests {
             reference: false,
             about: About::default(),
             hosting: "hosted",
+            track: Track::Open,
             tasks: 100,
             passed: (rate * 100.0) as i64,
             success_rate: rate,
@@ -395,6 +411,7 @@ mod tests {
             hallucinated_tool_rate: None,
             recovery_rate: None,
             process: ProcessMetrics::default(),
+            spend: Spend::default(),
             finished_at: OffsetDateTime::UNIX_EPOCH,
             flags: Vec::new(),
         }

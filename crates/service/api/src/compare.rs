@@ -90,6 +90,8 @@ fn outcomes(runs: &[RunOutcome]) -> Vec<Outcome> {
             passed: r.passed,
             counts: RunCounts::default(),
             analysis: None,
+            duration_ms: None,
+            usage: None,
         })
         .collect()
 }

@@ -79,7 +79,7 @@ pub(crate) fn attachment(filename: &str, body: String) -> Response {
 }
 
 /// The columns of the board's CSV, in order (docs/data.md lists what each means).
-pub(crate) const BOARD_COLUMNS: [&str; 32] = [
+pub(crate) const BOARD_COLUMNS: [&str; 38] = [
     "rank",
     "rank_low",
     "rank_high",
@@ -94,6 +94,7 @@ pub(crate) const BOARD_COLUMNS: [&str; 32] = [
     "framework",
     "scaffold",
     "hosting",
+    "track",
     "tasks",
     "passed",
     "success_rate",
@@ -110,6 +111,11 @@ pub(crate) const BOARD_COLUMNS: [&str; 32] = [
     "efficiency",
     "hallucinated_tool_rate",
     "recovery_rate",
+    "cost_per_task_usd",
+    "cost_runs",
+    "tokens_per_task",
+    "token_runs",
+    "median_seconds",
     "finished_at",
     "flags",
 ];
@@ -142,6 +148,7 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         opt(&e.about.framework),
         text(e.about.scaffold.map(|s| s.as_str()).unwrap_or_default()),
         text(e.hosting),
+        text(e.track.as_str()),
         int(e.tasks),
         int(e.passed),
         num(Some(e.success_rate)),
@@ -158,6 +165,11 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         num(e.efficiency),
         num(e.hallucinated_tool_rate),
         num(e.recovery_rate),
+        num(e.spend.cost_per_task),
+        int(e.spend.cost_runs),
+        num(e.spend.tokens_per_task),
+        int(e.spend.token_runs),
+        num(e.spend.median_seconds),
         e.finished_at.format(&Rfc3339).unwrap_or_default(),
         text(&e.flags.join(";")),
     ]

@@ -22,6 +22,7 @@ mod csv;
 mod error;
 mod extract;
 mod limits;
+mod model_track;
 mod openapi;
 mod params;
 mod results;

@@ -72,7 +72,7 @@ async fn a_private_month_runs_sealed_and_opens_with_a_verifiable_reveal() {
     assert_eq!(done["scores"]["success_rate"], 1.0, "{done}");
     // A hosted endpoint received every goal of the month: each task is recorded as exposed to
     // its vendor, and the set says how many.
-    let exposures = mcpbench_db::exposures::of_set(&svc.pool, "2026-11")
+    let exposures = mcpbench_db::exposures::held_by(&svc.pool, "2026-11")
         .await
         .unwrap();
     assert_eq!(exposures.len(), month.len(), "{exposures:?}");

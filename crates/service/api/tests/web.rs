@@ -121,9 +121,9 @@ async fn the_leaderboard_page_ranks_filters_sorts_and_stays_small() {
     assert!(oracle < null, "ranked by success rate");
     assert!(html.contains("aria-label=\"1.00, 95% interval"), "{html}");
     assert!(html.contains("aria-label=\"0.00, 95% interval 0.00 to"));
-    // Every filter (set, server, category, weights, scaffold, sort) has a label; the table has
-    // a caption and column headers.
-    assert_eq!(html.matches("<label>").count(), 6);
+    // Every filter (set, server, category, weights, scaffold, track, sort) has a label; the
+    // table has a caption and column headers.
+    assert_eq!(html.matches("<label>").count(), 7);
     assert!(html.contains("<caption>") && html.contains("scope=\"col\""));
 
     // Sorting by the hallucinated-tool rate (lower first) and filtering by a server.

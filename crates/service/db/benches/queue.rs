@@ -19,6 +19,7 @@ fn noop() -> RunRecord {
         duration_ms: 0,
         trace_key: None,
         analysis: None,
+        usage: None,
     }
 }
 

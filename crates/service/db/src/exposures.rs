@@ -26,16 +26,20 @@ pub async fn record(pool: &PgPool, set: &str, task: &str, submission: Uuid) -> R
 pub struct Exposure {
     pub task_id: String,
     pub vendor: String,
+    /// The set it was sent as a task of.
+    pub set_id: String,
     pub first_at: OffsetDateTime,
 }
 
-/// Every exposure of `set`, by task.
-pub async fn of_set(pool: &PgPool, set: &str) -> Result<Vec<Exposure>, DbError> {
+/// Every exposure of a task `set` holds, in it or in an earlier month that held the task
+/// (`set_id` says which), by task.
+pub async fn held_by(pool: &PgPool, set: &str) -> Result<Vec<Exposure>, DbError> {
     let rows = sqlx::query_as!(
         Exposure,
-        r#"SELECT e.task_id, v.name AS vendor, e.first_at
+        r#"SELECT e.task_id, v.name AS vendor, e.set_id, e.first_at
            FROM exposures e JOIN vendors v ON v.id = e.vendor_id
-           WHERE e.set_id = $1 ORDER BY e.task_id, e.first_at"#,
+           JOIN set_tasks t ON t.task_id = e.task_id AND t.set_id = $1
+           ORDER BY e.task_id, e.first_at"#,
         set
     )
     .fetch_all(pool)
@@ -43,13 +47,43 @@ pub async fn of_set(pool: &PgPool, set: &str) -> Result<Vec<Exposure>, DbError> 
     Ok(rows)
 }
 
-/// How many distinct tasks of `set` were sent to a hosted endpoint.
+/// How many distinct tasks of `set` were sent to a hosted endpoint, in this set or in an
+/// earlier month that held them (a rotation keeps a task's id).
 pub async fn exposed_tasks(pool: &PgPool, set: &str) -> Result<i64, DbError> {
-    let n = sqlx::query_scalar!(
-        r#"SELECT count(DISTINCT task_id) AS "n!" FROM exposures WHERE set_id = $1"#,
+    Ok(exposed_ids(pool, set).await?.len() as i64)
+}
+
+/// The ids of the tasks of `set` sent to a hosted endpoint, in this set or an earlier month,
+/// sorted: what a rotation from `set` replaces first.
+pub async fn exposed_ids(pool: &PgPool, set: &str) -> Result<Vec<String>, DbError> {
+    let ids = sqlx::query_scalar!(
+        r#"SELECT DISTINCT e.task_id AS "task_id!" FROM exposures e
+           JOIN set_tasks t ON t.task_id = e.task_id AND t.set_id = $1
+           ORDER BY 1"#,
         set
     )
-    .fetch_one(pool)
+    .fetch_all(pool)
     .await?;
-    Ok(n)
+    Ok(ids)
+}
+
+/// For each completed submission to `set`: the tasks of the set its vendor had been sent by
+/// an earlier submission (in any month), before this one was made. The anomaly report
+/// compares how it does on them against the rest.
+pub async fn seen_before(pool: &PgPool, set: &str) -> Result<Vec<(Uuid, String)>, DbError> {
+    let rows = sqlx::query!(
+        r#"SELECT DISTINCT s.id AS submission_id, e.task_id
+           FROM submissions s
+           JOIN set_tasks t ON t.set_id = s.set_id
+           JOIN exposures e ON e.vendor_id = s.vendor_id AND e.task_id = t.task_id
+                           AND e.submission_id <> s.id AND e.first_at < s.created_at
+           WHERE s.set_id = $1 AND s.status = 'completed'"#,
+        set
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.submission_id, r.task_id))
+        .collect())
 }

@@ -30,6 +30,8 @@ pub struct Entry {
     pub by_category: serde_json::Value,
     /// The overall process metrics, as the scoring crate serialized them.
     pub process: serde_json::Value,
+    /// Cost per task and median run time, as the scoring crate serialized them.
+    pub spend: serde_json::Value,
     pub finished_at: OffsetDateTime,
     /// The anomaly flags on this submission (kinds), shown as badges.
     pub flags: Vec<String>,
@@ -69,7 +71,7 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
         r#"SELECT l.submission_id, l.set_id, l.vendor, l.model, l.name, l.is_reference, l.tasks,
                 l.passed, l.success_rate, l.ci_low, l.ci_high, l.ci_clustered_low,
                 l.ci_clustered_high, l.efficiency, l.hallucinated_tool_rate, l.recovery_rate,
-                l.by_server, l.by_category, l.process, l.finished_at,
+                l.by_server, l.by_category, l.process, l.spend, l.finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",
                 s.organisation, s.model_version, s.weights, s.framework, s.scaffold,

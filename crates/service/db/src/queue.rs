@@ -1,8 +1,8 @@
 //! The job queue: enqueue, claim, heartbeat, complete, fail, reap.
 
-use crate::runs::stored_count;
+use crate::runs::{stored_count, stored_tokens};
 use crate::{DbError, JobState, RunReason, SubmissionStatus};
-use mcpbench_scoring::{RunAnalysis, RunCounts};
+use mcpbench_scoring::{RunAnalysis, RunCounts, Usage};
 use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
@@ -45,6 +45,8 @@ pub struct RunRecord {
     pub trace_key: Option<String>,
     /// What the trace shows beyond the verdict; `None` for a run without a trace to analyse.
     pub analysis: Option<RunAnalysis>,
+    /// What the agent said the run used; `None` when it said nothing.
+    pub usage: Option<Usage>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,6 +209,7 @@ pub async fn complete(
     claim: &Claim,
     run: &RunRecord,
 ) -> Result<Completion, DbError> {
+    let usage = run.usage.as_ref();
     let row = sqlx::query!(
         r#"WITH job AS (
                UPDATE jobs SET state = 'done', lease_until = NULL
@@ -215,8 +218,10 @@ pub async fn complete(
            run AS (
                INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
                                  tool_calls, hallucinated_calls, invalid_calls, errors_observed,
-                                 budget_exceeded, duration_ms, trace_key, analysis)
-               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+                                 budget_exceeded, duration_ms, trace_key, analysis,
+                                 input_tokens, output_tokens, cost_usd)
+               SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                      $18, $19, $20
                FROM job
                ON CONFLICT (submission_id, task_id, trial) DO NOTHING
                RETURNING 1),
@@ -245,7 +250,10 @@ pub async fn complete(
         run.counts.budget_exceeded,
         run.duration_ms,
         run.trace_key,
-        run.analysis.as_ref().map(Json) as Option<Json<&RunAnalysis>>
+        run.analysis.as_ref().map(Json) as Option<Json<&RunAnalysis>>,
+        usage.and_then(|u| u.input_tokens).map(stored_tokens),
+        usage.and_then(|u| u.output_tokens).map(stored_tokens),
+        usage.and_then(|u| u.cost_usd)
     )
     .fetch_one(pool)
     .await?;

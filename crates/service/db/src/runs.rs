@@ -1,7 +1,7 @@
 //! Recorded runs: what scoring reads, what the owner and the public may see.
 
 use crate::{DbError, RunReason, SetState};
-use mcpbench_scoring::{RunAnalysis, RunCounts};
+use mcpbench_scoring::{RunAnalysis, RunCounts, Usage};
 use sqlx::PgPool;
 use sqlx::types::Json;
 use time::OffsetDateTime;
@@ -20,6 +20,10 @@ pub struct ScoredRun {
     pub max_steps: i32,
     /// `None` for runs recorded before analyses were stored.
     pub analysis: Option<RunAnalysis>,
+    /// From the request to the agent to its reply or the deadline.
+    pub duration_ms: i64,
+    /// What the agent said the run used; `None` when it said nothing.
+    pub usage: Option<Usage>,
 }
 
 /// A run as the API shows it, with what decides who may read its trace.
@@ -53,6 +57,22 @@ pub struct Run {
 /// going negative, and no run makes two billion calls).
 pub(crate) fn stored_count(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// A token count as Postgres keeps it (agents' reports are capped far below `i64::MAX`).
+pub(crate) fn stored_tokens(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// The usage stored with a run; `None` when no part of it was reported.
+fn loaded_usage(input: Option<i64>, output: Option<i64>, cost_usd: Option<f64>) -> Option<Usage> {
+    let tokens = |n: Option<i64>| n.and_then(|n| u64::try_from(n).ok());
+    let usage = Usage {
+        input_tokens: tokens(input),
+        output_tokens: tokens(output),
+        cost_usd,
+    };
+    (usage != Usage::default()).then_some(usage)
 }
 
 fn loaded_count(n: i32) -> u32 {
@@ -183,7 +203,8 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
         r#"SELECT r.task_id, r.trial, r.passed, r.tool_calls, r.hallucinated_calls,
                 r.invalid_calls, r.errors_observed, r.budget_exceeded,
                 t.server, t.category, t.difficulty, t.max_steps,
-                r.analysis AS "analysis: Json<RunAnalysis>"
+                r.analysis AS "analysis: Json<RunAnalysis>",
+                r.duration_ms, r.input_tokens, r.output_tokens, r.cost_usd
          FROM runs r
          JOIN submissions s ON s.id = r.submission_id
          JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
@@ -211,6 +232,8 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
             difficulty: r.difficulty,
             max_steps: r.max_steps,
             analysis: r.analysis.map(|a| a.0),
+            duration_ms: r.duration_ms,
+            usage: loaded_usage(r.input_tokens, r.output_tokens, r.cost_usd),
         })
         .collect())
 }

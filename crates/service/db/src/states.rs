@@ -72,14 +72,15 @@ impl fmt::Display for SubmissionStatus {
     }
 }
 
-/// How a submission's agent is reached: a hosted HTTP endpoint, or a Docker image run in the
-/// sandbox.
+/// How a submission's agent is reached: a hosted HTTP endpoint, a Docker image run in the
+/// sandbox, or (the standard track) our own `llm` agent driving the vendor's model endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum AgentKind {
     Endpoint,
     Docker,
+    Model,
 }
 
 impl AgentKind {
@@ -87,7 +88,16 @@ impl AgentKind {
         match self {
             AgentKind::Endpoint => "endpoint",
             AgentKind::Docker => "docker",
+            AgentKind::Model => "model",
         }
+    }
+}
+
+impl AgentKind {
+    /// Whether the vendor's own machine receives each goal it runs (a hosted agent, or the
+    /// model the standard track's agent asks): a private task sent there is exposed.
+    pub fn sees_goals(self) -> bool {
+        matches!(self, AgentKind::Endpoint | AgentKind::Model)
     }
 }
 

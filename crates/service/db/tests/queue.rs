@@ -76,6 +76,7 @@ fn record(passed: bool) -> RunRecord {
         duration_ms: 5,
         trace_key: None,
         analysis: None,
+        usage: None,
     }
 }
 
@@ -294,6 +295,7 @@ fn scores(tasks: i32, passed: i32) -> submissions::FinalScores {
         by_server: serde_json::json!({}),
         by_category: serde_json::json!({}),
         process: serde_json::json!({}),
+        spend: serde_json::json!({}),
     }
 }
 
@@ -584,6 +586,47 @@ async fn a_runs_counts_come_back_as_they_were_recorded() {
         Some(analysis),
         "the analysis round-trips"
     );
+}
+
+#[tokio::test]
+async fn a_runs_usage_comes_back_as_reported_and_unknown_stays_unknown() {
+    let (pool, vendor) = fresh(3).await;
+    let sub = submit(&pool, vendor, 3).await;
+    let reported = [
+        Some(mcpbench_scoring::Usage {
+            input_tokens: Some(1_500),
+            output_tokens: Some(250),
+            cost_usd: Some(0.0042),
+        }),
+        Some(mcpbench_scoring::Usage {
+            cost_usd: Some(0.0),
+            ..Default::default()
+        }),
+        None,
+    ];
+    for (i, usage) in reported.iter().enumerate() {
+        let claim = queue::claim(&pool, "w", LEASE).await.unwrap().unwrap();
+        let run = RunRecord {
+            usage: *usage,
+            duration_ms: 1000 * (i as i64 + 1),
+            ..record(true)
+        };
+        queue::complete(&pool, &claim, &run).await.unwrap();
+    }
+    let scored = mcpbench_db::runs::for_scoring(&pool, sub).await.unwrap();
+    let mut got: Vec<_> = scored.iter().map(|r| (r.duration_ms, r.usage)).collect();
+    // Each run's duration says which report it was given.
+    got.sort_by_key(|(ms, _)| *ms);
+    assert_eq!(
+        got,
+        [(1000, reported[0]), (2000, reported[1]), (3000, None)]
+    );
+    // A negative count cannot be stored, whatever the caller passes.
+    let broken = sqlx::query("UPDATE runs SET cost_usd = -1 WHERE submission_id = $1")
+        .bind(sub)
+        .execute(&pool)
+        .await;
+    assert!(broken.is_err(), "the CHECK refuses a negative cost");
 }
 
 #[tokio::test]

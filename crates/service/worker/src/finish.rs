@@ -26,6 +26,8 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
             passed: r.passed,
             counts: r.counts,
             analysis: r.analysis.clone(),
+            duration_ms: u64::try_from(r.duration_ms).ok(),
+            usage: r.usage,
         })
         .collect();
     let scores = score(&outcomes);
@@ -43,5 +45,6 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
         by_server: serde_json::to_value(&scores.by_server).expect("scores serialize"),
         by_category: serde_json::to_value(&scores.by_category).expect("scores serialize"),
         process: serde_json::to_value(&overall.process).expect("scores serialize"),
+        spend: serde_json::to_value(&overall.spend).expect("scores serialize"),
     }
 }

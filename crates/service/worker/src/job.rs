@@ -47,6 +47,14 @@ impl Worker {
                 };
                 (result, None)
             }
+            Agent::Model(model) => {
+                let run = self.run_model(task, &set, model);
+                match self.run_leased(&claim, run, shutdown).await {
+                    None => return,
+                    Some(Err(reason)) => return self.give_up(&claim, &reason).await,
+                    Some(Ok(result)) => (result, None),
+                }
+            }
             Agent::Docker(image) => {
                 withhold = image.withhold_details;
                 let run = self.run_in_sandbox(&claim, task, &set, image);
@@ -179,7 +187,7 @@ impl Worker {
                 .map_err(|_| "the submission's distractor level is not one we know".to_string())?;
             task = with_distractors(&task, level);
         }
-        if target.kind == AgentKind::Endpoint && !target.set_public {
+        if target.kind.sees_goals() && !target.set_public {
             // The goal is about to leave our hands: recorded first, or not sent at all.
             mcpbench_db::exposures::record(
                 &self.pool,
@@ -193,6 +201,7 @@ impl Worker {
                 "the run could not be recorded on our side".to_string()
             })?;
         }
+        let (set_id, set_public) = (target.set_id.clone(), target.set_public);
         let agent = match target.kind {
             AgentKind::Endpoint => Agent::Endpoint(AgentTarget {
                 label: target.vendor,
@@ -209,8 +218,9 @@ impl Worker {
                 signing_secret: target.signing_secret,
                 withhold_details: !target.set_public,
             }),
+            AgentKind::Model => Agent::Model(self.model_agent(target)?),
         };
-        Ok((Arc::new(task), agent, target.set_id, target.set_public))
+        Ok((Arc::new(task), agent, set_id, set_public))
     }
 
     /// Runs `run` while keeping the lease; `None` when the job must be left alone
@@ -332,5 +342,6 @@ fn record(r: &RunResult, trace_key: String) -> RunRecord {
         duration_ms: r.duration.as_millis() as i64,
         trace_key: Some(trace_key),
         analysis: None,
+        usage: r.usage,
     }
 }

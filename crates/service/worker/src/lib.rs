@@ -20,6 +20,7 @@
 mod finish;
 mod job;
 mod judging;
+mod model;
 mod rescore;
 mod sandboxed;
 
@@ -99,6 +100,11 @@ pub struct Worker {
     wake: Notify,
     /// Present when this worker can run Docker images.
     docker: Option<DockerSupport>,
+    /// Where agents on this host reach the gateway (`http://127.0.0.1:<port>` when known).
+    local_gateway: String,
+    /// The standard track's agents call the vendors' models with this client: it connects
+    /// only where the egress policy permits.
+    model_http: reqwest::Client,
 }
 
 /// A worker's Docker engine, and where pods reach its gateway.
@@ -125,8 +131,9 @@ impl Worker {
         Self::with_sandbox(pool, store, metrics, gateway, gateway_url, config, None)
     }
 
-    /// A worker that also runs Docker images in `sandbox`; its pods reach the gateway at
-    /// `sandbox.1` (the gateway's listening address on this host).
+    /// A worker whose pods (in `local.1`, when it runs Docker images) and standard-track
+    /// agents reach the gateway at `local.0`, its listening address on this host; without
+    /// `local` they use `gateway_url`.
     pub fn with_sandbox(
         pool: PgPool,
         store: TraceStore,
@@ -134,11 +141,29 @@ impl Worker {
         gateway: Arc<Gateway>,
         gateway_url: &str,
         config: Config,
-        sandbox: Option<(Sandbox, SocketAddr)>,
+        local: Option<(SocketAddr, Option<Sandbox>)>,
     ) -> Arc<Self> {
         // The set name in a trace header is filled per job; the runner's own is a fallback.
         let runner = Runner::new(gateway, gateway_url, config.time_budget, "mcpbench")
             .with_egress(config.egress);
+        let local_gateway = local.as_ref().map_or_else(
+            || gateway_url.trim_end_matches('/').to_string(),
+            |(a, _)| format!("http://{a}"),
+        );
+        let model_http = mcpbench_egress::client(
+            config.egress,
+            mcpbench_egress::Timeouts {
+                connect: Duration::from_secs(10),
+                request: None,
+            },
+        );
+        let docker = local.and_then(|(gateway, sandbox)| {
+            sandbox.map(|sandbox| DockerSupport {
+                sandbox,
+                gateway,
+                loading: Default::default(),
+            })
+        });
         Arc::new(Self {
             pool,
             store,
@@ -146,11 +171,9 @@ impl Worker {
             runner,
             config,
             wake: Notify::new(),
-            docker: sandbox.map(|(sandbox, gateway)| DockerSupport {
-                sandbox,
-                gateway,
-                loading: Default::default(),
-            }),
+            docker,
+            local_gateway,
+            model_http,
         })
     }
 
@@ -407,8 +430,16 @@ pub async fn run_with_gateway(
         }
     });
     tracing::info!(gateway = gateway_url, "gateway listening");
-    let sandbox = config.sandbox.take().map(|s| (s, reach));
-    let worker = Worker::with_sandbox(pool, store, metrics, gateway, gateway_url, config, sandbox);
+    let sandbox = config.sandbox.take();
+    let worker = Worker::with_sandbox(
+        pool,
+        store,
+        metrics,
+        gateway,
+        gateway_url,
+        config,
+        Some((reach, sandbox)),
+    );
     worker.run(shutdown).await;
     server.abort();
     Ok(())

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant, SystemTime};
 pub(crate) enum Agent {
     Endpoint(AgentTarget),
     Docker(DockerAgent),
+    /// The standard track: our own agent driving the vendor's model.
+    Model(crate::model::ModelAgent),
 }
 
 pub(crate) struct DockerAgent {
@@ -250,6 +252,7 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
         counts: RunCounts::default(),
         duration,
         answer: None,
+        usage: None,
         trace,
     }
 }

@@ -78,6 +78,8 @@ pub fn trace(task: &Task, calls: &[(&str, Value)], answer: Option<&str>, end: En
         end_us: 1000,
         status: error.is_none().then_some(200),
         answer: answer.map(str::to_string),
+        usage: None,
+        usage_error: None,
         error: error.map(str::to_string),
     }));
     lines.push(Line::Result(RunSummary {

@@ -1,7 +1,7 @@
 //! What anyone may read: the leaderboard, public tasks, published traces, sets.
 
 use crate::AppState;
-use crate::about::{Scaffold, Weights, is_label};
+use crate::about::{Scaffold, Track, Weights, is_label};
 use crate::access::{read_logs, read_trace, visible_run};
 use crate::answers::{BadRequest, NotFound};
 use crate::auth::MaybeCaller;
@@ -45,6 +45,8 @@ pub struct BoardParams {
     /// Only entries of this organisation.
     #[param(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")]
     pub organisation: Option<String>,
+    /// Only entries of this track: `standard` (models driven by our own agent) or `open`.
+    pub track: Option<Track>,
     /// `json` (the default) or `csv`: one row per entry, the columns of docs/data.md.
     pub format: Option<Format>,
 }
@@ -96,6 +98,7 @@ pub async fn leaderboard(
             weights: p.weights,
             scaffold: p.scaffold,
             organisation,
+            track: p.track,
         },
     };
     if p.format == Some(Format::Csv) {

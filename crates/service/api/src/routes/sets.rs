@@ -47,6 +47,11 @@ pub struct SetView {
     /// The rotation's seed (hex of 8 little-endian bytes), once the set retired: with the
     /// revealed set it was rotated from, `plan_rotation` redoes this set exactly.
     pub rotation_seed: Option<String>,
+    /// The tasks of the set it was rotated from that had been exposed (sent to a vendor's own
+    /// machine) when the rotation was made, which it replaced first; once the set retired, a
+    /// further input of `plan_rotation`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation_exposed: Option<Vec<String>>,
     /// The signed checkpoint (C2SP signed note: origin, size, root), from go-live on.
     pub checkpoint: Option<String>,
     /// The verifier key that opens the checkpoint.
@@ -75,6 +80,7 @@ impl From<sets::SetInfo> for SetView {
             rotated_from: s.rotated_from,
             rotation_replace: s.rotation_replace,
             rotation_seed: s.rotation_seed_revealed.map(hex::encode),
+            rotation_exposed: s.rotation_exposed_revealed,
             checkpoint: s.checkpoint,
             signing_key: s.signing_key,
         }

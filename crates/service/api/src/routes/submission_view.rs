@@ -2,6 +2,7 @@
 //! failed (by the runs' reasons and by the failure groups their traces put them in).
 
 use crate::about::About;
+use crate::model_track::ModelShown;
 use mcpbench_db::{DbError, PgPool, judgements, runs, submissions};
 use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Serialize;
@@ -50,6 +51,9 @@ pub struct SubmissionView {
     pub endpoint_url: Option<String>,
     /// For `docker`: the image that runs (an image id for uploads, else the reference).
     pub image: Option<String>,
+    /// For `model` (the standard track): the model our agent drives; never its key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_endpoint: Option<ModelShown>,
     /// `queued`, `running`, `completed`, `failed` or `cancelled`.
     pub status: String,
     pub progress: Progress,
@@ -88,6 +92,7 @@ pub struct SubmissionView {
 impl From<submissions::Submission> for SubmissionView {
     fn from(s: submissions::Submission) -> Self {
         let about = About::stored(&s.about());
+        let model_endpoint = ModelShown::of(&s);
         Self {
             id: s.id,
             set: s.set_id,
@@ -96,6 +101,7 @@ impl From<submissions::Submission> for SubmissionView {
             kind: s.kind.to_string(),
             endpoint_url: s.endpoint_url,
             image: s.image,
+            model_endpoint,
             status: s.status.to_string(),
             progress: Progress {
                 done: s.tasks_done,

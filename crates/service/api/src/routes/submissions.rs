@@ -10,6 +10,7 @@ use crate::body::AppJson;
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::limits::ClientAddr;
+use crate::model_track::ModelRequest;
 use crate::params::name;
 use crate::routes::run_view::RunView;
 use crate::routes::submission_view::{SubmissionPage, SubmissionView};
@@ -35,6 +36,8 @@ pub enum Kind {
     /// An agent in a container image: `image` pinned by digest (`name@sha256:...`), or a
     /// `docker save` archive uploaded as `multipart/form-data`.
     Docker,
+    /// The standard track: a model at `model_endpoint`, driven by our own `llm` agent.
+    Model,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -60,6 +63,9 @@ pub struct NewSubmission {
     /// For `docker`: a registry reference pinned by digest, `name@sha256:<64 hex>`. Leave it
     /// out when uploading the image (multipart part `image`).
     pub image: Option<String>,
+    /// For `model`: the OpenAI-compatible endpoint, the model's name there, its key (sealed,
+    /// never shown again) and its prices.
+    pub model_endpoint: Option<ModelRequest>,
     /// The set to run against; the deployment's default set when absent.
     #[schema(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
@@ -168,15 +174,28 @@ pub async fn create(
                 .to_string(),
         ),
     };
-    let about = req.about.clone().unwrap_or_default().checked()?;
+    let mut about = req.about.clone().unwrap_or_default().checked()?;
+    if req.kind != Kind::Model && req.model_endpoint.is_some() {
+        return Err(ApiError::unprocessable(
+            "invalid-submission",
+            "model_endpoint belongs to kind \"model\" (the standard track)",
+        ));
+    }
     let endpoint;
     let accepted;
+    let model;
     let agent = match (req.kind, received) {
-        (Kind::Endpoint, Some(_)) => {
+        (Kind::Endpoint | Kind::Model, Some(_)) => {
             return Err(ApiError::unprocessable(
                 "invalid-submission",
                 "an uploaded image needs kind \"docker\"",
             ));
+        }
+        (Kind::Model, None) => {
+            // The vendor's model reads every goal our agent sends it, as a hosted agent does.
+            refuse_hosted_on_private(&state, &set).await?;
+            model = checked_model(&state, caller.vendor_id, &req, &mut about).await?;
+            submissions::Agent::Model(&model)
         }
         (Kind::Endpoint, None) => {
             refuse_hosted_on_private(&state, &set).await?;
@@ -323,6 +342,38 @@ async fn refuse_hosted_on_private(state: &AppState, set: &str) -> Result<(), Api
         )),
         _ => Ok(()),
     }
+}
+
+/// The model of a standard-track submission (checked, its key sealed); its `about` says the
+/// scaffold is the standard one, which it is.
+async fn checked_model(
+    state: &AppState,
+    vendor_id: i64,
+    req: &NewSubmission,
+    about: &mut submissions::About,
+) -> Result<submissions::ModelEndpoint, ApiError> {
+    if req.endpoint_url.is_some() || req.image.is_some() {
+        return Err(ApiError::unprocessable(
+            "invalid-submission",
+            "a model submission has model_endpoint only (no endpoint_url, no image)",
+        ));
+    }
+    if about.scaffold.as_deref() == Some("own") {
+        return Err(ApiError::unprocessable(
+            "invalid-submission",
+            "a model submission runs our standard scaffold; leave about.scaffold out or say \
+             \"standard\"",
+        ));
+    }
+    let model = req.model_endpoint.as_ref().ok_or_else(|| {
+        ApiError::unprocessable(
+            "invalid-submission",
+            "kind \"model\" needs model_endpoint: {\"base_url\", \"model\", \"api_key\"?, \
+             \"prices\"?}",
+        )
+    })?;
+    about.scaffold = Some("standard".into());
+    crate::model_track::checked(state, vendor_id, model).await
 }
 
 /// The endpoint of an endpoint submission, checked against SSRF (text and resolution).

@@ -5,13 +5,13 @@ use maud::{Markup, html};
 
 /// Marks at least 3:1 against white (and the black interval marks at least 3:1 against the
 /// bars); the track behind a bar is decoration.
-const INK: &str = "#1e3a8a";
+pub(crate) const INK: &str = "#1e3a8a";
 const BAR: &str = "#3b82f6";
-const MARK: &str = "#111";
-const TRACK: &str = "#e5e7eb";
+pub(crate) const MARK: &str = "#111";
+pub(crate) const TRACK: &str = "#e5e7eb";
 
 /// A coordinate to a tenth of a pixel: shorter markup, the same picture.
-fn px(v: f64) -> f64 {
+pub(crate) fn px(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 

@@ -2,10 +2,11 @@
 //! each success rate drawn with its 95% interval as an inline SVG bar, anomaly flags as badges.
 
 use super::charts::interval_bar;
+use super::frontier::{dollars, plot};
 use super::history::history;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
-use crate::about::{Scaffold, Weights, is_label};
+use crate::about::{Scaffold, Track, Weights, is_label};
 use crate::board::{self, Filter, Query as BoardQuery};
 use crate::error::ApiError;
 use crate::params::{one_of, set_name};
@@ -30,12 +31,13 @@ pub struct Params {
     weights: Option<String>,
     scaffold: Option<String>,
     organisation: Option<String>,
+    track: Option<String>,
     /// 1-based.
     page: Option<usize>,
 }
 
 /// The columns a board sorts by: (query value, label, JSON field, higher is better).
-const SORTS: [(&str, &str, &str, bool); 7] = [
+const SORTS: [(&str, &str, &str, bool); 9] = [
     ("success", "Success rate", "success_rate", true),
     ("coverage", "Claims coverage", "coverage", true),
     (
@@ -53,6 +55,8 @@ const SORTS: [(&str, &str, &str, bool); 7] = [
         false,
     ),
     ("recovery", "Recovery rate", "recovery_rate", true),
+    ("cost", "Cost per task", "cost_per_task", false),
+    ("time", "Median run time", "median_seconds", false),
 ];
 
 pub(crate) async fn page(
@@ -90,6 +94,9 @@ pub(crate) async fn page(
             }
             None => None,
         },
+        track: one_of("track", p.track, &["standard", "open"])?
+            .as_deref()
+            .and_then(Track::parse),
     };
     let sort = SORTS
         .iter()
@@ -213,6 +220,12 @@ async fn content(
                     @for w in ["standard", "own"] { option value=(w) selected[f.filter.scaffold.map(Scaffold::as_str) == Some(w)] { (w) } }
                 }
             }
+            label { "Track"
+                select name="track" {
+                    option value="" { "any" }
+                    @for t in ["standard", "open"] { option value=(t) selected[f.filter.track.map(Track::as_str) == Some(t)] { (t) } }
+                }
+            }
             @if let Some(o) = &f.filter.organisation {
                 input type="hidden" name="organisation" value=(o);
             }
@@ -228,6 +241,7 @@ async fn content(
                 a href=(View { set, server: f.server, category: f.category, filter: &Filter { organisation: None, ..f.filter.clone() }, sort: sort.0 }.href(sort.0, 1)) { "Every organisation" } }
         }
         (table(&entries, &View { set, server: f.server, category: f.category, filter: f.filter, sort: sort.0 }, f.page))
+        (plot(&entries))
         p.ref { "This board as "
             a href=(export_href(set, f, "csv")) { "CSV" } " or "
             a href=(export_href(set, f, "json")) { "JSON" }
@@ -282,6 +296,9 @@ fn filter_query(f: &Filter) -> String {
     }
     if let Some(o) = &f.organisation {
         q.push_str(&format!("&organisation={}", percent(o)));
+    }
+    if let Some(t) = f.track {
+        q.push_str(&format!("&track={}", t.as_str()));
     }
     q
 }
@@ -363,6 +380,8 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
                     (sortable("efficiency", "Efficiency"))
                     (sortable("hallucinated", "Hallucinated"))
                     (sortable("recovery", "Recovery"))
+                    (sortable("cost", "Cost / task"))
+                    (sortable("time", "Median time"))
                 } }
                 tbody {
                     @for e in shown { (row(e, leader, view)) }
@@ -430,6 +449,7 @@ fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
                     @if let Some(v) = text("model_version") { " " (v) }
                     " · " (e["vendor"].as_str().unwrap_or_default())
                     @if let Some(f) = text("framework") { " · " (f) }
+                    @if e["track"] == "standard" { " · " span title="The standard track: the vendor's model, driven by our own agent" { "standard track" } }
                     @match e["hosting"].as_str() {
                         Some("sandboxed") => { " · " span title="A Docker image run in our sandbox: it saw each task with no way out" { "sandboxed image" } },
                         Some(_) => { " · " span title="The vendor's own endpoint: it received every goal it ran" { "hosted endpoint" } },
@@ -459,6 +479,28 @@ fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
             td.num { (rate(e["efficiency"].as_f64())) }
             td.num { (rate(e["hallucinated_tool_rate"].as_f64())) }
             td.num { (rate(e["recovery_rate"].as_f64())) }
+            td.num { (cost(e)) }
+            td.num { @match e["median_seconds"].as_f64() {
+                Some(s) => (format!("{s} s")),
+                None => span.ref title="Scored before run times were kept" { "unknown" },
+            } }
+        }
+    }
+}
+
+/// Cost per task, with how many runs it rests on when not all; "unknown" when none said.
+fn cost(e: &Value) -> Markup {
+    let (runs, tasks) = (
+        e["cost_runs"].as_i64().unwrap_or(0),
+        e["tasks"].as_i64().unwrap_or(0),
+    );
+    html! {
+        @match e["cost_per_task"].as_f64() {
+            Some(c) => {
+                (dollars(c))
+                @if runs < tasks { br; span.ref title="The mean of the runs whose agent reported a cost" { "from " (runs) " of " (tasks) " runs" } }
+            },
+            None => span.ref title="No run's agent reported a cost: unknown, not free" { "unknown" },
         }
     }
 }

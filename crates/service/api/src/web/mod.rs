@@ -7,6 +7,7 @@
 mod charts;
 mod compare;
 mod error;
+mod frontier;
 mod history;
 mod leaderboard;
 mod runs;

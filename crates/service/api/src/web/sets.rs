@@ -101,7 +101,9 @@ pub(crate) async fn page(
             @if let Some(from) = &set.rotated_from {
                 dt { "Rotated from" } dd { a href=(format!("/web/sets/{from}")) { (from) }
                     @if let Some(r) = set.rotation_replace { ", " (format!("{:.0}%", r * 100.0)) " of its tasks replaced" }
-                    @if let Some(seed) = &set.rotation_seed_revealed { ", seed " code { (hex::encode(seed)) } } }
+                    @if let Some(seed) = &set.rotation_seed_revealed { ", seed " code { (hex::encode(seed)) } }
+                    @if let Some(exposed) = &set.rotation_exposed_revealed {
+                        @if !exposed.is_empty() { "; exposed tasks replaced first: " (exposed.len()) " (" (exposed.join(", ")) ")" } } }
             }
             dt { "See" } dd {
                 a href=(format!("/?set={}", set.id)) { "its leaderboard" }

@@ -278,6 +278,18 @@ fn score_section(scores: &Value) -> Markup {
                 dt { "Tool-call efficiency" } dd { (rate(o["efficiency"].as_f64())) span.ref { " (calls per step budget on passed tasks; lower is better)" } }
                 dt { "Hallucinated-tool rate" } dd { (rate(o["hallucinated_tool_rate"].as_f64())) }
                 dt { "Recovery rate" } dd { (rate(o["recovery_rate"].as_f64())) span.ref { " (tasks passed after an error was seen)" } }
+                dt { "Cost per task" } dd { @match o["cost_per_task"].as_f64() {
+                    Some(c) => { (super::frontier::dollars(c)) span.ref { " (the mean of the " (o["cost_runs"]) " of " (o["tasks"]) " runs whose agent reported a cost)" } },
+                    None => { "unknown" span.ref { " (no run's agent reported a cost)" } },
+                } }
+                dt { "Tokens per task" } dd { @match o["tokens_per_task"].as_f64() {
+                    Some(t) => { (t) span.ref { " (input and output, over the " (o["token_runs"]) " runs that reported both)" } },
+                    None => { "unknown" },
+                } }
+                dt { "Median run time" } dd { @match o["median_seconds"].as_f64() {
+                    Some(s) => { (s) " s" },
+                    None => { "unknown" },
+                } }
                 dt { "Claims coverage" } dd { (rate(o["coverage"].as_f64()))
                     span.ref { " (share of each task's claims that held; mostly done, at least 0.75: " (rate(o["mostly_done_rate"].as_f64())) ")" } }
                 dt { "Calls" } dd { "tool names " (rate(o["tool_name_validity"].as_f64()))

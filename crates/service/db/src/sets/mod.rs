@@ -42,6 +42,9 @@ pub struct SetInfo {
     pub rotation_replace: Option<f64>,
     /// The rotation's seed, once the set retired (8 bytes, little-endian).
     pub rotation_seed_revealed: Option<Vec<u8>>,
+    /// The source's tasks that were exposed when the rotation was made (it replaced them
+    /// first), once the set retired.
+    pub rotation_exposed_revealed: Option<Vec<String>>,
     /// Tasks stored sealed: every task of a live private set; of a retired one, those withheld
     /// while a live set still holds them.
     pub sealed: i64,
@@ -55,6 +58,8 @@ pub struct RotationRecord<'a> {
     pub replace: f64,
     pub key_id: &'a str,
     pub sealed_seed: &'a [u8],
+    /// The source's exposed tasks the plan was given (it replaces them first).
+    pub exposed: &'a [String],
 }
 
 /// How a task of a new set is stored.
@@ -206,14 +211,15 @@ pub async fn create_draft(
     }
     let inserted = sqlx::query!(
         "INSERT INTO task_sets (id, state, public, rotated_from, rotation_replace,
-                                rotation_key_id, rotation_seed)
-         VALUES ($1, 'draft', $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+                                rotation_key_id, rotation_seed, rotation_exposed)
+         VALUES ($1, 'draft', $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
         id,
         public,
         rotation.map(|r| r.from),
         rotation.map(|r| r.replace),
         rotation.map(|r| r.key_id),
-        rotation.map(|r| r.sealed_seed)
+        rotation.map(|r| r.sealed_seed),
+        rotation.map(|r| r.exposed) as Option<&[String]>
     )
     .execute(&mut *tx)
     .await?;

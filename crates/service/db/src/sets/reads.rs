@@ -12,6 +12,8 @@ pub async fn list(pool: &PgPool, limit: i64) -> Result<Vec<SetInfo>, DbError> {
         r#"SELECT s.id, s.state AS "state: SetState", s.public, s.created_at, s.activated_at, s.retired_at,
                   s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
                   s.rotation_seed_revealed,
+                  CASE WHEN s.state = 'retired' THEN s.rotation_exposed END
+                      AS rotation_exposed_revealed,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!",
                   (SELECT count(*) FROM set_tasks t
                    WHERE t.set_id = s.id AND t.sealed IS NOT NULL) AS "sealed!"
@@ -29,6 +31,8 @@ pub async fn get(pool: &PgPool, id: &str) -> Result<Option<SetInfo>, DbError> {
         r#"SELECT s.id, s.state AS "state: SetState", s.public, s.created_at, s.activated_at, s.retired_at,
                   s.checkpoint, s.signing_key, s.tag, s.rotated_from, s.rotation_replace,
                   s.rotation_seed_revealed,
+                  CASE WHEN s.state = 'retired' THEN s.rotation_exposed END
+                      AS rotation_exposed_revealed,
                   (SELECT count(*) FROM set_tasks t WHERE t.set_id = s.id) AS "tasks!",
                   (SELECT count(*) FROM set_tasks t
                    WHERE t.set_id = s.id AND t.sealed IS NOT NULL) AS "sealed!"

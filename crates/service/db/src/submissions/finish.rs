@@ -23,6 +23,8 @@ pub struct FinalScores {
     pub by_category: serde_json::Value,
     /// The overall process metrics (`mcpbench_scoring::ProcessMetrics`).
     pub process: serde_json::Value,
+    /// Cost per task and median run time (`mcpbench_scoring::Spend`).
+    pub spend: serde_json::Value,
 }
 
 /// How [`finish`] ended.
@@ -87,9 +89,10 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
         "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
                                   passed, success_rate, ci_low, ci_high, efficiency,
                                   hallucinated_tool_rate, recovery_rate, by_server, by_category,
-                                  process, ci_clustered_low, ci_clustered_high, finished_at)
+                                  process, ci_clustered_low, ci_clustered_high, spend,
+                                  finished_at)
          SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, $12, $13, $14, now()
+                $8, $9, $10, $11, $12, $13, $14, $15, now()
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
          WHERE s.id = $1 AND s.distractors IS NULL
          ON CONFLICT (submission_id) DO NOTHING",
@@ -106,7 +109,8 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
         scores.by_category,
         scores.process,
         scores.ci95_clustered.map(|c| c[0]),
-        scores.ci95_clustered.map(|c| c[1])
+        scores.ci95_clustered.map(|c| c[1]),
+        scores.spend
     )
     .execute(&mut *tx)
     .await?;
@@ -141,7 +145,7 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bo
         "UPDATE leaderboard SET tasks = $2, passed = $3, success_rate = $4, ci_low = $5,
                 ci_high = $6, efficiency = $7, hallucinated_tool_rate = $8, recovery_rate = $9,
                 by_server = $10, by_category = $11, process = $12, ci_clustered_low = $13,
-                ci_clustered_high = $14
+                ci_clustered_high = $14, spend = $15
          WHERE submission_id = $1",
         id,
         scores.tasks,
@@ -156,7 +160,8 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bo
         scores.by_category,
         scores.process,
         scores.ci95_clustered.map(|c| c[0]),
-        scores.ci95_clustered.map(|c| c[1])
+        scores.ci95_clustered.map(|c| c[1]),
+        scores.spend
     )
     .execute(&mut *tx)
     .await?;

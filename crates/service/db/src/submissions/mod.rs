@@ -55,6 +55,26 @@ pub enum Agent<'a> {
         image: &'a str,
         archive: Option<(&'a str, &'a str)>,
     },
+    /// The standard track: our `llm` agent driving the vendor's model.
+    Model(&'a ModelEndpoint),
+}
+
+/// A model to drive: an OpenAI-compatible chat-completions endpoint and the model's name there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelEndpoint {
+    /// The API's base URL (`/chat/completions` is added).
+    pub base_url: String,
+    pub model_id: String,
+    /// The key, sealed ([`model_key_place`]): the keyring key's id and the sealed bytes.
+    pub sealed_key: Option<(String, Vec<u8>)>,
+    /// US dollars per million tokens in and out.
+    pub prices: Option<[f64; 2]>,
+}
+
+/// Where a model key is sealed: bound to its vendor and the base URL it is sent to, so a
+/// sealed key copied into another vendor's row, or beside another URL, does not open.
+pub fn model_key_place(vendor_id: i64, base_url: &str) -> String {
+    format!("model-key/{vendor_id}/{base_url}")
 }
 
 /// A submission as its owner sees it (never the signing secret).
@@ -87,6 +107,13 @@ pub struct Submission {
     pub weights: Option<String>,
     pub framework: Option<String>,
     pub scaffold: Option<String>,
+    /// The standard track's model: its base URL and name (its key is never read back).
+    pub model_base_url: Option<String>,
+    pub model_id: Option<String>,
+    /// Whether a key was given (it is sealed, and stays in the database).
+    pub model_key_set: bool,
+    pub price_input: Option<f64>,
+    pub price_output: Option<f64>,
 }
 
 impl Submission {
@@ -117,6 +144,14 @@ pub struct Target {
     pub vendor: String,
     /// The level of extra tools the tasks run at; `None`: as published.
     pub distractors: Option<String>,
+    pub vendor_id: i64,
+    /// For the standard track: the model's base URL and name, its sealed key, its prices.
+    pub model_base_url: Option<String>,
+    pub model_id: Option<String>,
+    pub model_key_id: Option<String>,
+    pub model_key: Option<Vec<u8>>,
+    pub price_input: Option<f64>,
+    pub price_output: Option<f64>,
 }
 
 /// Creates a submission over every task of its set and queues its jobs, atomically.
@@ -199,17 +234,21 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         return Err(DbError::Invalid(format!("set {:?} has no tasks", s.set_id)));
     }
     let id = Uuid::new_v4();
-    let (kind, endpoint_url, image, archive) = match s.agent {
-        Agent::Endpoint(url) => (AgentKind::Endpoint, Some(url), None, None),
-        Agent::Docker { image, archive } => (AgentKind::Docker, None, Some(image), archive),
+    let (kind, endpoint_url, image, archive, model) = match s.agent {
+        Agent::Endpoint(url) => (AgentKind::Endpoint, Some(url), None, None, None),
+        Agent::Docker { image, archive } => (AgentKind::Docker, None, Some(image), archive, None),
+        Agent::Model(m) => (AgentKind::Model, None, None, None, Some(m)),
     };
+    let key = model.and_then(|m| m.sealed_key.as_ref());
+    let prices = model.and_then(|m| m.prices);
     sqlx::query!(
         "INSERT INTO submissions (id, vendor_id, set_id, name, model, kind, endpoint_url, image,
                                   image_archive, image_archive_sha256, signing_secret,
                                   status, tasks_total, trials, distractors, organisation,
-                                  model_version, weights, framework, scaffold)
+                                  model_version, weights, framework, scaffold, model_base_url,
+                                  model_id, model_key_id, model_key, price_input, price_output)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13, $14, $15,
-                 $16, $17, $18, $19)",
+                 $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)",
         id,
         s.vendor_id,
         s.set_id,
@@ -228,7 +267,13 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         s.about.model_version,
         s.about.weights,
         s.about.framework,
-        s.about.scaffold
+        s.about.scaffold,
+        model.map(|m| m.base_url.as_str()),
+        model.map(|m| m.model_id.as_str()),
+        key.map(|k| k.0.as_str()),
+        key.map(|k| k.1.as_slice()),
+        prices.map(|p| p[0]),
+        prices.map(|p| p[1])
     )
     .execute(&mut *tx)
     .await?;
@@ -268,7 +313,8 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
-                  s.scaffold
+                  s.scaffold, s.model_base_url, s.model_id,
+                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
@@ -289,7 +335,8 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
-                  s.scaffold
+                  s.scaffold, s.model_base_url, s.model_id,
+                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1"#,
@@ -313,7 +360,8 @@ pub async fn list(
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
                   s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
-                  s.scaffold
+                  s.scaffold, s.model_base_url, s.model_id,
+                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
@@ -332,7 +380,9 @@ pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
     sqlx::query_as!(
         Target,
         r#"SELECT s.set_id, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.image_archive,
-                t.public AS set_public, s.signing_secret, v.name AS vendor, s.distractors
+                t.public AS set_public, s.signing_secret, v.name AS vendor, s.distractors,
+                s.vendor_id, s.model_base_url, s.model_id, s.model_key_id, s.model_key,
+                s.price_input, s.price_output
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
          JOIN task_sets t ON t.id = s.set_id WHERE s.id = $1"#,
         id

@@ -1,0 +1,119 @@
+//! Runs of the standard track: our own `llm` agent, served on loopback for one run, driving the
+//! vendor's model. The agent's calls to the model go through the worker's egress policy (the
+//! base URL's text is checked before every run, every name it resolves is checked as it
+//! connects); its MCP calls go to this worker's gateway on loopback.
+
+use crate::Worker;
+use mcpbench_agents::{LlmConfig, Prices};
+use mcpbench_db::submissions::{Target, model_key_place};
+use mcpbench_egress::check_url;
+use mcpbench_runner::{AgentTarget, RunResult};
+use mcpbench_tasks::Task;
+use mcpbench_vault::Sealed;
+use std::sync::Arc;
+
+/// A model to drive, with what the agent needs to take the runner's requests.
+pub(crate) struct ModelAgent {
+    config: LlmConfig,
+    label: String,
+    signing_secret: Vec<u8>,
+}
+
+impl Worker {
+    /// The standard track's agent for `target`: its URL checked, its key opened. The errors
+    /// are ours or the submission's to fix, and name neither the key nor the task.
+    pub(crate) fn model_agent(&self, target: Target) -> Result<ModelAgent, String> {
+        let (Some(base_url), Some(model)) = (target.model_base_url, target.model_id) else {
+            return Err("the submission has no model endpoint".into());
+        };
+        check_url(&base_url, &self.config.egress)
+            .map_err(|refusal| format!("the model's URL is refused: {refusal}"))?;
+        let api_key = match (target.model_key_id, target.model_key) {
+            (Some(key_id), Some(bytes)) => {
+                let Some(keyring) = self.config.keyring.as_deref() else {
+                    tracing::error!(
+                        "a worker without the keyring (MCPBENCH_TASK_KEYS) took a standard-track \
+                         job; it cannot open the model's key"
+                    );
+                    return Err(
+                        "a worker without the keys to open the model's key took the \
+                                run; the operators have been told"
+                            .into(),
+                    );
+                };
+                let place = model_key_place(target.vendor_id, &base_url);
+                let opened = keyring
+                    .open(&place, &Sealed { key_id, bytes })
+                    .map_err(|e| {
+                        tracing::error!(error = %e, "a model key does not open");
+                        "the model's key could not be opened on our side".to_string()
+                    })?;
+                Some(String::from_utf8(opened).map_err(|_| "the model's key is damaged")?)
+            }
+            _ => None,
+        };
+        let prices =
+            target
+                .price_input
+                .zip(target.price_output)
+                .map(|(input_per_mtok, output_per_mtok)| Prices {
+                    input_per_mtok,
+                    output_per_mtok,
+                });
+        Ok(ModelAgent {
+            config: LlmConfig {
+                base_url,
+                model,
+                api_key,
+                prices,
+            },
+            label: target.vendor,
+            signing_secret: target.signing_secret,
+        })
+    }
+
+    /// One run of `task` with the model's agent, served on loopback for the run alone.
+    pub(crate) async fn run_model(
+        &self,
+        task: Arc<Task>,
+        set: &str,
+        agent: ModelAgent,
+    ) -> Result<RunResult, String> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| format!("could not start the standard agent: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("could not start the standard agent: {e}"))?;
+        let app = mcpbench_agents::llm_router_with(
+            agent.config,
+            self.model_http.clone(),
+            &agent.signing_secret,
+        );
+        let server = AbortOnDrop(tokio::spawn(async move {
+            if let Err(e) = mcpbench_agents::serve(listener, app).await {
+                tracing::warn!(error = %e, "the standard agent's server stopped");
+            }
+        }));
+        // Our own agent on loopback: the runner reaches it without the egress policy (as a
+        // sandbox's forward), and it reaches the gateway on loopback.
+        let target = AgentTarget {
+            label: agent.label,
+            url: format!("http://{addr}/"),
+            signing_secret: agent.signing_secret,
+            sandbox_gateway: Some(self.local_gateway.clone()),
+        };
+        let result = self.runner.run_in_set(task, &target, set).await;
+        drop(server);
+        Ok(result)
+    }
+}
+
+/// Stops the agent's server when the run ends, or when the job is dropped mid-run.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
