@@ -4,6 +4,7 @@
 //! does not get better). Every attempt is bounded by the time left before the run's stop; the
 //! key is never printed (not in `Debug`, not in errors).
 
+use mcpbench_openai::Reply;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -153,7 +154,7 @@ impl<'a> Chat<'a> {
         Self {
             http,
             config,
-            url: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
+            url: mcpbench_openai::completions_url(&config.base_url),
             stop,
         }
     }
@@ -174,7 +175,10 @@ impl<'a> Chat<'a> {
                 Attempt::Done(message, usage) => return Ok((message, usage)),
                 Attempt::Fatal(why) => return Err(ChatError(why)),
                 Attempt::Again(why, after) => {
-                    tracing::debug!(attempt, error = %why, "the model failed; trying again");
+                    // Only what kind of failure: a model's error body can quote the prompt,
+                    // which in the service is a private task's goal.
+                    let kind = why.split(':').next().unwrap_or_default();
+                    tracing::debug!(attempt, kind, "the model failed; trying again");
                     last = why;
                     after.unwrap_or(Duration::from_millis(500) * 2u32.pow(attempt))
                 }
@@ -193,67 +197,25 @@ impl<'a> Chat<'a> {
     }
 
     async fn attempt(&self, body: &Value, timeout: Duration) -> Attempt {
-        let mut request = self.http.post(&self.url).json(body).timeout(timeout);
-        if let Some(key) = &self.config.api_key {
-            request = request.bearer_auth(key);
-        }
-        let mut response = match request.send().await {
-            Ok(r) => r,
-            // Without the URL: it may carry a key in its query.
-            Err(e) if e.is_timeout() => return Attempt::Again("timed out".into(), None),
-            Err(e) => {
-                return Attempt::Again(format!("unreachable: {}", e.without_url()), None);
-            }
-        };
-        let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER));
-        let mut bytes = Vec::new();
-        loop {
-            match response.chunk().await {
-                Ok(Some(chunk)) if bytes.len() + chunk.len() <= MAX_BODY_BYTES => {
-                    bytes.extend_from_slice(&chunk)
+        let key = self.config.api_key.as_deref();
+        match mcpbench_openai::post(self.http, &self.url, key, body, timeout, MAX_BODY_BYTES).await
+        {
+            Reply::Body(completion) => match completion["choices"][0]["message"].as_object() {
+                Some(message) => {
+                    Attempt::Done(Value::Object(message.clone()), Usage::of(&completion))
                 }
-                Ok(Some(_)) => return Attempt::Again("the reply is over 4 MiB".into(), None),
-                Ok(None) => break,
-                Err(e) => {
-                    return Attempt::Again(
-                        format!("the reply broke off: {}", e.without_url()),
-                        None,
-                    );
+                None => {
+                    let text: String = completion.to_string().chars().take(200).collect();
+                    Attempt::Again(format!("no choices[0].message: {text}"), None)
                 }
-            }
-        }
-        let snippet = || {
-            String::from_utf8_lossy(&bytes)
-                .chars()
-                .take(200)
-                .collect::<String>()
-        };
-        match status.as_u16() {
-            200 => {}
-            429 => {
-                return Attempt::Again(
-                    "rate limited (429)".into(),
-                    Some(retry_after.unwrap_or(Duration::from_secs(1))),
-                );
-            }
-            408 | 500..=599 => {
-                return Attempt::Again(format!("HTTP {status}: {}", snippet()), None);
-            }
-            _ => return Attempt::Fatal(format!("HTTP {status}: {}", snippet())),
-        }
-        let completion: Value = match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
-            Err(_) => return Attempt::Again(format!("not JSON: {}", snippet()), None),
-        };
-        match completion["choices"][0]["message"].as_object() {
-            Some(message) => Attempt::Done(Value::Object(message.clone()), Usage::of(&completion)),
-            None => Attempt::Again(format!("no choices[0].message: {}", snippet()), None),
+            },
+            // A rate limit with no `Retry-After` waits a second; a long one is capped.
+            Reply::RateLimited { after } => Attempt::Again(
+                "rate limited (429)".into(),
+                Some(after.map_or(Duration::from_secs(1), |a| a.min(MAX_RETRY_AFTER))),
+            ),
+            Reply::Again { why } => Attempt::Again(why, None),
+            Reply::Refused { status, body } => Attempt::Fatal(format!("HTTP {status}: {body}")),
         }
     }
 }

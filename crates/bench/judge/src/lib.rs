@@ -18,6 +18,7 @@ mod rubric;
 pub use rubric::{Item, rubric};
 
 use mcpbench_gateway::trace::Line;
+use mcpbench_openai::Reply;
 use mcpbench_scoring::{ItemScore, Judgement};
 use mcpbench_sim::Rng;
 use mcpbench_tasks::Task;
@@ -133,12 +134,11 @@ impl Judge {
             ));
         }
         let http = reqwest::Client::builder()
-            .timeout(config.timeout)
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| JudgeError::Config(e.to_string()))?;
         Ok(Self {
-            url: format!("{base}/chat/completions"),
+            url: mcpbench_openai::completions_url(base),
             config,
             http,
         })
@@ -221,7 +221,9 @@ impl Judge {
                 Ok(scores) => return Ok(scores),
                 Err(Failed::Fatal(e)) => return Err(Failed::Fatal(e)),
                 Err(Failed::Retry { why: w, wait }) => {
-                    tracing::debug!(attempt, why = %w, "the judge's reply was not usable");
+                    // Only the kind: a reply can quote the run it judged.
+                    let kind = w.split(':').next().unwrap_or_default();
+                    tracing::debug!(attempt, kind, "the judge's reply was not usable");
                     why = w;
                     if attempt + 1 < self.config.attempts {
                         let backoff = Duration::from_millis(250 << attempt.min(6));
@@ -238,59 +240,24 @@ impl Judge {
         body: &serde_json::Value,
         ids: &[&str],
     ) -> Result<std::collections::BTreeMap<String, f64>, Failed> {
-        let mut request = self.http.post(&self.url).json(body);
-        if let Some(key) = &self.config.api_key {
-            request = request.bearer_auth(key);
-        }
-        let retry = |why: String| Failed::Retry { why, wait: None };
-        let mut response = request
-            .send()
+        let key = self.config.api_key.as_deref();
+        let timeout = self.config.timeout;
+        match mcpbench_openai::post(&self.http, &self.url, key, body, timeout, MAX_REPLY_BYTES)
             .await
-            .map_err(|e| retry(format!("the request failed: {}", without_url(&e))))?;
-        let status = response.status();
-        let wait = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| retry(format!("reading the reply failed: {}", without_url(&e))))?
         {
-            if bytes.len() + chunk.len() > MAX_REPLY_BYTES {
-                return Err(retry(format!("the reply is over {MAX_REPLY_BYTES} bytes")));
+            Reply::Body(value) => {
+                prompt::parse_reply(&value, ids).map_err(|why| Failed::Retry { why, wait: None })
             }
-            bytes.extend_from_slice(&chunk);
+            Reply::RateLimited { after } => Err(Failed::Retry {
+                why: "HTTP 429".into(),
+                wait: after,
+            }),
+            Reply::Again { why } => Err(Failed::Retry { why, wait: None }),
+            Reply::Refused { status, body } => {
+                Err(Failed::Fatal(JudgeError::Refused { status, body }))
+            }
         }
-        let text = String::from_utf8_lossy(&bytes);
-        if status.as_u16() == 429 || status.is_server_error() {
-            return Err(Failed::Retry {
-                why: format!("HTTP {}", status.as_u16()),
-                wait,
-            });
-        }
-        if !status.is_success() {
-            return Err(Failed::Fatal(JudgeError::Refused {
-                status: status.as_u16(),
-                body: text.chars().take(300).collect(),
-            }));
-        }
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| retry(format!("the reply is not JSON: {e}")))?;
-        prompt::parse_reply(&value, ids).map_err(retry)
     }
-}
-
-/// A transport error without the URL (which may carry credentials in its query).
-fn without_url(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    if let Some(url) = e.url() {
-        text = text.replace(url.as_str(), "the judge endpoint");
-    }
-    text
 }
 
 fn fnv(text: &str) -> u64 {

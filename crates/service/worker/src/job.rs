@@ -187,21 +187,8 @@ impl Worker {
                 .map_err(|_| "the submission's distractor level is not one we know".to_string())?;
             task = with_distractors(&task, level);
         }
-        if target.kind.sees_goals() && !target.set_public {
-            // The goal is about to leave our hands: recorded first, or not sent at all.
-            mcpbench_db::exposures::record(
-                &self.pool,
-                &target.set_id,
-                &claim.task_id,
-                claim.submission_id,
-            )
-            .await
-            .map_err(|e| {
-                tracing::warn!(error = %e, "recording an exposure failed");
-                "the run could not be recorded on our side".to_string()
-            })?;
-        }
         let (set_id, set_public) = (target.set_id.clone(), target.set_public);
+        let sees_goals = target.kind.sees_goals();
         let agent = match target.kind {
             AgentKind::Endpoint => Agent::Endpoint(AgentTarget {
                 label: target.vendor,
@@ -220,6 +207,20 @@ impl Worker {
             }),
             AgentKind::Model => Agent::Model(self.model_agent(target)?),
         };
+        if sees_goals && !set_public {
+            // The goal is about to leave our hands: recorded first, or not sent at all.
+            mcpbench_db::exposures::record(
+                &self.pool,
+                &set_id,
+                &claim.task_id,
+                claim.submission_id,
+            )
+            .await
+            .map_err(|e| {
+                tracing::warn!(error = %e, "recording an exposure failed");
+                "the run could not be recorded on our side".to_string()
+            })?;
+        }
         Ok((Arc::new(task), agent, set_id, set_public))
     }
 
