@@ -287,7 +287,8 @@ def check_dockerfile(cargo_metadata: Path) -> None:
     bases = []
     for ref in re.findall(r"(?im)^FROM\s+(\S+)", logical):
         image = re.sub(r"\$\{?(\w+)\}?", lambda m: args.get(m.group(1), "?"), ref)
-        if image in stages:
+        # `scratch` is the empty image, the same bytes everywhere: nothing to pin.
+        if image in stages or image == "scratch":
             continue
         bases.append(image)
         name = image.split("@")[0]

@@ -215,6 +215,56 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("per million tokens"), "{}", text(&o));
+    // With an image, --model-endpoint names the model the image calls: a docker submission,
+    // which reports its own cost (the service says so of the prices).
+    let o = mcpbench(
+        &config,
+        &[
+            "submit",
+            "--name",
+            "x",
+            "--model",
+            "m",
+            "--image",
+            "registry.example/acme/agent@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "--model-endpoint",
+            "http://127.0.0.1:9/v1",
+            "--model-id",
+            "m",
+            "--model-prices",
+            "1,1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("an image reports its own cost"),
+        "{}",
+        text(&o)
+    );
+    let o = mcpbench(
+        &config,
+        &[
+            "submit",
+            "--name",
+            "x",
+            "--model",
+            "m",
+            "--endpoint",
+            "http://127.0.0.1:9/",
+            "--model-endpoint",
+            "http://127.0.0.1:9/v1",
+            "--model-id",
+            "m",
+        ],
+        None,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an endpoint calls no model of ours: {}",
+        text(&o)
+    );
 
     // What goes wrong is said, with the API's words, and exits 1.
     let o = mcpbench(

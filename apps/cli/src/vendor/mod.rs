@@ -45,8 +45,15 @@ pub struct SubmitArgs {
     #[arg(long, group = "agent")]
     image: Option<String>,
     /// Submit a model instead (the standard track): its OpenAI-compatible API's base URL
-    /// (`https://api.example.com/v1`). MCPBench's own agent drives it.
-    #[arg(long, group = "agent", requires = "model_id", value_name = "BASE_URL")]
+    /// (`https://api.example.com/v1`). MCPBench's own agent drives it. With --image or
+    /// --image-archive: the model your image calls, through the sandbox's relay, which adds
+    /// --model-api-key (the image gets OPENAI_BASE_URL and MCPBENCH_MODEL).
+    #[arg(
+        long,
+        conflicts_with = "endpoint",
+        requires = "model_id",
+        value_name = "BASE_URL"
+    )]
     model_endpoint: Option<String>,
     /// The model's name at --model-endpoint.
     #[arg(long)]
@@ -213,10 +220,14 @@ fn prices(text: &str) -> Result<(f64, f64), String> {
 pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     run(async move {
         let client = Client::from_credentials().await?;
-        let kind = match (&args.endpoint, &args.model_endpoint) {
-            (Some(_), _) => "endpoint",
-            (None, Some(_)) => "model",
-            (None, None) => "docker",
+        let image = args.image.is_some() || args.image_archive.is_some();
+        let kind = match (&args.endpoint, image, &args.model_endpoint) {
+            (Some(_), _, _) => "endpoint",
+            (None, true, _) => "docker",
+            (None, false, Some(_)) => "model",
+            (None, false, None) => {
+                anyhow::bail!("give --endpoint, --image, --image-archive or --model-endpoint")
+            }
         };
         let mut body = json!({"name": args.name, "model": args.model, "kind": kind});
         if let Some(base_url) = &args.model_endpoint {

@@ -33,8 +33,9 @@ pub struct BoardEntry {
     /// What the submission says of its model and agent (`null`: not stated).
     pub about: About,
     /// `sandboxed`: a Docker image run in our sandbox, which saw each task with no way out;
-    /// `hosted`: the vendor's own endpoint (or, on the standard track, the vendor's model),
-    /// which received every goal it ran.
+    /// `sandboxed-model`: a Docker image run in our sandbox whose one way out was the
+    /// vendor's model, which could receive every goal it ran; `hosted`: the vendor's own
+    /// endpoint (or, on the standard track, the vendor's model), which received every goal.
     pub hosting: &'static str,
     /// `standard`: the vendor's model driven by our own `llm` agent; `open`: the vendor's agent.
     pub track: Track,
@@ -293,9 +294,10 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         name: entry.name.clone(),
         reference: entry.is_reference,
         about: About::stored(&entry.about()),
-        hosting: match entry.kind {
-            mcpbench_db::AgentKind::Docker => "sandboxed",
-            mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model => "hosted",
+        hosting: match (entry.kind, entry.calls_model) {
+            (mcpbench_db::AgentKind::Docker, false) => "sandboxed",
+            (mcpbench_db::AgentKind::Docker, true) => "sandboxed-model",
+            (mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model, _) => "hosted",
         },
         track: Track::of(entry.kind),
         tasks,

@@ -2,8 +2,12 @@
 //! name, a key, prices) and the service's own `llm` agent drives it through the real worker,
 //! gateway and egress client. The model here is a scripted server on loopback that calls each
 //! task's reference solution as tool calls. The key is sealed at rest, never shown again, and
-//! reaches only the model; the board puts the entry on the standard track with its cost.
+//! reaches only the model; the board puts the entry on the standard track with its cost. The
+//! same `llm` agent in a `FROM scratch` image, submitted with the model it calls, reaches that
+//! model from the sandbox through the worker's relay, which adds the key the image never holds.
 
+#[path = "../../sandbox/tests/support/images.rs"]
+mod images;
 mod support;
 
 use axum::Router;
@@ -18,6 +22,8 @@ use std::time::Duration;
 use support::{Options, Service};
 
 const KEY: &str = "sk-model-secret-7f3a9c2e41";
+/// A well-formed reference to an image that exists nowhere.
+const PINNED: &str = "registry.example/acme/agent@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 /// A chat-completions endpoint that knows the tasks: to a goal it answers first with every
 /// call of the task's reference solution (one message of parallel tool calls), then, once the
@@ -284,6 +290,20 @@ async fn a_bad_model_submission_is_refused_with_the_reason_and_creates_nothing()
             422,
             "belongs to kind",
         ),
+        // An image reports its own cost: prices belong to the standard track.
+        (
+            json!({"name": "n", "model": "m", "kind": "docker", "image": PINNED,
+                   "model_endpoint": {"base_url": "http://127.0.0.1:9/v1", "model": "m",
+                                      "prices": {"input_per_mtok": 1, "output_per_mtok": 1}}}),
+            422,
+            "an image reports its own cost",
+        ),
+        (
+            json!({"name": "n", "model": "m", "kind": "docker", "image": PINNED,
+                   "model_endpoint": bad_key}),
+            422,
+            "api_key must be",
+        ),
     ] {
         let (got, problem) = svc.post("/submissions", Some(&token), &body).await;
         assert_eq!(got, status, "{body}: {problem}");
@@ -334,21 +354,24 @@ async fn models_are_held_to_the_hosted_agents_rules() {
             "{url}: {problem}"
         );
     }
-    let (status, problem) = svc
-        .post(
-            "/submissions",
-            Some(&token),
-            &body("https://models.example/v1", "2026-11"),
-        )
-        .await;
-    assert_eq!(status, 422, "{problem}");
-    assert!(
-        problem["type"]
-            .as_str()
-            .unwrap()
-            .ends_with("hosted-private-set"),
-        "{problem}"
-    );
+    // A private set: the model, or an image that names one, could read every goal.
+    let image = json!({"name": "n", "model": "m", "kind": "docker", "set": "2026-11",
+                       "image": PINNED,
+                       "model_endpoint": {"base_url": "https://models.example/v1", "model": "m-1"}});
+    for (body, says) in [
+        (
+            body("https://models.example/v1", "2026-11"),
+            "your model reads every goal",
+        ),
+        (image, "an image that names a model"),
+    ] {
+        let (status, problem) = svc.post("/submissions", Some(&token), &body).await;
+        assert_eq!(status, 422, "{problem}");
+        let kind = problem["type"].as_str().unwrap();
+        assert!(kind.ends_with("hosted-private-set"), "{problem}");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(says), "{problem}");
+    }
     let (_, mine) = svc.get("/submissions", Some(&token)).await;
     assert_eq!(mine["submissions"].as_array().unwrap().len(), 0);
 }
@@ -376,4 +399,110 @@ async fn a_model_on_a_private_set_is_recorded_as_having_seen_its_tasks() {
     assert!(exposures.iter().all(|e| e.vendor == "acme"));
     let (_, set) = svc.get("/sets/2026-11", None).await;
     assert_eq!(set["exposed"], month.len() as u64, "{set}");
+}
+
+/// The `mcpbench` binary linked statically, which `scripts/test` builds.
+fn static_cli() -> std::path::PathBuf {
+    let path = std::env::var_os("MCPBENCH_STATIC_CLI")
+        .map(std::path::PathBuf::from)
+        .expect(
+            "MCPBENCH_STATIC_CLI must name a statically linked mcpbench; scripts/test builds it",
+        );
+    assert!(path.exists(), "{} does not exist", path.display());
+    path
+}
+
+/// `mcpbench agent serve --kind llm` as a vendor would hand it in (deploy/Dockerfile's
+/// `llm-agent` target: the static binary and the CA roots, nothing else), uploaded with the
+/// model it calls, runs sandboxed on a private set: every call reaches the scripted model
+/// through the relay with the sealed key added (the image was given a placeholder), every task
+/// passes, every goal is recorded as exposed, and the board marks the entry as a sandboxed
+/// image with a hosted model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_image_reaches_its_model_through_the_relay_without_holding_the_key() {
+    let svc = Service::start(Options {
+        tasks: 3,
+        sandbox: Some(support::sandbox(support::sandbox_config("api-model-image")).await),
+        concurrency: 2,
+        ..Options::default()
+    })
+    .await;
+    let token = svc.vendor("acme", false).await;
+    let month = svc.tasks.clone();
+    svc.private_set("2026-11", &month).await;
+    let (base_url, model) = scripted_model(&month).await;
+
+    let tag = format!("mcpbench-test-llm:{}", std::process::id());
+    let ca = std::path::Path::new("/etc/ssl/certs/ca-certificates.crt");
+    let image_id = images::build_image(
+        &tag,
+        &[
+            (&static_cli(), "/mcpbench"),
+            (ca, "/etc/ssl/certs/ca-certificates.crt"),
+        ],
+        &[
+            "/mcpbench",
+            "agent",
+            "serve",
+            "--kind",
+            "llm",
+            "--addr",
+            "0.0.0.0:8080",
+        ],
+    );
+    let archive = std::fs::read(images::save(&tag)).unwrap();
+    images::remove_image(&tag);
+    let submission = json!({
+        "name": "llm in an image", "model": "Scripted 1", "kind": "docker", "set": "2026-11",
+        "model_endpoint": {"base_url": base_url, "model": "scripted-1", "api_key": KEY}
+    });
+    let (status, created) = svc.upload(&token, &submission, archive).await;
+    assert_eq!(status, 202, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (_, shown) = svc.get(&format!("/submissions/{id}"), Some(&token)).await;
+    assert_eq!(shown["kind"], "docker");
+    assert_eq!(shown["model_endpoint"]["model"], "scripted-1");
+    assert_eq!(shown["model_endpoint"]["key"], true);
+    assert!(!shown.to_string().contains(KEY), "{shown}");
+
+    let done = svc.wait(&id, &token, Duration::from_secs(300)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["scores"]["passed"], month.len() as u64, "{done}");
+
+    // Two model calls per task, each with the real key (the image sent its placeholder) and
+    // the model's name, which the image read from MCPBENCH_MODEL.
+    let auth = model.auth.lock().unwrap().clone();
+    assert_eq!(auth.len(), 2 * month.len(), "{auth:?}");
+    assert!(
+        auth.iter()
+            .all(|a| a.as_deref() == Some(&format!("Bearer {KEY}"))),
+        "{auth:?}"
+    );
+    assert!(
+        model
+            .models
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|m| m == "scripted-1")
+    );
+
+    // The model could read every goal: each task is exposed to its vendor.
+    let exposures = mcpbench_db::exposures::held_by(&svc.pool, "2026-11")
+        .await
+        .unwrap();
+    assert_eq!(exposures.len(), month.len(), "{exposures:?}");
+    assert!(exposures.iter().all(|e| e.vendor == "acme"));
+
+    let (_, board) = svc.get("/leaderboard?set=2026-11", None).await;
+    let entry = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["submission_id"] == id.as_str())
+        .cloned()
+        .unwrap_or_else(|| panic!("the image is on the board: {board}"));
+    assert_eq!(entry["hosting"], "sandboxed-model");
+    assert_eq!(entry["track"], "open");
+    images::remove_image(&image_id);
 }

@@ -215,8 +215,9 @@ pub struct ApiArgs {
     pub trust_forwarded_for: bool,
     /// Let hosted endpoints run private sets. A hosted endpoint receives every goal it runs,
     /// so on a live private set it sees the month's sealed tasks (a sandboxed image cannot send
-    /// them home). Off, private sets take Docker images only and an endpoint submission to one
-    /// is refused with the reason.
+    /// them home). The same holds for models: the standard track's, and one an image names.
+    /// Off, private sets take Docker images without a model only, and anything else submitted
+    /// to one is refused with the reason.
     #[arg(long, env = "MCPBENCH_HOSTED_PRIVATE_SETS", default_value_t = false, action = clap::ArgAction::Set)]
     pub hosted_private_sets: bool,
 }

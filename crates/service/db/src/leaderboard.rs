@@ -46,6 +46,8 @@ pub struct Entry {
     pub published: bool,
     /// A hosted endpoint (it received every goal it ran) or a sandboxed image.
     pub kind: AgentKind,
+    /// It named a model, which received what it was sent ([`AgentKind::sees_goals`]).
+    pub calls_model: bool,
 }
 
 impl Entry {
@@ -75,7 +77,8 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",
                 s.organisation, s.model_version, s.weights, s.framework, s.scaffold,
-                s.vendor_id, s.published, s.kind AS "kind: AgentKind"
+                s.vendor_id, s.published, s.kind AS "kind: AgentKind",
+                (s.model_base_url IS NOT NULL) AS "calls_model!"
          FROM leaderboard l JOIN submissions s ON s.id = l.submission_id
          WHERE l.set_id = $1
          ORDER BY l.success_rate DESC, l.ci_low DESC, l.finished_at LIMIT $2"#,

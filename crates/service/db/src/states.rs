@@ -94,10 +94,11 @@ impl AgentKind {
 }
 
 impl AgentKind {
-    /// Whether the vendor's own machine receives each goal it runs (a hosted agent, or the
-    /// model the standard track's agent asks): a private task sent there is exposed.
-    pub fn sees_goals(self) -> bool {
-        matches!(self, AgentKind::Endpoint | AgentKind::Model)
+    /// Whether the vendor's own machine receives each goal it runs (a hosted agent, the model
+    /// the standard track's agent asks, or the model an image calls, `calls_model`): a private
+    /// task sent there is exposed. Only an image without a model keeps it in the sandbox.
+    pub fn sees_goals(self, calls_model: bool) -> bool {
+        self != AgentKind::Docker || calls_model
     }
 }
 

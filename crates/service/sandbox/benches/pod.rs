@@ -33,6 +33,7 @@ fn main() {
             lifetime: Duration::from_secs(60),
             gateway: gateway.local_addr().unwrap(),
             labels: Vec::new(),
+            model: None,
         };
         // One warm-up pod: the first start pays for image and page caches.
         one_pod(&sandbox, &spec).await;

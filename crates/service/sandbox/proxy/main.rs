@@ -5,7 +5,10 @@
 //! directory that only the proxy container mounts:
 //!
 //! - MCP: it listens on `127.0.0.1:MCP_PORT` and carries each connection to `DIR/mcp.sock`,
-//!   where the worker forwards it to its MCP gateway. This is the agent's only way out.
+//!   where the worker forwards it to its MCP gateway. This is the agent's only way out, unless:
+//! - Model (only when a fourth argument names `MODEL_PORT`): it listens on
+//!   `127.0.0.1:MODEL_PORT` and carries each connection to `DIR/model.sock`, where the worker
+//!   relays chat-completions requests to the vendor's model (its key added by the worker).
 //! - Agent: it listens on `DIR/agent.sock` and carries each connection to
 //!   `127.0.0.1:AGENT_PORT`, first answering one byte: `+` when the agent accepted the
 //!   connection, `-` when it did not (nothing listens yet), so the worker can wait for
@@ -28,8 +31,8 @@ const MAX_CONNECTIONS: usize = 128;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
-        eprintln!("usage: mcpbench-sandbox-proxy DIR MCP_PORT AGENT_PORT");
+    if !(4..=5).contains(&args.len()) {
+        eprintln!("usage: mcpbench-sandbox-proxy DIR MCP_PORT AGENT_PORT [MODEL_PORT]");
         std::process::exit(2);
     }
     let dir = Path::new(&args[1]).to_path_buf();
@@ -42,30 +45,9 @@ fn main() {
     let (mcp_port, agent_port) = (port(&args[2]), port(&args[3]));
     let open = Arc::new(AtomicUsize::new(0));
 
-    let mcp = TcpListener::bind((Ipv4Addr::LOCALHOST, mcp_port)).unwrap_or_else(|e| fatal("binding the MCP port", e));
-    let mcp_sock = dir.join("mcp.sock");
-    let counter = open.clone();
-    let accepting = std::thread::Builder::new().spawn(move || {
-        for conn in mcp.incoming() {
-            let Ok(tcp) = conn else {
-                // Out of descriptors, say: wait rather than spin.
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            };
-            let Some(slot) = Slot::take(&counter) else { continue };
-            let path = mcp_sock.clone();
-            // A thread that cannot be made drops the connection, never the proxy.
-            let _ = std::thread::Builder::new().spawn(move || {
-                let _slot = slot;
-                if let Ok(unix) = UnixStream::connect(&path) {
-                    let _ = tcp.set_nodelay(true);
-                    pipe(Stream::Tcp(tcp), Stream::Unix(unix));
-                }
-            });
-        }
-    });
-    if let Err(e) = accepting {
-        fatal("starting the MCP thread", e);
+    carry_out(mcp_port, dir.join("mcp.sock"), open.clone(), "MCP");
+    if let Some(model_port) = args.get(4) {
+        carry_out(port(model_port), dir.join("model.sock"), open.clone(), "model");
     }
 
     let agent_sock = dir.join("agent.sock");
@@ -93,6 +75,35 @@ fn main() {
                 }
             }
         });
+    }
+}
+
+/// Listens on `127.0.0.1:port` inside the pod and carries each connection to the Unix socket
+/// `sock`, which the worker serves: one of the agent's ways out.
+fn carry_out(port: u16, sock: std::path::PathBuf, open: Arc<AtomicUsize>, what: &str) {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))
+        .unwrap_or_else(|e| fatal(&format!("binding the {what} port"), e));
+    let accepting = std::thread::Builder::new().spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(tcp) = conn else {
+                // Out of descriptors, say: wait rather than spin.
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
+            let Some(slot) = Slot::take(&open) else { continue };
+            let path = sock.clone();
+            // A thread that cannot be made drops the connection, never the proxy.
+            let _ = std::thread::Builder::new().spawn(move || {
+                let _slot = slot;
+                if let Ok(unix) = UnixStream::connect(&path) {
+                    let _ = tcp.set_nodelay(true);
+                    pipe(Stream::Tcp(tcp), Stream::Unix(unix));
+                }
+            });
+        }
+    });
+    if let Err(e) = accepting {
+        fatal(&format!("starting the {what} thread"), e);
     }
 }
 

@@ -14,6 +14,10 @@
 //! - the **agent** container runs the vendor's image, pinned by id or digest, with `PORT` in
 //!   its environment and the run's MCP endpoints given as `http://127.0.0.1:MCP_PORT/...`.
 //!
+//! A submission that names a model (an image that calls the vendor's own model) gets one more
+//! port: the proxy listens on `127.0.0.1:MODEL_PORT` too and carries it to `model.sock`, where
+//! the worker relays chat-completions requests to that model alone ([`ModelRoute`]).
+//!
 //! # Threat model
 //!
 //! The image is hostile code that sees a task (a private one, on a live set) and wants to send
@@ -25,7 +29,11 @@
 //!   by a filter that could be misconfigured. The one way out is the proxy's MCP port, which
 //!   reaches nothing but the worker's gateway, and the gateway serves only this run's endpoints
 //!   (each run has its own 256-bit token). The agent cannot reach the Unix sockets: they are
-//!   mounted into the proxy container only.
+//!   mounted into the proxy container only. With a model there is a second way out, on
+//!   purpose: the model port reaches the worker's relay, which posts to the one URL the vendor
+//!   named and nothing else; what the image sends its model leaves our hands, so such runs
+//!   count as hosted (the goals are recorded as exposed, and a deployment that keeps private
+//!   sets sandboxed refuses them).
 //! - **Privileges**: uid 65534, every capability dropped, `no-new-privileges`, a read-only root,
 //!   `/tmp` and every volume the image declares as size-capped `tmpfs` (`nosuid,nodev`), private
 //!   IPC, no Docker socket and no host path.
@@ -66,7 +74,7 @@ mod image;
 mod pod;
 mod reaper;
 
-pub use pod::{Finished, NotReady, Pod, PodSpec};
+pub use pod::{Finished, MODEL_KEY_PLACEHOLDER, ModelRoute, NotReady, Pod, PodSpec};
 pub use reaper::Owners;
 
 use bollard::Docker;
@@ -77,6 +85,9 @@ use std::time::Duration;
 pub const AGENT_PORT: u16 = 8080;
 /// The port the proxy takes inside the pod for the run's MCP endpoints.
 pub const MCP_PORT: u16 = 9199;
+/// The port the proxy takes inside the pod for the vendor's model, when the submission named
+/// one (docs/protocol.md, section 6).
+pub const MODEL_PORT: u16 = 9198;
 /// Labels on everything the sandbox creates.
 pub const LABEL: &str = "mcpbench.sandbox";
 pub const LABEL_OWNER: &str = "mcpbench.owner";

@@ -4,7 +4,7 @@
 use crate::image::PROXY_PATH;
 use crate::{
     AGENT_PORT, LABEL, LABEL_DEPLOYMENT, LABEL_EXPIRES, LABEL_OWNER, LABEL_POD, LABEL_ROLE,
-    MCP_PORT, Sandbox, SandboxError,
+    MCP_PORT, MODEL_PORT, Sandbox, SandboxError,
 };
 use bollard::Docker;
 use bollard::models::{
@@ -43,7 +43,22 @@ pub struct PodSpec {
     pub gateway: SocketAddr,
     /// Extra labels (submission, task) for operators.
     pub labels: Vec<(String, String)>,
+    /// The vendor's model, when the submission named one: a second way out of the pod.
+    pub model: Option<ModelRoute>,
 }
+
+/// A model the agent may call: the pod's `127.0.0.1:MODEL_PORT` reaches `relay`, where the
+/// worker relays chat-completions requests to the vendor's model. The agent finds it in the
+/// variables OpenAI's SDKs read (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, a placeholder: the
+/// relay adds the real key) and the model's name in `MCPBENCH_MODEL`.
+#[derive(Clone, Debug)]
+pub struct ModelRoute {
+    pub relay: SocketAddr,
+    pub model: String,
+}
+
+/// The placeholder key an agent with a model is given: the worker's relay drops it.
+pub const MODEL_KEY_PLACEHOLDER: &str = "sandbox";
 
 /// Why an agent never became ready; the text is for the vendor.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -109,7 +124,26 @@ impl Sandbox {
         let proxy_user = prepare_dir(&dir)?;
         let mcp = UnixListener::bind(dir.join("mcp.sock"))?;
         std::fs::set_permissions(dir.join("mcp.sock"), std::fs::Permissions::from_mode(0o777))?;
-        pod.tasks.push(tokio::spawn(forward_mcp(mcp, spec.gateway)));
+        pod.tasks.push(tokio::spawn(forward_out(mcp, spec.gateway)));
+        let mut proxy_args = vec![
+            POD_DIR_IN_PROXY.to_string(),
+            MCP_PORT.to_string(),
+            AGENT_PORT.to_string(),
+        ];
+        let mut env = vec![format!("PORT={AGENT_PORT}")];
+        if let Some(model) = &spec.model {
+            let sock = dir.join("model.sock");
+            let listener = UnixListener::bind(&sock)?;
+            std::fs::set_permissions(&sock, std::fs::Permissions::from_mode(0o777))?;
+            pod.tasks
+                .push(tokio::spawn(forward_out(listener, model.relay)));
+            proxy_args.push(MODEL_PORT.to_string());
+            env.extend([
+                format!("OPENAI_BASE_URL=http://127.0.0.1:{MODEL_PORT}/v1"),
+                format!("OPENAI_API_KEY={MODEL_KEY_PLACEHOLDER}"),
+                format!("MCPBENCH_MODEL={}", model.model),
+            ]);
+        }
 
         let expires = SystemTime::now() + spec.lifetime;
         let expires = expires
@@ -134,11 +168,7 @@ impl Sandbox {
         let proxy = ContainerCreateBody {
             image: Some(self.proxy_image.clone()),
             entrypoint: Some(vec![PROXY_PATH.into()]),
-            cmd: Some(vec![
-                POD_DIR_IN_PROXY.into(),
-                MCP_PORT.to_string(),
-                AGENT_PORT.to_string(),
-            ]),
+            cmd: Some(proxy_args),
             user: Some(proxy_user),
             labels: Some(labels("proxy")),
             host_config: Some(proxy_host),
@@ -154,7 +184,7 @@ impl Sandbox {
         agent_host.network_mode = Some(format!("container:{}", pod.proxy));
         let agent = ContainerCreateBody {
             image: Some(spec.image.clone()),
-            env: Some(vec![format!("PORT={AGENT_PORT}")]),
+            env: Some(env),
             user: Some(AGENT_USER.into()),
             // An image's HEALTHCHECK makes the engine exec into the container (the path of
             // runc's CVE-2024-21626); we check readiness ourselves.
@@ -444,12 +474,13 @@ async fn probe(sock: &Path) -> bool {
     )
 }
 
-/// The worker's end of the agent's only way out: `mcp.sock` to the gateway.
-async fn forward_mcp(listener: UnixListener, gateway: SocketAddr) {
+/// The worker's end of one of the agent's ways out: `mcp.sock` to the gateway, `model.sock`
+/// to the model's relay.
+async fn forward_out(listener: UnixListener, to: SocketAddr) {
     let mut conns = tokio::task::JoinSet::new();
     while let Ok((mut inside, _)) = listener.accept().await {
         conns.spawn(async move {
-            if let Ok(mut outside) = TcpStream::connect(gateway).await {
+            if let Ok(mut outside) = TcpStream::connect(to).await {
                 let _ = outside.set_nodelay(true);
                 let _ = tokio::io::copy_bidirectional(&mut inside, &mut outside).await;
             }

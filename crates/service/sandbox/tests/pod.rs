@@ -54,6 +54,7 @@ fn spec(image: &str, gateway: SocketAddr) -> PodSpec {
         lifetime: Duration::from_secs(60),
         gateway,
         labels: vec![("mcpbench.test".into(), "pod".into())],
+        model: None,
     }
 }
 
@@ -203,6 +204,8 @@ async fn only_the_mcp_port_is_reachable_from_inside() {
 
     let targets = [
         format!("tcp:127.0.0.1:{}", mcpbench_sandbox::MCP_PORT), // the one way out: must connect
+        // No model was named: its port is closed.
+        format!("tcp:127.0.0.1:{}", mcpbench_sandbox::MODEL_PORT),
         format!("tcp:127.0.0.1:{}", loopback.port()),
         format!("tcp:{bridge_gateway}:{}", any.port()),
         format!("tcp:{bridge_gateway}:{}", loopback.port()),
@@ -256,6 +259,70 @@ async fn only_the_mcp_port_is_reachable_from_inside() {
     assert_eq!(
         sibling_connections, 1,
         "only the host's own check reached the sibling:\n{sibling_logs}"
+    );
+}
+
+#[tokio::test]
+async fn a_named_model_opens_one_more_port_to_the_relay_alone() {
+    let sandbox = sandbox("test-model").await;
+    let (gateway, gateway_hits) = canary("127.0.0.1:0").await;
+    let (relay, relay_hits) = canary("127.0.0.1:0").await;
+    let (loopback, loopback_hits) = canary("127.0.0.1:0").await;
+    let targets = [
+        format!("tcp:127.0.0.1:{}", mcpbench_sandbox::MODEL_PORT),
+        format!("tcp:127.0.0.1:{}", mcpbench_sandbox::MCP_PORT),
+        format!("tcp:127.0.0.1:{}", loopback.port()),
+        "tcp:1.1.1.1:443".into(),
+    ];
+    let mut args = vec!["probe"];
+    args.extend(targets.iter().map(String::as_str));
+    let image = images::hostile_image("mcpbench-test-probe:1", &args);
+    let mut with_model = spec(&image, gateway);
+    with_model.model = Some(mcpbench_sandbox::ModelRoute {
+        relay,
+        model: "acme-3".into(),
+    });
+    let pod = sandbox.start(&with_model).await.unwrap();
+    pod.ready(Duration::from_secs(30)).await.unwrap();
+    // What the agent is told: the OpenAI SDKs' variables, the placeholder key, the model.
+    let env = inspect(&format!("mcpbench-{}-agent", pod.id))["Config"]["Env"].clone();
+    let env: Vec<&str> = env
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for expected in [
+        "PORT=8080",
+        "OPENAI_BASE_URL=http://127.0.0.1:9198/v1",
+        "OPENAI_API_KEY=sandbox",
+        "MCPBENCH_MODEL=acme-3",
+    ] {
+        assert!(env.contains(&expected), "{expected} in {env:?}");
+    }
+    let finished = pod.stop().await;
+    let logs = String::from_utf8_lossy(&finished.logs).to_string();
+    let results: Vec<&str> = logs.lines().filter(|l| l.starts_with("probe ")).collect();
+    assert_eq!(results.len(), targets.len(), "every probe ran:\n{logs}");
+    assert!(results[0].ends_with("-> CONNECTED"), "{}", results[0]);
+    assert!(results[1].ends_with("-> CONNECTED"), "{}", results[1]);
+    for line in &results[2..] {
+        assert!(line.contains("-> blocked"), "escaped the sandbox: {line}");
+    }
+    assert_eq!(
+        relay_hits.load(Ordering::SeqCst),
+        1,
+        "the model port reached the relay"
+    );
+    assert_eq!(
+        gateway_hits.load(Ordering::SeqCst),
+        1,
+        "the MCP port reached the gateway"
+    );
+    assert_eq!(
+        loopback_hits.load(Ordering::SeqCst),
+        0,
+        "host loopback canary"
     );
 }
 

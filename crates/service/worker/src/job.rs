@@ -188,7 +188,8 @@ impl Worker {
             task = with_distractors(&task, level);
         }
         let (set_id, set_public) = (target.set_id.clone(), target.set_public);
-        let sees_goals = target.kind.sees_goals();
+        let calls_model = target.model_base_url.is_some();
+        let sees_goals = target.kind.sees_goals(calls_model);
         let agent = match target.kind {
             AgentKind::Endpoint => Agent::Endpoint(AgentTarget {
                 label: target.vendor,
@@ -199,6 +200,10 @@ impl Worker {
                 sandbox_gateway: None,
             }),
             AgentKind::Docker => Agent::Docker(DockerAgent {
+                model: match calls_model {
+                    true => Some(self.open_model(&target)?),
+                    false => None,
+                },
                 image: target.image.ok_or("the submission has no image")?,
                 archive: target.image_archive,
                 label: target.vendor,

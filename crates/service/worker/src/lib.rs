@@ -21,6 +21,7 @@ mod finish;
 mod job;
 mod judging;
 mod model;
+mod relay;
 mod rescore;
 mod sandboxed;
 

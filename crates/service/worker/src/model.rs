@@ -23,17 +23,27 @@ impl Worker {
     /// The standard track's agent for `target`: its URL checked, its key opened. The errors
     /// are ours or the submission's to fix, and name neither the key nor the task.
     pub(crate) fn model_agent(&self, target: Target) -> Result<ModelAgent, String> {
-        let (Some(base_url), Some(model)) = (target.model_base_url, target.model_id) else {
+        Ok(ModelAgent {
+            config: self.open_model(&target)?,
+            label: target.vendor,
+            signing_secret: target.signing_secret,
+        })
+    }
+
+    /// The model `target` names (on the standard track, or called by an image): its URL
+    /// checked against the egress policy, its key opened, its prices.
+    pub(crate) fn open_model(&self, target: &Target) -> Result<LlmConfig, String> {
+        let (Some(base_url), Some(model)) = (&target.model_base_url, &target.model_id) else {
             return Err("the submission has no model endpoint".into());
         };
-        check_url(&base_url, &self.config.egress)
+        check_url(base_url, &self.config.egress)
             .map_err(|refusal| format!("the model's URL is refused: {refusal}"))?;
-        let api_key = match (target.model_key_id, target.model_key) {
+        let api_key = match (&target.model_key_id, &target.model_key) {
             (Some(key_id), Some(bytes)) => {
                 let Some(keyring) = self.config.keyring.as_deref() else {
                     tracing::error!(
-                        "a worker without the keyring (MCPBENCH_TASK_KEYS) took a standard-track \
-                         job; it cannot open the model's key"
+                        "a worker without the keyring (MCPBENCH_TASK_KEYS) took a job with a \
+                         model key; it cannot open it"
                     );
                     return Err(
                         "a worker without the keys to open the model's key took the \
@@ -41,13 +51,15 @@ impl Worker {
                             .into(),
                     );
                 };
-                let place = model_key_place(target.vendor_id, &base_url);
-                let opened = keyring
-                    .open(&place, &Sealed { key_id, bytes })
-                    .map_err(|e| {
-                        tracing::error!(error = %e, "a model key does not open");
-                        "the model's key could not be opened on our side".to_string()
-                    })?;
+                let place = model_key_place(target.vendor_id, base_url);
+                let sealed = Sealed {
+                    key_id: key_id.clone(),
+                    bytes: bytes.clone(),
+                };
+                let opened = keyring.open(&place, &sealed).map_err(|e| {
+                    tracing::error!(error = %e, "a model key does not open");
+                    "the model's key could not be opened on our side".to_string()
+                })?;
                 Some(String::from_utf8(opened).map_err(|_| "the model's key is damaged")?)
             }
             _ => None,
@@ -60,15 +72,11 @@ impl Worker {
                     input_per_mtok,
                     output_per_mtok,
                 });
-        Ok(ModelAgent {
-            config: LlmConfig {
-                base_url,
-                model,
-                api_key,
-                prices,
-            },
-            label: target.vendor,
-            signing_secret: target.signing_secret,
+        Ok(LlmConfig {
+            base_url: base_url.clone(),
+            model: model.clone(),
+            api_key,
+            prices,
         })
     }
 
@@ -109,8 +117,9 @@ impl Worker {
     }
 }
 
-/// Stops the agent's server when the run ends, or when the job is dropped mid-run.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+/// Stops a server of one run (our agent, an image's model relay) when the run ends, or when
+/// the job is dropped mid-run.
+pub(crate) struct AbortOnDrop(pub(crate) tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {

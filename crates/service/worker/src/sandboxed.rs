@@ -1,11 +1,12 @@
 //! Runs of Docker-image submissions: the image brought onto the engine once, then one fresh
-//! pod per run (see `mcpbench_sandbox`), torn down whatever way the run ends.
+//! pod per run (see `mcpbench_sandbox`), torn down whatever way the run ends; with the model
+//! relay (`relay.rs`) beside it when the submission named a model.
 
 use crate::Worker;
 use mcpbench_db::queue::Claim;
 use mcpbench_gateway::trace::{Header, Line, RunSummary};
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
-use mcpbench_sandbox::{Finished, PodSpec};
+use mcpbench_sandbox::{Finished, ModelRoute, PodSpec};
 use mcpbench_scoring::RunCounts;
 use mcpbench_tasks::Task;
 use std::sync::Arc;
@@ -28,6 +29,8 @@ pub(crate) struct DockerAgent {
     pub signing_secret: Vec<u8>,
     /// The set is private and live: the run's detail must not carry the agent's own words.
     pub withhold_details: bool,
+    /// The model the image calls through the relay, when the submission named one.
+    pub model: Option<mcpbench_agents::LlmConfig>,
 }
 
 /// How long loading or pulling one image may take.
@@ -53,6 +56,28 @@ impl Worker {
             return Err("this worker cannot run Docker images".into());
         };
         self.ensure_image(&agent).await?;
+        // The relay lives as long as this run: dropped with it, whatever way it ends.
+        let (model, _relay) = match &agent.model {
+            None => (None, None),
+            Some(config) => {
+                let relay = crate::relay::Relay {
+                    completions_url: mcpbench_openai::completions_url(&config.base_url),
+                    api_key: config.api_key.clone(),
+                };
+                let (addr, guard) = crate::relay::start(relay, self.model_http.clone())
+                    .await
+                    .map_err(|e| {
+                        tracing::warn!(error = %e, "starting a model relay failed");
+                        "the relay to the agent's model could not be started on our side"
+                            .to_string()
+                    })?;
+                let route = ModelRoute {
+                    relay: addr,
+                    model: config.model.clone(),
+                };
+                (Some(route), Some(guard))
+            }
+        };
         let readiness = docker.sandbox.config().readiness;
         let spec = PodSpec {
             image: agent.image.clone(),
@@ -65,6 +90,7 @@ impl Worker {
                 ),
                 ("mcpbench.job".into(), claim.job_id.to_string()),
             ],
+            model,
         };
         let started = Instant::now();
         let pod = match docker.sandbox.start(&spec).await {

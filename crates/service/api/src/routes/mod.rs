@@ -9,6 +9,7 @@ pub(crate) mod ops;
 pub(crate) mod public;
 pub(crate) mod run_view;
 pub(crate) mod sets;
+pub(crate) mod submission_checks;
 pub(crate) mod submission_view;
 pub(crate) mod submissions;
 pub(crate) mod upload;

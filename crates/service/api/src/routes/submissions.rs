@@ -13,13 +13,16 @@ use crate::limits::ClientAddr;
 use crate::model_track::ModelRequest;
 use crate::params::name;
 use crate::routes::run_view::RunView;
+use crate::routes::submission_checks::{
+    Outside, check_registry, check_text, checked_endpoint, checked_model,
+    image_model as image_model_of, refuse_hosted_on_private, require_docker,
+};
 use crate::routes::submission_view::{SubmissionPage, SubmissionView};
 use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
-use mcpbench_db::{SetState, runs, submissions, workers};
-use mcpbench_egress::{check_resolved, check_url};
+use mcpbench_db::{SetState, runs, submissions};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -64,7 +67,8 @@ pub struct NewSubmission {
     /// out when uploading the image (multipart part `image`).
     pub image: Option<String>,
     /// For `model`: the OpenAI-compatible endpoint, the model's name there, its key (sealed,
-    /// never shown again) and its prices.
+    /// never shown again) and its prices. For `docker`, optionally: the model the image calls
+    /// (docs/protocol.md, section 6), without prices.
     pub model_endpoint: Option<ModelRequest>,
     /// The set to run against; the deployment's default set when absent.
     #[schema(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
@@ -106,16 +110,6 @@ pub struct ListQuery {
     /// At most this many (1 to 100, default 20).
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
-}
-
-fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
-    let n = value.chars().count();
-    if n == 0 || n > 100 || value.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(format!(
-            "{field} must be 1 to 100 printable characters"
-        )));
-    }
-    Ok(())
 }
 
 /// Submits an agent: JSON for an endpoint or a digest-pinned image, or `multipart/form-data`
@@ -175,15 +169,17 @@ pub async fn create(
         ),
     };
     let mut about = req.about.clone().unwrap_or_default().checked()?;
-    if req.kind != Kind::Model && req.model_endpoint.is_some() {
+    if req.kind == Kind::Endpoint && req.model_endpoint.is_some() {
         return Err(ApiError::unprocessable(
             "invalid-submission",
-            "model_endpoint belongs to kind \"model\" (the standard track)",
+            "model_endpoint belongs to kind \"model\" (the standard track) or \"docker\" (an \
+             image that calls its model)",
         ));
     }
     let endpoint;
     let accepted;
     let model;
+    let image_model;
     let agent = match (req.kind, received) {
         (Kind::Endpoint | Kind::Model, Some(_)) => {
             return Err(ApiError::unprocessable(
@@ -193,12 +189,12 @@ pub async fn create(
         }
         (Kind::Model, None) => {
             // The vendor's model reads every goal our agent sends it, as a hosted agent does.
-            refuse_hosted_on_private(&state, &set).await?;
+            refuse_hosted_on_private(&state, &set, Outside::Model).await?;
             model = checked_model(&state, caller.vendor_id, &req, &mut about).await?;
             submissions::Agent::Model(&model)
         }
         (Kind::Endpoint, None) => {
-            refuse_hosted_on_private(&state, &set).await?;
+            refuse_hosted_on_private(&state, &set, Outside::Endpoint).await?;
             endpoint = checked_endpoint(&state, &req).await?;
             submissions::Agent::Endpoint(&endpoint)
         }
@@ -209,6 +205,9 @@ pub async fn create(
                     "endpoint_url belongs to kind \"endpoint\"; a docker submission has image",
                 ));
             }
+            // The model first: its refusals say more than "no Docker engine here".
+            image_model = image_model_of(&state, caller.vendor_id, &req, &set).await?;
+            let model = image_model.as_ref();
             require_docker(&state).await?;
             match (received, req.image.as_deref()) {
                 (Some(_), Some(_)) => {
@@ -241,6 +240,7 @@ pub async fn create(
                     submissions::Agent::Docker {
                         image: &accepted.image.id,
                         archive: Some((accepted.key.as_str(), accepted.sha256.as_str())),
+                        model,
                     }
                 }
                 (None, Some(image)) => {
@@ -257,6 +257,7 @@ pub async fn create(
                     submissions::Agent::Docker {
                         image,
                         archive: None,
+                        model,
                     }
                 }
                 (None, None) => {
@@ -322,120 +323,6 @@ pub struct ImageUpload {
     /// A `docker save` archive of one linux/amd64 image.
     #[schema(value_type = String, format = Binary)]
     image: Vec<u8>,
-}
-
-/// A hosted endpoint would receive every goal of the set it runs: on a private set, that is
-/// the month's sealed tasks, outside any sandbox. Refused unless the deployment allows it.
-async fn refuse_hosted_on_private(state: &AppState, set: &str) -> Result<(), ApiError> {
-    if state.config().hosted_private_sets {
-        return Ok(());
-    }
-    match mcpbench_db::sets::get(state.pool(), set).await? {
-        Some(info) if !info.public => Err(ApiError::unprocessable(
-            "hosted-private-set",
-            format!(
-                "set {set:?} is private and this deployment runs private sets on Docker images \
-                 only: a hosted endpoint receives every goal it runs, so it would see the \
-                 set's sealed tasks; submit your agent as an image (kind \"docker\"), which runs \
-                 sandboxed with no way out, or run against a public set"
-            ),
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// The model of a standard-track submission (checked, its key sealed); its `about` says the
-/// scaffold is the standard one, which it is.
-async fn checked_model(
-    state: &AppState,
-    vendor_id: i64,
-    req: &NewSubmission,
-    about: &mut submissions::About,
-) -> Result<submissions::ModelEndpoint, ApiError> {
-    if req.endpoint_url.is_some() || req.image.is_some() {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "a model submission has model_endpoint only (no endpoint_url, no image)",
-        ));
-    }
-    if about.scaffold.as_deref() == Some("own") {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "a model submission runs our standard scaffold; leave about.scaffold out or say \
-             \"standard\"",
-        ));
-    }
-    let model = req.model_endpoint.as_ref().ok_or_else(|| {
-        ApiError::unprocessable(
-            "invalid-submission",
-            "kind \"model\" needs model_endpoint: {\"base_url\", \"model\", \"api_key\"?, \
-             \"prices\"?}",
-        )
-    })?;
-    about.scaffold = Some("standard".into());
-    crate::model_track::checked(state, vendor_id, model).await
-}
-
-/// The endpoint of an endpoint submission, checked against SSRF (text and resolution).
-async fn checked_endpoint(state: &AppState, req: &NewSubmission) -> Result<String, ApiError> {
-    if req.image.is_some() {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "image belongs to kind \"docker\"; an endpoint submission has endpoint_url only",
-        ));
-    }
-    let url = req.endpoint_url.as_deref().ok_or_else(|| {
-        ApiError::unprocessable("invalid-submission", "kind \"endpoint\" needs endpoint_url")
-    })?;
-    let policy = state.config().egress;
-    let parsed = check_url(url, &policy)
-        .map_err(|r| ApiError::unprocessable("unsafe-endpoint", r.to_string()))?;
-    check_resolved(&parsed, &policy)
-        .await
-        .map_err(|r| ApiError::unprocessable("unsafe-endpoint", r.to_string()))?;
-    Ok(parsed.to_string())
-}
-
-/// The registry of a pinned reference goes through the same checks as an endpoint: the engine
-/// connects to it on our side, so it must not point into our networks.
-async fn check_registry(state: &AppState, image: &str) -> Result<(), ApiError> {
-    let name = image.split('@').next().unwrap_or_default();
-    let first = name.split('/').next().unwrap_or_default();
-    // Docker's rule: the first component names a registry when it has a dot or a port, or is
-    // `localhost`; otherwise the image is on Docker Hub.
-    let registry = if name.contains('/')
-        && (first.contains('.') || first.contains(':') || first == "localhost")
-    {
-        first
-    } else {
-        "registry-1.docker.io"
-    };
-    let policy = state.config().egress;
-    let refused = |r: mcpbench_egress::Refusal| {
-        ApiError::unprocessable(
-            "unsafe-registry",
-            format!("the image's registry {registry:?} is refused: {r}"),
-        )
-    };
-    let url = check_url(&format!("https://{registry}/"), &policy).map_err(refused)?;
-    check_resolved(&url, &policy).await.map_err(refused)?;
-    Ok(())
-}
-
-/// How recently a worker with a Docker engine must have reported for `docker` submissions.
-const DOCKER_WORKER_SILENCE: std::time::Duration = std::time::Duration::from_secs(90);
-
-/// Refuses `docker` submissions when no worker here can run images.
-async fn require_docker(state: &AppState) -> Result<(), ApiError> {
-    if workers::docker_available(state.pool(), DOCKER_WORKER_SILENCE).await? {
-        return Ok(());
-    }
-    Err(ApiError::unprocessable(
-        "docker-unavailable",
-        "this deployment cannot run Docker images right now: no worker with a Docker engine \
-         has reported in the last 90 s; submit kind \"endpoint\" with the URL of your agent, \
-         or try again later",
-    ))
 }
 
 /// Your submissions, newest first.

@@ -452,6 +452,7 @@ fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
                     @if e["track"] == "standard" { " · " span title="The standard track: the vendor's model, driven by our own agent" { "standard track" } }
                     @match e["hosting"].as_str() {
                         Some("sandboxed") => { " · " span title="A Docker image run in our sandbox: it saw each task with no way out" { "sandboxed image" } },
+                        Some("sandboxed-model") => { " · " span title="A Docker image run in our sandbox whose one way out was the vendor's model: that model could receive every goal" { "sandboxed image, hosted model" } },
                         Some(_) => { " · " span title="The vendor's own endpoint: it received every goal it ran" { "hosted endpoint" } },
                         None => {},
                     } }

@@ -168,6 +168,9 @@ pub(crate) async fn page(
                 @if owner {
                     @if let Some(u) = &s.endpoint_url { " · " code { (u) } }
                     @if let Some(i) = &s.image { " · " code { (i) } }
+                    @if let (Some(b), Some(m)) = (&s.model_base_url, &s.model_id) {
+                        " · model " code { (m) } " at " code { (b) }
+                    }
                 } }
             dt { "Trials per task" } dd { (s.trials) }
             @if let Some(level) = &s.distractors {

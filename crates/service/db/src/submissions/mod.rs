@@ -51,9 +51,11 @@ pub enum Agent<'a> {
     Endpoint(&'a str),
     /// A container image: `image` is an image id (`sha256:...`) or a digest-pinned reference;
     /// `archive` the uploaded `docker save` archive (key in trace storage, SHA-256 of its bytes).
+    /// `model`, when named, is the vendor's model the image calls through the worker's relay.
     Docker {
         image: &'a str,
         archive: Option<(&'a str, &'a str)>,
+        model: Option<&'a ModelEndpoint>,
     },
     /// The standard track: our `llm` agent driving the vendor's model.
     Model(&'a ModelEndpoint),
@@ -107,7 +109,8 @@ pub struct Submission {
     pub weights: Option<String>,
     pub framework: Option<String>,
     pub scaffold: Option<String>,
-    /// The standard track's model: its base URL and name (its key is never read back).
+    /// The model, on the standard track or called by an image: its base URL and name (its key
+    /// is never read back).
     pub model_base_url: Option<String>,
     pub model_id: Option<String>,
     /// Whether a key was given (it is sealed, and stays in the database).
@@ -145,7 +148,8 @@ pub struct Target {
     /// The level of extra tools the tasks run at; `None`: as published.
     pub distractors: Option<String>,
     pub vendor_id: i64,
-    /// For the standard track: the model's base URL and name, its sealed key, its prices.
+    /// The model (of the standard track, or one an image calls): its base URL and name, its
+    /// sealed key, its prices.
     pub model_base_url: Option<String>,
     pub model_id: Option<String>,
     pub model_key_id: Option<String>,
@@ -236,7 +240,11 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
     let id = Uuid::new_v4();
     let (kind, endpoint_url, image, archive, model) = match s.agent {
         Agent::Endpoint(url) => (AgentKind::Endpoint, Some(url), None, None, None),
-        Agent::Docker { image, archive } => (AgentKind::Docker, None, Some(image), archive, None),
+        Agent::Docker {
+            image,
+            archive,
+            model,
+        } => (AgentKind::Docker, None, Some(image), archive, model),
         Agent::Model(m) => (AgentKind::Model, None, None, None, Some(m)),
     };
     let key = model.and_then(|m| m.sealed_key.as_ref());
