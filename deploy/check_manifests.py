@@ -8,7 +8,8 @@
   capabilities dropped, requests and limits, readiness and liveness probes on a declared port;
   every ConfigMap and Secret key they reference exists (the Secret in secret.example.yaml); every
   Service and PodDisruptionBudget selects a Deployment's pods, on ports the pods declare; the
-  worker's grace period is longer than its time budget.
+  worker's grace period is longer than its time budget; a default-deny NetworkPolicy, and every
+  other one selects a Deployment's pods with ingress on ports they declare.
 - the normalised compose file: nothing is published beyond 127.0.0.1; api and worker run
   read-only with all capabilities dropped; each build names deploy/Dockerfile and a stage in it;
   the worker's stop_grace_period is longer than its time budget.
@@ -113,6 +114,43 @@ def pod_labels(deployment: dict) -> dict:
 
 def selects(selector: dict, labels: dict) -> bool:
     return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
+
+
+def check_network_policies(docs) -> None:
+    """A default deny for the whole namespace; every other policy selects a Deployment's pods,
+    and its ingress rules name ports those pods declare."""
+    objects = [d for f, d in docs if d["kind"] != "Kustomization"]
+    policies = [d for d in objects if d["kind"] == "NetworkPolicy"]
+    deployments = [d for d in objects if d["kind"] == "Deployment"]
+    deny = [p for p in policies
+            if not (p["spec"].get("podSelector") or {})
+            and set(p["spec"].get("policyTypes") or []) == {"Ingress", "Egress"}
+            and not p["spec"].get("ingress") and not p["spec"].get("egress")]
+    if not deny:
+        error("deploy/k8s: no default-deny NetworkPolicy (podSelector {}, Ingress and Egress, "
+              "no rules)")
+    for p in policies:
+        if p in deny:
+            continue
+        name = f"NetworkPolicy/{p['metadata']['name']}"
+        selector = (p["spec"].get("podSelector") or {}).get("matchLabels") or {}
+        targets = [d for d in deployments if selects(selector, pod_labels(d))]
+        if not targets:
+            error(f"{name}: selects no Deployment's pods")
+            continue
+        if set(p["spec"].get("policyTypes") or []) != {"Ingress", "Egress"}:
+            error(f"{name}: policyTypes must be Ingress and Egress")
+        declared = set()
+        for d in targets:
+            for c in d["spec"]["template"]["spec"].get("containers") or []:
+                for port in c.get("ports") or []:
+                    declared |= {port.get("name"), port.get("containerPort")}
+        for rule in p["spec"].get("ingress") or []:
+            for port in rule.get("ports") or []:
+                if port.get("port") not in declared:
+                    error(f"{name}: ingress port {port.get('port')!r} is not declared by its pods")
+    ok(f"NetworkPolicy: a default deny and {len(policies) - len(deny)} policies, each selecting "
+       "a Deployment's pods, ingress on ports they declare")
 
 
 def check_workloads(docs) -> None:
@@ -347,6 +385,7 @@ def main() -> int:
     docs = load_k8s()
     check_kustomization(docs)
     check_workloads(docs)
+    check_network_policies(docs)
     check_compose(opts.compose)
     check_dockerfile(opts.cargo_metadata)
     if errors:

@@ -18,6 +18,10 @@ pub struct GatewayConfig {
     /// `Origin` values accepted when a request carries one. Agents are servers, not
     /// browsers, so the default accepts none.
     pub allowed_origins: Vec<String>,
+    /// This gateway's route key, when several gateways share one public address: run ids are
+    /// then `run_<route>_<random>`, so that the routing layer in front of them can tell which
+    /// gateway holds a run from its id alone.
+    pub route: Option<String>,
 }
 
 impl GatewayConfig {

@@ -96,7 +96,10 @@ impl Gateway {
     pub fn open_run(&self, task: Arc<Task>) -> Result<OpenRun, WorldError> {
         let run = TaskRun::new(task.clone())?;
         let open = OpenRun {
-            run_id: format!("run_{}", random_hex(12)),
+            run_id: match &self.config.route {
+                Some(route) => format!("run_{route}_{}", random_hex(12)),
+                None => format!("run_{}", random_hex(12)),
+            },
             token: random_hex(32),
             servers: task.offered_servers(),
         };

@@ -128,17 +128,19 @@ struct Inner {
     config: Config,
     board: board::BoardCache,
     limits: limits::Limits,
+    routes: Arc<mcpbench_route::Routes>,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, store: TraceStore, metrics: Arc<Metrics>, config: Config) -> Self {
         Self(Arc::new(Inner {
-            pool,
             store,
             metrics,
             config,
             board: board::BoardCache::new(),
             limits: limits::Limits::default(),
+            routes: mcpbench_route::Routes::new(pool.clone()),
+            pool,
         }))
     }
 
@@ -171,16 +173,21 @@ impl AppState {
     }
 }
 
-/// The whole service: the JSON API and, beside it, the website; anything else is a 404
-/// problem.
+/// The whole service: the JSON API and, beside it, the website and the runs' MCP endpoints
+/// (forwarded to the workers that hold them, so that agents need one address whatever the
+/// number of workers); anything else is a 404 problem.
 pub fn router(state: AppState) -> Router {
     let (api, _) = routes::api().split_for_parts();
+    // Merged after the layers, which it must not get: a run's stream lasts as long as its run,
+    // and the worker's gateway bounds what it takes.
+    let mcp = mcpbench_route::router(state.0.routes.clone());
     api.merge(web::router())
         .fallback(routes::ops::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(bounded_in_time))
         .with_state(state)
+        .merge(mcp)
 }
 
 /// Serves the API on `listener` until `shutdown` resolves, then drains open requests

@@ -61,6 +61,12 @@ pub struct WorkerArgs {
     /// Names this worker in job rows and logs; the host name and process id when absent.
     #[arg(long, env = "MCPBENCH_WORKER_ID")]
     pub worker_id: Option<String>,
+    /// Where the routing layer (the API's `/mcp/...`) reaches this worker's gateway from
+    /// inside the deployment, e.g. `http://10.1.2.3:9090` (a pod's IP). Absent:
+    /// `http://<host name>:<port>` when the gateway listens on every address, its own
+    /// address otherwise.
+    #[arg(long, env = "MCPBENCH_GATEWAY_INTERNAL_URL")]
+    pub gateway_internal_url: Option<String>,
     /// Run Docker-image submissions: `auto` when a Docker engine answers, `on` (refuse to
     /// start without one) or `off`.
     #[arg(long, env = "MCPBENCH_DOCKER", default_value = "auto", value_parser = ["auto", "on", "off"])]
@@ -157,6 +163,11 @@ impl WorkerArgs {
         if !(0.05..=64.0).contains(&self.agent_cpus) {
             return Err("MCPBENCH_AGENT_CPUS must be between 0.05 and 64".into());
         }
+        if let Some(url) = &self.gateway_internal_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err("MCPBENCH_GATEWAY_INTERNAL_URL must be an http:// or https:// URL".into());
+        }
         if self.vendor_max_running < 0 {
             return Err("MCPBENCH_VENDOR_MAX_RUNNING must be 0 (no cap) or more".into());
         }
@@ -165,13 +176,19 @@ impl WorkerArgs {
     }
 
     pub fn id(&self) -> String {
-        self.worker_id.clone().unwrap_or_else(|| {
-            let host = std::fs::read_to_string("/etc/hostname")
-                .map(|h| h.trim().to_owned())
-                .unwrap_or_else(|_| "worker".into());
-            format!("{host}-{}", std::process::id())
-        })
+        self.worker_id
+            .clone()
+            .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()))
     }
+}
+
+/// This machine's (or container's) host name; `worker` when it cannot be read.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_owned())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "worker".into())
 }
 
 /// What the API does (the API binary and `mcpbench up`).

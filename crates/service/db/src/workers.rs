@@ -24,6 +24,38 @@ pub async fn seen(pool: &PgPool, id: &str, docker: bool) -> Result<(), DbError> 
     Ok(())
 }
 
+/// Records where worker `id`'s MCP gateway is: its `route` key (which its run ids carry) and
+/// the URL the routing layer reaches it at. Called when the worker starts, before it opens a
+/// run; a restarted worker announces a new route.
+pub async fn announce(
+    pool: &PgPool,
+    id: &str,
+    docker: bool,
+    route: &str,
+    gateway: &str,
+) -> Result<(), DbError> {
+    sqlx::query!(
+        "INSERT INTO workers (id, docker, seen_at, route, gateway) VALUES ($1, $2, now(), $3, $4)
+         ON CONFLICT (id) DO UPDATE SET docker = EXCLUDED.docker, seen_at = now(),
+                                        route = EXCLUDED.route, gateway = EXCLUDED.gateway",
+        id,
+        docker,
+        route,
+        gateway
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// The gateway URL of the worker that announced `route`, if one did.
+pub async fn gateway_of(pool: &PgPool, route: &str) -> Result<Option<String>, DbError> {
+    let gateway = sqlx::query_scalar!("SELECT gateway FROM workers WHERE route = $1", route)
+        .fetch_optional(pool)
+        .await?;
+    Ok(gateway.flatten())
+}
+
 /// Whether a worker that can run Docker images has reported within `within`.
 pub async fn docker_available(pool: &PgPool, within: Duration) -> Result<bool, DbError> {
     let found = sqlx::query_scalar!(

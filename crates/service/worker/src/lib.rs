@@ -70,6 +70,9 @@ pub struct Config {
     pub judge: Option<mcpbench_judge::Judge>,
     /// Whether the judge also reads runs of live private sets.
     pub judge_private_sets: bool,
+    /// Where the routing layer reaches this worker's gateway (see
+    /// `WorkerArgs::gateway_internal_url`); derived from the gateway's address when `None`.
+    pub gateway_internal_url: Option<String>,
 }
 
 impl Config {
@@ -87,6 +90,7 @@ impl Config {
             vendor_max_running: None,
             judge: None,
             judge_private_sets: false,
+            gateway_internal_url: None,
         }
     }
 }
@@ -342,6 +346,7 @@ impl Config {
             vendor_max_running: (args.vendor_max_running > 0).then_some(args.vendor_max_running),
             judge: judge_from_args(&args.judge)?,
             judge_private_sets: args.judge.judge_private_sets,
+            gateway_internal_url: args.gateway_internal_url.clone(),
             ..Self::new("")
         })
     }
@@ -422,7 +427,22 @@ pub async fn run_with_gateway(
         .ok()
         .and_then(|u| u.host_str().map(str::to_owned))
         .ok_or_else(|| format!("the gateway URL {gateway_url:?} is not an http(s) URL"))?;
-    let gateway = Gateway::new(GatewayConfig::public(host.trim_matches(['[', ']'])));
+    // Runs carry this worker's route, which it announces with its gateway's inside address
+    // before it opens any: the routing layer can then send them here from one public address.
+    let route = mcpbench_route::new_route();
+    let inside = match &config.gateway_internal_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None if local.ip().is_unspecified() => {
+            format!("http://{}:{}", mcpbench_config::host_name(), local.port())
+        }
+        None => format!("http://{local}"),
+    };
+    workers::announce(&pool, &config.id, config.sandbox.is_some(), &route, &inside)
+        .await
+        .map_err(|e| format!("announcing this worker's gateway: {e}"))?;
+    let mut gateway_config = GatewayConfig::public(host.trim_matches(['[', ']']));
+    gateway_config.route = Some(route.clone());
+    let gateway = Gateway::new(gateway_config);
     let app = mcpbench_gateway::router(gateway.clone());
     let server = tokio::spawn(async move {
         let listener = listener.tap_io(mcpbench_runner::no_delay);
@@ -430,7 +450,7 @@ pub async fn run_with_gateway(
             tracing::error!(error = %e, "the gateway's server stopped");
         }
     });
-    tracing::info!(gateway = gateway_url, "gateway listening");
+    tracing::info!(gateway = gateway_url, inside = %inside, route = %route, "gateway listening");
     let sandbox = config.sandbox.take();
     let worker = Worker::with_sandbox(
         pool,

@@ -1,0 +1,133 @@
+//! What the worker binary's tests share: a database with dev tasks, a slowed oracle, the
+//! worker process itself, and waiting for a submission to complete.
+
+#![allow(dead_code)]
+
+use mcpbench_agents::AgentKind;
+use mcpbench_db::{PgPool, sets, submissions, vendors};
+use mcpbench_pgcluster::Cluster;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use uuid::Uuid;
+
+pub const SECRET: [u8; 32] = [7u8; 32];
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A throwaway database holding the first `n` dev tasks as the public set `dev`.
+pub struct Setup {
+    pub cluster: Cluster,
+    pub url: String,
+    pub pool: PgPool,
+    pub tasks: Vec<mcpbench_tasks::Task>,
+    pub vendor: i64,
+}
+
+pub async fn setup(name: &str, n: usize) -> Setup {
+    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
+    let url = cluster.create_database(name).unwrap();
+    let pool = mcpbench_db::connect(&url, 4).await.unwrap();
+    mcpbench_db::migrate(&pool).await.unwrap();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
+    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
+    tasks.truncate(n);
+    let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
+    sets::put_public_set(&pool, "dev", &set).await.unwrap();
+    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
+    Setup {
+        cluster,
+        url,
+        pool,
+        tasks,
+        vendor: vendor.id,
+    }
+}
+
+impl Setup {
+    /// The oracle on loopback, each request held `delay` first (so that kills land while
+    /// runs are open), and a submission of it over the set; its id.
+    pub async fn submit_slow_oracle(&self, delay: Duration, max_attempts: i32) -> Uuid {
+        let shared: Vec<Arc<_>> = self.tasks.iter().cloned().map(Arc::new).collect();
+        let app = mcpbench_agents::router(AgentKind::Oracle, &shared, &SECRET).layer(
+            axum::middleware::from_fn(move |req, next: axum::middleware::Next| async move {
+                tokio::time::sleep(delay).await;
+                next.run(req).await
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let endpoint = format!("http://{}/", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            let _ = mcpbench_agents::serve(listener, app).await;
+        });
+        submissions::create(
+            &self.pool,
+            &submissions::NewSubmission {
+                vendor_id: self.vendor,
+                set_id: "dev",
+                name: "oracle",
+                model: "oracle",
+                agent: submissions::Agent::Endpoint(&endpoint),
+                signing_secret: &SECRET,
+                trials: 1,
+                max_attempts,
+                monthly_quota: None,
+                max_open: None,
+                distractors: None,
+                about: &Default::default(),
+            },
+        )
+        .await
+        .unwrap()
+    }
+
+    /// Waits up to `limit` for submission `id` to complete; panics if it ends otherwise.
+    pub async fn wait_completed(&self, id: Uuid, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        loop {
+            let (status, _, _) = submissions::progress(&self.pool, id).await.unwrap();
+            if status == mcpbench_db::SubmissionStatus::Completed {
+                return;
+            }
+            assert!(status.is_open(), "status {status}");
+            assert!(Instant::now() < deadline, "the submission did not complete");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// The `mcpbench-worker` binary on loopback against `database_url`, with a short lease, four
+/// slots and `env` on top.
+pub fn spawn_worker(database_url: &str, traces: &std::path::Path, env: &[(&str, &str)]) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcpbench-worker"));
+    command
+        .env("DATABASE_URL", database_url)
+        .env("MCPBENCH_TRACES", traces)
+        .env(
+            "MCPBENCH_GATEWAY_ADDR",
+            format!("127.0.0.1:{}", free_port()),
+        )
+        .env(
+            "MCPBENCH_METRICS_ADDR",
+            format!("127.0.0.1:{}", free_port()),
+        )
+        .env("MCPBENCH_ALLOW_PRIVATE_AGENTS", "true")
+        .env("MCPBENCH_LEASE_SECS", "3")
+        .env("MCPBENCH_WORKER_CONCURRENCY", "4")
+        .env("MCPBENCH_LOG", "warn");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the worker binary starts")
+}

@@ -1,0 +1,259 @@
+//! One public address for the MCP gateways of every worker.
+//!
+//! A run's MCP endpoints live in the memory of the worker that opened it. So that agents can be
+//! given one gateway URL however many workers there are, a run's id names its worker: each
+//! worker draws a route key when it starts (8 hex digits), records it in `workers` with the
+//! address its gateway listens on inside the deployment, and opens runs as
+//! `run_<route>_<random>`. This layer serves `/mcp/{run}/{server}` on the public address, reads
+//! the route out of the id, looks the worker's gateway up (once per worker: a route never
+//! changes its worker, a restarted worker draws a new one) and forwards the request there,
+//! streaming both ways (Streamable HTTP answers with server-sent events).
+//!
+//! Why this and not workers forwarding to each other: it keeps workers private (only this layer
+//! and the API are public), it is stateless (any number of copies, in the API's process, where
+//! it is mounted, or behind the same ingress), and it needs no write per run: the id carries
+//! the route, so the database is read once per worker, not once per request or per run.
+//!
+//! The worker's own gateway still checks everything (Host, Origin, the run's token): this layer
+//! only chooses where a request goes, and passes `Host` on unchanged for that check. An id
+//! without a route, or with one no worker holds, gets the gateway's own answer to an unknown run
+//! (401), so run ids cannot be probed here either.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use http::{HeaderMap, HeaderName, StatusCode, Uri, header};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::json;
+use sqlx::PgPool;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+/// How many hex digits a route key has.
+pub const ROUTE_LEN: usize = 8;
+/// How long a route no worker holds is remembered as such (so that made-up ids cost one
+/// database read per key and period, not one per request).
+const MISSING_FOR: Duration = Duration::from_secs(5);
+/// Routes remembered at most; past it the memory starts over (workers are few, routes of
+/// workers long gone are the only thing that accumulates).
+const MAX_KNOWN: usize = 4096;
+/// Database reads for routes at once; more wait.
+const LOOKUPS: usize = 8;
+
+/// The route key in a run id, `run_<route>_<random>`; `None` for ids without one.
+pub fn route_of(run_id: &str) -> Option<&str> {
+    let (route, rest) = run_id.strip_prefix("run_")?.split_once('_')?;
+    let hex = |s: &str| s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    (route.len() == ROUTE_LEN && hex(route) && !rest.is_empty()).then_some(route)
+}
+
+/// A fresh route key for a worker: random, so that a restarted worker never takes over the
+/// routes of its former self (whose runs are gone).
+pub fn new_route() -> String {
+    let mut bytes = [0u8; ROUTE_LEN / 2];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+enum Known {
+    At(String),
+    Missing(Instant),
+}
+
+/// The routing layer's state: where each route's gateway is, and the client that forwards.
+pub struct Routes {
+    pool: PgPool,
+    http: Client<HttpConnector, Body>,
+    known: Mutex<HashMap<String, Known>>,
+    lookups: Semaphore,
+}
+
+impl Routes {
+    pub fn new(pool: PgPool) -> Arc<Self> {
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        connector.set_connect_timeout(Some(Duration::from_secs(5)));
+        let http = Client::builder(TokioExecutor::new())
+            .pool_idle_timeout(Duration::from_secs(60))
+            .build(connector);
+        Arc::new(Self {
+            pool,
+            http,
+            known: Mutex::new(HashMap::new()),
+            lookups: Semaphore::new(LOOKUPS),
+        })
+    }
+
+    /// The gateway of the worker holding `route` (`http://host:port`), if any does.
+    async fn gateway(&self, route: &str) -> Result<Option<String>, mcpbench_db::DbError> {
+        if let Some(known) = self.recall(route) {
+            return Ok(known);
+        }
+        let _turn = self.lookups.acquire().await.expect("never closed");
+        // Another request may have looked it up while this one waited.
+        if let Some(known) = self.recall(route) {
+            return Ok(known);
+        }
+        let found = mcpbench_db::workers::gateway_of(&self.pool, route).await?;
+        let mut known = self.known.lock().expect("never poisoned");
+        if known.len() >= MAX_KNOWN {
+            known.clear();
+        }
+        let entry = match &found {
+            Some(url) => Known::At(url.clone()),
+            None => Known::Missing(Instant::now()),
+        };
+        known.insert(route.to_string(), entry);
+        Ok(found)
+    }
+
+    fn recall(&self, route: &str) -> Option<Option<String>> {
+        match self.known.lock().expect("never poisoned").get(route)? {
+            Known::At(url) => Some(Some(url.clone())),
+            Known::Missing(at) if at.elapsed() < MISSING_FOR => Some(None),
+            Known::Missing(_) => None,
+        }
+    }
+}
+
+/// Serves `/mcp/{run}/{server}` by forwarding to the run's worker; mount it beside the API.
+pub fn router(routes: Arc<Routes>) -> Router {
+    Router::new()
+        .route("/mcp/{run}/{server}", any(forward))
+        .with_state(routes)
+}
+
+/// What the gateway answers for a run it does not hold: the same here.
+fn unknown_run() -> Response {
+    let body = json!({"error": "missing or wrong bearer token for this run, or the run has ended"});
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, "Bearer")],
+        axum::Json(body),
+    )
+        .into_response()
+}
+
+fn unavailable(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
+
+/// Headers that belong to one connection, not to the request (RFC 9110, section 7.6.1).
+const HOP_BY_HOP: [&str; 8] = [
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
+fn strip_hop_by_hop(headers: &mut HeaderMap) {
+    // Those the `Connection` header names go too.
+    let named: Vec<HeaderName> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|name| HeaderName::try_from(name.trim()).ok())
+        .collect();
+    for name in named {
+        headers.remove(name);
+    }
+    for name in HOP_BY_HOP {
+        headers.remove(name);
+    }
+}
+
+async fn forward(State(routes): State<Arc<Routes>>, request: Request) -> Response {
+    let run = request.uri().path().split('/').nth(2).unwrap_or_default();
+    let Some(route) = route_of(run).map(str::to_owned) else {
+        return unknown_run();
+    };
+    let route = route.as_str();
+    let gateway = match routes.gateway(route).await {
+        Ok(Some(gateway)) => gateway,
+        Ok(None) => return unknown_run(),
+        Err(e) => {
+            tracing::warn!(error = %e, "looking a run's worker up failed");
+            return unavailable(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the run's worker cannot be looked up right now; try again",
+            );
+        }
+    };
+    let path = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_string();
+    let Ok(uri) = format!("{gateway}{path}").parse::<Uri>() else {
+        return unknown_run();
+    };
+    let (mut parts, body) = request.into_parts();
+    parts.uri = uri;
+    parts.version = http::Version::HTTP_11;
+    strip_hop_by_hop(&mut parts.headers);
+    match routes.http.request(Request::from_parts(parts, body)).await {
+        Ok(answer) => {
+            let (mut parts, body) = answer.into_parts();
+            strip_hop_by_hop(&mut parts.headers);
+            Response::from_parts(parts, Body::new(body))
+        }
+        Err(e) => {
+            // Its worker is gone (killed, say): its runs are taken over by others and the agent
+            // gets a new request; this one cannot go on.
+            tracing::debug!(error = %e, route, "forwarding to a worker failed");
+            unavailable(
+                StatusCode::BAD_GATEWAY,
+                "the worker holding this run is not answering",
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_route_is_read_out_of_a_run_id_and_nothing_else_passes() {
+        assert_eq!(route_of("run_0a1b2c3d_ffee00112233"), Some("0a1b2c3d"));
+        for bad in [
+            "run_ffee00112233",
+            "run_0A1B2C3D_ff",
+            "run_0a1b2c3_ff",
+            "run_0a1b2c3d_",
+            "job_0a1b2c3d_ff",
+            "run_0a1b2c3d0_ff",
+            "",
+        ] {
+            assert_eq!(route_of(bad), None, "{bad}");
+        }
+        let route = new_route();
+        assert_eq!(route_of(&format!("run_{route}_00")), Some(route.as_str()));
+    }
+
+    #[test]
+    fn hop_by_hop_headers_and_those_connection_names_are_dropped() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::CONNECTION, "keep-alive, x-private".parse().unwrap());
+        headers.insert("x-private", "1".parse().unwrap());
+        headers.insert(header::TRANSFER_ENCODING, "chunked".parse().unwrap());
+        headers.insert(header::HOST, "bench.example".parse().unwrap());
+        headers.insert(header::AUTHORIZATION, "Bearer t".parse().unwrap());
+        strip_hop_by_hop(&mut headers);
+        let left: Vec<&str> = headers.keys().map(|k| k.as_str()).collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert!(headers.contains_key(header::HOST));
+        assert!(headers.contains_key(header::AUTHORIZATION));
+    }
+}

@@ -1,0 +1,166 @@
+//! The routing layer against a real PostgreSQL and stand-in gateways on loopback: a request
+//! reaches the worker its run id names with its Host and token unchanged, an answer streams back
+//! as it is written (server-sent events), and what names no worker, or a worker that is gone,
+//! gets a clear answer without reaching anyone.
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, Uri};
+use axum::response::IntoResponse;
+use axum::routing::any;
+use mcpbench_pgcluster::Cluster;
+use mcpbench_route::{Routes, new_route, router};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// A stand-in gateway: echoes what it got, or on `/mcp/*/stream` sends one event, waits for
+/// `go`, then sends a second.
+async fn gateway(go: Option<mpsc::Receiver<()>>) -> String {
+    let go = Arc::new(tokio::sync::Mutex::new(go));
+    let app = Router::new().route(
+        "/mcp/{run}/{server}",
+        any(move |headers: HeaderMap, uri: Uri, body: Bytes| {
+            let go = go.clone();
+            async move {
+                if uri.path().ends_with("/stream") {
+                    let mut go = go.lock().await.take().expect("one stream per test");
+                    let events = async_stream(move |out| async move {
+                        out.send(Ok(Bytes::from("data: one\n\n"))).await.ok();
+                        go.recv().await;
+                        out.send(Ok(Bytes::from("data: two\n\n"))).await.ok();
+                    });
+                    return ([("content-type", "text/event-stream")], events).into_response();
+                }
+                let echo = serde_json::json!({
+                    "host": headers.get("host").and_then(|h| h.to_str().ok()),
+                    "auth": headers.get("authorization").and_then(|h| h.to_str().ok()),
+                    "connection": headers.get("x-hop").is_some(),
+                    "path": uri.to_string(),
+                    "body": String::from_utf8_lossy(&body),
+                });
+                axum::Json(echo).into_response()
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+/// A body fed by `fill` through a channel, chunk by chunk as it sends them.
+fn async_stream<F, Fut>(fill: F) -> Body
+where
+    F: FnOnce(mpsc::Sender<Result<Bytes, Infallible>>) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let (tx, mut rx) = mpsc::channel(4);
+    tokio::spawn(fill(tx));
+    let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
+    Body::from_stream(stream)
+}
+
+async fn setup() -> (Cluster, mcpbench_db::PgPool, String) {
+    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
+    let url = cluster.create_database("route").unwrap();
+    let pool = mcpbench_db::connect(&url, 4).await.unwrap();
+    mcpbench_db::migrate(&pool).await.unwrap();
+    let app = router(Routes::new(pool.clone()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let public = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (cluster, pool, public)
+}
+
+#[tokio::test]
+async fn a_request_reaches_the_worker_its_run_names_and_streams_back() {
+    let (_cluster, pool, public) = setup().await;
+    let (go_tx, go_rx) = mpsc::channel(1);
+    let (a, b) = (gateway(None).await, gateway(Some(go_rx)).await);
+    let (route_a, route_b) = (new_route(), new_route());
+    mcpbench_db::workers::announce(&pool, "a", false, &route_a, &a)
+        .await
+        .unwrap();
+    mcpbench_db::workers::announce(&pool, "b", false, &route_b, &b)
+        .await
+        .unwrap();
+    let http = reqwest::Client::new();
+
+    // To a: Host, token, path and query, body as sent; a hop-by-hop header dropped.
+    let answer = http
+        .post(format!("{public}/mcp/run_{route_a}_00ff/github?x=1"))
+        .header("host", "bench.example.org")
+        .header("connection", "x-hop")
+        .header("x-hop", "1")
+        .bearer_auth("run-token")
+        .body("{\"jsonrpc\":\"2.0\"}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let echo: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(echo["host"], "bench.example.org");
+    assert_eq!(echo["auth"], "Bearer run-token");
+    assert_eq!(echo["path"], format!("/mcp/run_{route_a}_00ff/github?x=1"));
+    assert_eq!(echo["body"], "{\"jsonrpc\":\"2.0\"}");
+    assert_eq!(
+        echo["connection"], false,
+        "a header Connection names is dropped"
+    );
+
+    // To b: the first event arrives before the second is even written.
+    let mut answer = http
+        .get(format!("{public}/mcp/run_{route_b}_00ff/stream"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers()["content-type"], "text/event-stream");
+    let first = tokio::time::timeout(Duration::from_secs(5), answer.chunk())
+        .await
+        .expect("the first event streams through before the answer ends")
+        .unwrap()
+        .unwrap();
+    assert_eq!(first, "data: one\n\n");
+    go_tx.send(()).await.unwrap();
+    let second = answer.chunk().await.unwrap().unwrap();
+    assert_eq!(second, "data: two\n\n");
+}
+
+#[tokio::test]
+async fn what_names_no_worker_or_a_gone_one_is_answered_here() {
+    let (_cluster, pool, public) = setup().await;
+    let http = reqwest::Client::new();
+    // No route in the id, or one nobody announced: the gateway's own answer to an unknown run.
+    for run in [
+        "run_00ff00ff00ff",
+        &format!("run_{}_00", new_route()),
+        "run_ZZZZZZZZ_00",
+    ] {
+        let answer = http
+            .post(format!("{public}/mcp/{run}/github"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 401, "{run}");
+        assert_eq!(answer.headers()["www-authenticate"], "Bearer");
+    }
+    // A worker that announced itself and died: 502, saying so.
+    let dead = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    };
+    let route = new_route();
+    mcpbench_db::workers::announce(&pool, "gone", false, &route, &dead)
+        .await
+        .unwrap();
+    let answer = http
+        .post(format!("{public}/mcp/run_{route}_00/github"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 502);
+    let body: serde_json::Value = answer.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("not answering"));
+}
