@@ -10,6 +10,13 @@ use mcpbench_telemetry::Metrics;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+/// mimalloc rather than the system's allocator: a worker builds and drops a world of simulated
+/// servers for every run, from many threads at once, and glibc's malloc spent more than half
+/// of the worker's time in its own arenas and their locks at 1,000 runs in flight (the month
+/// benchmark, `cargo bench -p mcpbench-worker-app --bench month`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// An MCPBench worker. Every flag can also be given as the environment variable shown.
 #[derive(Parser)]
 #[command(name = "mcpbench-worker", version)]

@@ -14,7 +14,9 @@ use mcpbench_sim::{Rng, Step};
 use mcpbench_tasks::Task;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Which reference agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,11 +58,25 @@ struct Agent {
     /// takes any request.
     verifier: Option<Verifier>,
     http: reqwest::Client,
+    /// Time the oracle waits before each call, drawn from this range: a model's think time,
+    /// for load tests (`None`: none).
+    think: Option<Range<Duration>>,
 }
 
 /// The agent's routes: `POST /` takes `mcpbench/1` requests, `GET /healthz` says it is up.
 pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
     app(Policy::Reference(kind), tasks, secret)
+}
+
+/// The oracle as a model-backed agent would pace it: before each tool call it waits a time
+/// drawn from `think` (a model thinking), for load tests of the harness.
+pub fn thinking_oracle(tasks: &[Arc<Task>], secret: &[u8], think: Range<Duration>) -> Router {
+    app_with(
+        Policy::Reference(AgentKind::Oracle),
+        tasks,
+        secret,
+        Some(think),
+    )
 }
 
 /// The `llm` agent's routes: the standard scaffold driving the model of `config`.
@@ -75,6 +91,15 @@ pub fn llm_router_with(config: LlmConfig, model_http: reqwest::Client, secret: &
 }
 
 fn app(policy: Policy, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
+    app_with(policy, tasks, secret, None)
+}
+
+fn app_with(
+    policy: Policy,
+    tasks: &[Arc<Task>],
+    secret: &[u8],
+    think: Option<Range<Duration>>,
+) -> Router {
     let http = reqwest::Client::builder()
         .no_proxy()
         .build()
@@ -85,6 +110,7 @@ fn app(policy: Policy, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
         by_goal,
         verifier: (!secret.is_empty()).then(|| Verifier::new(secret)),
         http,
+        think,
     });
     Router::new()
         .route("/", post(handle))
@@ -162,7 +188,10 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
     let answer = match kind {
         AgentKind::Null => None,
         AgentKind::Oracle => match agent.by_goal.get(&request.goal) {
-            Some(task) => oracle(&agent.http, task, &request.mcp_servers).await,
+            Some(task) => {
+                let think = agent.think.clone();
+                oracle(&agent.http, task, &request.mcp_servers, think).await
+            }
             None => {
                 return reply(
                     StatusCode::UNPROCESSABLE_ENTITY,
@@ -178,12 +207,20 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
 
 /// Replays the first reference solution; a failing call does not stop it (recovery tasks
 /// expect the retry that follows).
-async fn oracle(http: &reqwest::Client, task: &Task, servers: &[McpServerRef]) -> Option<String> {
+async fn oracle(
+    http: &reqwest::Client,
+    task: &Task,
+    servers: &[McpServerRef],
+    think: Option<Range<Duration>>,
+) -> Option<String> {
     let sessions = connect_all(http, servers).await;
     let mut answer = None;
     for step in task.reference_solutions.first().into_iter().flatten() {
         match step {
             Step::Call(call) => {
+                if let Some(think) = &think {
+                    tokio::time::sleep(draw(think)).await;
+                }
                 let Some((server, tool)) = call.tool.split_once('.') else {
                     continue;
                 };
@@ -230,4 +267,15 @@ async fn random(http: &reqwest::Client, request: &AgentRequest) -> Option<String
         s.close().await;
     }
     Some(format!("made {calls} random calls"))
+}
+
+/// A time in `range`, uniformly; not reproducible, nor meant to be (a load test's pacing).
+fn draw(range: &Range<Duration>) -> Duration {
+    use std::hash::{BuildHasher, RandomState};
+    let span = range.end.saturating_sub(range.start).as_micros() as u64;
+    if span == 0 {
+        return range.start;
+    }
+    let r = RandomState::new().hash_one(std::time::Instant::now()) % span;
+    range.start + Duration::from_micros(r)
 }

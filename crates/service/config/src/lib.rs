@@ -132,8 +132,8 @@ impl JudgeArgs {
 
 impl WorkerArgs {
     pub fn validate(&self) -> Result<(), String> {
-        if !(1..=256).contains(&self.concurrency) {
-            return Err("MCPBENCH_WORKER_CONCURRENCY must be between 1 and 256".into());
+        if !(1..=4096).contains(&self.concurrency) {
+            return Err("MCPBENCH_WORKER_CONCURRENCY must be between 1 and 4096".into());
         }
         if !(3..=3600).contains(&self.lease_secs) {
             return Err("MCPBENCH_LEASE_SECS must be between 3 and 3600".into());

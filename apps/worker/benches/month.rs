@@ -1,0 +1,228 @@
+//! A month's load on one worker, measured: `cargo bench -p mcpbench-worker-app --bench month`.
+//!
+//! Ten vendors each submit a model-backed agent (the oracle paced like a model: it thinks
+//! `MONTH_THINK_MS`, 1000-3000 by default, before each tool call) over the 200 tasks of the dev
+//! set, five trials each: 10,000 runs, on one `mcpbench-worker` process with
+//! `MONTH_CONCURRENCY` (1,000) slots. Agents reach the gateway through the routing layer, which
+//! times every MCP request it carries. It prints:
+//!
+//! - the wall time beside the agent-bound floor (every run's tool calls times the mean think
+//!   time, over the concurrency) and their ratio;
+//! - the most runs the worker held in flight at once, and its memory per in-flight run (its
+//!   resident memory at that moment, less what it held idle, over the runs);
+//! - the p50 and p99 of an MCP request's time through the routing layer and the worker's
+//!   gateway (an upper bound on the gateway's overhead: the tools themselves run in it too).
+//!
+//! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. Bounded by `MONTH_LIMIT_SECS`
+//! (1,800). Nothing here asserts a time; it prints figures.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use mcpbench_db::submissions;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn think() -> (u64, u64) {
+    let text = std::env::var("MONTH_THINK_MS").unwrap_or_else(|_| "1000-3000".into());
+    let (lo, hi) = text.split_once('-').unwrap_or((&text, &text));
+    (
+        lo.parse().expect("MONTH_THINK_MS"),
+        hi.parse().expect("MONTH_THINK_MS"),
+    )
+}
+
+/// The worker's resident memory in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+#[tokio::main]
+async fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let vendors = env("MONTH_VENDORS", 10) as usize;
+    let tasks = env("MONTH_TASKS", 200) as usize;
+    let trials = env("MONTH_TRIALS", 5) as i32;
+    let concurrency = env("MONTH_CONCURRENCY", 1000);
+    let limit = Duration::from_secs(env("MONTH_LIMIT_SECS", 1800));
+    let (think_lo, think_hi) = think();
+
+    let s = support::setup("month", tasks).await;
+    let pool = &s.pool;
+
+    // The routing layer in front of the worker's gateway, timing each request it carries.
+    let timings = Arc::new(Mutex::new(Vec::<u64>::with_capacity(200_000)));
+    let recorded = timings.clone();
+    let routes = mcpbench_route::router(mcpbench_route::Routes::new(pool.clone())).layer(
+        axum::middleware::from_fn(move |req, next: axum::middleware::Next| {
+            let recorded = recorded.clone();
+            async move {
+                let started = Instant::now();
+                let answer = next.run(req).await;
+                let micros = started.elapsed().as_micros() as u64;
+                recorded.lock().unwrap().push(micros);
+                answer
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let gateway = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, routes).await });
+
+    // The agent, paced like a model.
+    let shared: Vec<Arc<_>> = s.tasks.iter().cloned().map(Arc::new).collect();
+    let pace = Duration::from_millis(think_lo)..Duration::from_millis(think_hi.max(think_lo));
+    let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let _ = mcpbench_agents::serve(listener, agent).await;
+    });
+
+    let traces = tempfile::tempdir().unwrap();
+    let concurrency_text = concurrency.to_string();
+    let mut worker = support::spawn_worker(
+        &s.url,
+        traces.path(),
+        &[
+            ("MCPBENCH_GATEWAY_URL", gateway.as_str()),
+            ("MCPBENCH_WORKER_CONCURRENCY", concurrency_text.as_str()),
+            ("MCPBENCH_VENDOR_MAX_RUNNING", "0"),
+            ("MCPBENCH_LEASE_SECS", "30"),
+            ("MCPBENCH_TIME_BUDGET_SECS", "120"),
+            ("MCPBENCH_DOCKER", "off"),
+        ],
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let idle_kib = rss_kib(worker.id());
+
+    let mut ids = Vec::new();
+    for v in 0..vendors {
+        let (vendor, _) = mcpbench_db::vendors::create(pool, &format!("vendor-{v}"), false, false)
+            .await
+            .unwrap();
+        let id = submissions::create(
+            pool,
+            &submissions::NewSubmission {
+                vendor_id: vendor.id,
+                set_id: "dev",
+                name: "paced oracle",
+                model: "oracle",
+                agent: submissions::Agent::Endpoint(&endpoint),
+                signing_secret: &support::SECRET,
+                trials,
+                max_attempts: 3,
+                monthly_quota: None,
+                max_open: None,
+                distractors: None,
+                about: &Default::default(),
+            },
+        )
+        .await
+        .unwrap();
+        ids.push(id);
+    }
+    let runs_total = vendors * tasks * trials as usize;
+    println!(
+        "month: {vendors} vendors x {tasks} tasks x {trials} trials = {runs_total} runs, think \
+         {think_lo}-{think_hi} ms per call, one worker with {concurrency} slots"
+    );
+
+    let started = Instant::now();
+    let peak = Arc::new(AtomicU64::new(0));
+    let mut peak_kib = idle_kib;
+    let mut last_report = Instant::now();
+    loop {
+        let (in_flight, open): (i64, i64) = sqlx::query_as(
+            "SELECT count(*) FILTER (WHERE state = 'running'),
+                    count(*) FILTER (WHERE state IN ('queued', 'running')) FROM jobs",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if in_flight as u64 > peak.load(Ordering::SeqCst) {
+            peak.store(in_flight as u64, Ordering::SeqCst);
+            peak_kib = rss_kib(worker.id());
+        }
+        if last_report.elapsed() > Duration::from_secs(10) {
+            println!(
+                "  {:>5.0} s: {in_flight} in flight, {open} open, worker {} MiB",
+                started.elapsed().as_secs_f64(),
+                rss_kib(worker.id()) / 1024
+            );
+            last_report = Instant::now();
+        }
+        if open == 0 {
+            break;
+        }
+        if started.elapsed() > limit {
+            println!("month: stopped at the limit of {} s", limit.as_secs());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let wall = started.elapsed().as_secs_f64();
+    worker.kill().ok();
+    worker.wait().ok();
+
+    let (runs, passed, calls): (i64, i64, i64) = sqlx::query_as(
+        "SELECT count(*), count(*) FILTER (WHERE passed), coalesce(sum(tool_calls), 0)::bigint
+         FROM runs",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let mean_think = (think_lo + think_hi.max(think_lo)) as f64 / 2000.0;
+    let floor = calls as f64 * mean_think / concurrency as f64;
+    let peak = peak.load(Ordering::SeqCst);
+    let mut times = timings.lock().unwrap().clone();
+    times.sort_unstable();
+    println!(
+        "runs recorded       {runs} of {runs_total} ({passed} passed), {:.1} tool calls per run",
+        calls as f64 / runs.max(1) as f64
+    );
+    println!(
+        "wall time           {wall:.0} s against an agent-bound floor of {floor:.0} s: \
+         throughput {:.0}% of the floor",
+        100.0 * floor / wall
+    );
+    println!("in flight           at most {peak} runs on one worker ({concurrency} slots)");
+    println!(
+        "worker memory       {} MiB idle, {} MiB at the peak: {:.0} KiB per in-flight run",
+        idle_kib / 1024,
+        peak_kib / 1024,
+        (peak_kib.saturating_sub(idle_kib)) as f64 / peak.max(1) as f64
+    );
+    println!(
+        "gateway             {} MCP requests, p50 {:.2} ms, p99 {:.2} ms (through the routing \
+         layer and the worker's gateway, tools included)",
+        times.len(),
+        percentile(&times, 0.50),
+        percentile(&times, 0.99)
+    );
+}
