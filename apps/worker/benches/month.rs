@@ -19,8 +19,6 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use mcpbench_db::submissions;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -121,31 +119,11 @@ async fn main() {
     tokio::time::sleep(Duration::from_secs(2)).await;
     let idle_kib = rss_kib(worker.id());
 
-    let mut ids = Vec::new();
     for v in 0..vendors {
         let (vendor, _) = mcpbench_db::vendors::create(pool, &format!("vendor-{v}"), false, false)
             .await
             .unwrap();
-        let id = submissions::create(
-            pool,
-            &submissions::NewSubmission {
-                vendor_id: vendor.id,
-                set_id: "dev",
-                name: "paced oracle",
-                model: "oracle",
-                agent: submissions::Agent::Endpoint(&endpoint),
-                signing_secret: &support::SECRET,
-                trials,
-                max_attempts: 3,
-                monthly_quota: None,
-                max_open: None,
-                distractors: None,
-                about: &Default::default(),
-            },
-        )
-        .await
-        .unwrap();
-        ids.push(id);
+        s.submit(vendor.id, &endpoint, trials, 3).await;
     }
     let runs_total = vendors * tasks * trials as usize;
     println!(
@@ -154,7 +132,7 @@ async fn main() {
     );
 
     let started = Instant::now();
-    let peak = Arc::new(AtomicU64::new(0));
+    let mut peak = 0;
     let mut peak_kib = idle_kib;
     let mut last_report = Instant::now();
     loop {
@@ -165,8 +143,8 @@ async fn main() {
         .fetch_one(pool)
         .await
         .unwrap();
-        if in_flight as u64 > peak.load(Ordering::SeqCst) {
-            peak.store(in_flight as u64, Ordering::SeqCst);
+        if in_flight as u64 > peak {
+            peak = in_flight as u64;
             peak_kib = rss_kib(worker.id());
         }
         if last_report.elapsed() > Duration::from_secs(10) {
@@ -199,7 +177,6 @@ async fn main() {
     .unwrap();
     let mean_think = (think_lo + think_hi.max(think_lo)) as f64 / 2000.0;
     let floor = calls as f64 * mean_think / concurrency as f64;
-    let peak = peak.load(Ordering::SeqCst);
     let mut times = timings.lock().unwrap().clone();
     times.sort_unstable();
     println!(

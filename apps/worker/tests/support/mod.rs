@@ -67,16 +67,27 @@ impl Setup {
         tokio::spawn(async move {
             let _ = mcpbench_agents::serve(listener, app).await;
         });
+        self.submit(self.vendor, &endpoint, 1, max_attempts).await
+    }
+
+    /// A submission of `vendor`'s agent at `endpoint` over the set, `trials` runs per task.
+    pub async fn submit(
+        &self,
+        vendor: i64,
+        endpoint: &str,
+        trials: i32,
+        max_attempts: i32,
+    ) -> Uuid {
         submissions::create(
             &self.pool,
             &submissions::NewSubmission {
-                vendor_id: self.vendor,
+                vendor_id: vendor,
                 set_id: "dev",
                 name: "oracle",
                 model: "oracle",
-                agent: submissions::Agent::Endpoint(&endpoint),
+                agent: submissions::Agent::Endpoint(endpoint),
                 signing_secret: &SECRET,
-                trials: 1,
+                trials,
                 max_attempts,
                 monthly_quota: None,
                 max_open: None,

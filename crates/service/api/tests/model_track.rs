@@ -35,6 +35,22 @@ struct Scripted {
     models: Arc<Mutex<Vec<String>>>,
 }
 
+impl Scripted {
+    /// Asserts that `calls` requests came, each with the sealed key as its bearer token and
+    /// `scripted-1` as its model.
+    fn saw_only_the_key_and_the_model(&self, calls: usize) {
+        let auth = self.auth.lock().unwrap().clone();
+        assert_eq!(auth.len(), calls, "{auth:?}");
+        let bearer = format!("Bearer {KEY}");
+        assert!(
+            auth.iter().all(|a| a.as_deref() == Some(bearer.as_str())),
+            "{auth:?}"
+        );
+        let models = self.models.lock().unwrap().clone();
+        assert!(models.iter().all(|m| m == "scripted-1"), "{models:?}");
+    }
+}
+
 /// The function name the `llm` agent offers for a server's tool.
 fn function(qualified: &str) -> String {
     qualified
@@ -150,20 +166,7 @@ async fn a_submitted_model_runs_on_our_agent_and_its_key_stays_sealed() {
     assert!(!done.to_string().contains(KEY));
 
     // Every model request carried the key and the model's name; two per task.
-    let auth = model.auth.lock().unwrap().clone();
-    assert_eq!(auth.len(), 2 * svc.tasks.len());
-    assert!(
-        auth.iter()
-            .all(|a| a.as_deref() == Some(&format!("Bearer {KEY}")))
-    );
-    assert!(
-        model
-            .models
-            .lock()
-            .unwrap()
-            .iter()
-            .all(|m| m == "scripted-1")
-    );
+    model.saw_only_the_key_and_the_model(2 * svc.tasks.len());
 
     // On the board: the standard track, hosted (the model saw each goal), its cost: two
     // completions of 100 tokens in and 20 out, at $2.50 and $10 per million.
@@ -471,21 +474,7 @@ async fn an_image_reaches_its_model_through_the_relay_without_holding_the_key() 
 
     // Two model calls per task, each with the real key (the image sent its placeholder) and
     // the model's name, which the image read from MCPBENCH_MODEL.
-    let auth = model.auth.lock().unwrap().clone();
-    assert_eq!(auth.len(), 2 * month.len(), "{auth:?}");
-    assert!(
-        auth.iter()
-            .all(|a| a.as_deref() == Some(&format!("Bearer {KEY}"))),
-        "{auth:?}"
-    );
-    assert!(
-        model
-            .models
-            .lock()
-            .unwrap()
-            .iter()
-            .all(|m| m == "scripted-1")
-    );
+    model.saw_only_the_key_and_the_model(2 * month.len());
 
     // The model could read every goal: each task is exposed to its vendor.
     let exposures = mcpbench_db::exposures::held_by(&svc.pool, "2026-11")

@@ -200,9 +200,10 @@ impl Worker {
                 sandbox_gateway: None,
             }),
             AgentKind::Docker => Agent::Docker(DockerAgent {
-                model: match calls_model {
-                    true => Some(self.open_model(&target)?),
-                    false => None,
+                model: if calls_model {
+                    Some(self.open_model(&target)?)
+                } else {
+                    None
                 },
                 image: target.image.ok_or("the submission has no image")?,
                 archive: target.image_archive,

@@ -14,8 +14,8 @@ use crate::model_track::ModelRequest;
 use crate::params::name;
 use crate::routes::run_view::RunView;
 use crate::routes::submission_checks::{
-    Outside, check_registry, check_text, checked_endpoint, checked_model,
-    image_model as image_model_of, refuse_hosted_on_private, require_docker,
+    Outside, check_registry, check_text, checked_endpoint, checked_model, image_model,
+    refuse_hosted_on_private, require_docker,
 };
 use crate::routes::submission_view::{SubmissionPage, SubmissionView};
 use crate::routes::upload;
@@ -179,7 +179,7 @@ pub async fn create(
     let endpoint;
     let accepted;
     let model;
-    let image_model;
+    let called_model;
     let agent = match (req.kind, received) {
         (Kind::Endpoint | Kind::Model, Some(_)) => {
             return Err(ApiError::unprocessable(
@@ -206,8 +206,8 @@ pub async fn create(
                 ));
             }
             // The model first: its refusals say more than "no Docker engine here".
-            image_model = image_model_of(&state, caller.vendor_id, &req, &set).await?;
-            let model = image_model.as_ref();
+            called_model = image_model(&state, caller.vendor_id, &req, &set).await?;
+            let called = called_model.as_ref();
             require_docker(&state).await?;
             match (received, req.image.as_deref()) {
                 (Some(_), Some(_)) => {
@@ -240,7 +240,7 @@ pub async fn create(
                     submissions::Agent::Docker {
                         image: &accepted.image.id,
                         archive: Some((accepted.key.as_str(), accepted.sha256.as_str())),
-                        model,
+                        model: called,
                     }
                 }
                 (None, Some(image)) => {
@@ -257,7 +257,7 @@ pub async fn create(
                     submissions::Agent::Docker {
                         image,
                         archive: None,
-                        model,
+                        model: called,
                     }
                 }
                 (None, None) => {
