@@ -1,21 +1,43 @@
 #!/usr/bin/env python3
 """Static checks of the deployment files; deploy/check runs this after `docker compose config`.
 
-- deploy/k8s/*.yaml: every file parses, every document has apiVersion, kind and metadata.name;
-  kustomization.yaml lists every manifest but the Secret example, and only files that exist;
-  every namespaced object is in the `mcpbench` namespace; each Deployment's pods run as non-root
-  with seccomp RuntimeDefault, each container has a read-only root, no privilege escalation, all
-  capabilities dropped, requests and limits, readiness and liveness probes on a declared port;
-  every ConfigMap and Secret key they reference exists (the Secret in secret.example.yaml); every
-  Service and PodDisruptionBudget selects a Deployment's pods, on ports the pods declare; the
-  worker's grace period is longer than its time budget; a default-deny NetworkPolicy, and every
-  other one selects a Deployment's pods with ingress on ports they declare.
+- Kubernetes (check_k8s.py), in two directories applied one after the other: deploy/k8s (the
+  base, namespace `mcpbench`) and deploy/k8s/engine (the workers for Docker-image agents,
+  namespace `mcpbench-engine`).
+  - Each directory: every YAML parses, every document has apiVersion, kind and metadata.name;
+    its kustomization.yaml lists every manifest but the Secret example, only files of its own
+    directory that exist; every namespaced object is in the directory's namespace, which it
+    defines with its Pod Security labels (`mcpbench` enforces restricted; `mcpbench-engine`
+    enforces privileged, warns and audits restricted). Each Deployment's pods run as a
+    non-root uid with seccomp RuntimeDefault, no host namespaces, no service account token;
+    each container has a read-only root, no privilege escalation, all capabilities dropped and
+    none added, requests and limits, readiness and liveness probes on a declared port; every
+    ConfigMap key they reference exists in their directory and every Secret key in
+    secret.example.yaml; only the engine worker has hostPath volumes. Every Service and
+    PodDisruptionBudget selects a Deployment's pods on ports they declare, and the workers'
+    Services are headless. A default-deny NetworkPolicy, every other one selects a
+    Deployment's pods with ingress on ports they declare, and an ipBlock of every address
+    leaves the private ranges out.
+  - The workers: MCPBENCH_DOCKER is "off" for mcpbench-worker and "on" for
+    mcpbench-worker-engine; each one's grace period is longer than its time budget; each
+    gateway admits the API pods alone (the engine's from namespace `mcpbench`), and the API's
+    policy reaches both.
+  - The engine worker: MCPBENCH_AGENT_RUNTIME, the sandbox and agent settings set, every other
+    setting as the base worker's but MCPBENCH_DOCKER and MCPBENCH_WORKER_CONCURRENCY; hostPath
+    volumes the docker socket (Socket) and MCPBENCH_SANDBOX_DIR alone, each mounted at the same
+    path; the engine nodes' nodeSelector and toleration, one pod per node, supplementalGroups;
+    the base worker's image, user and kustomize images entry; its policy egress the base
+    worker's.
+  - With kubectl installed, `kubectl kustomize` renders each directory into its files'
+    objects, each in its namespace, the two workers on one image.
 - the normalised compose file: nothing is published beyond 127.0.0.1; api and worker run
   read-only with all capabilities dropped; each build names deploy/Dockerfile and a stage in it;
   the worker's stop_grace_period is longer than its time budget.
 - deploy/Dockerfile: base images pinned by a tag (not `latest`); each COPY source exists and is
   not excluded by .dockerignore; the packages it builds exist in the workspace with the binaries
   it copies out.
+
+--root checks another copy of the repository (to see a check fail on a broken copy).
 """
 
 import argparse
@@ -28,24 +50,15 @@ from pathlib import Path
 
 import yaml
 
+from check_k8s import check_kubernetes, error, errors, ok
+
 ROOT = Path(__file__).resolve().parent.parent
-K8S = ROOT / "deploy" / "k8s"
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
-NAMESPACE = "mcpbench"
-SECRET_EXAMPLE = "secret.example.yaml"
-CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "PersistentVolume",
-                  "StorageClass", "PriorityClass"}
-
-errors: list[str] = []
 
 
-def ok(what: str) -> None:
-    print(f"  ok  {what}", flush=True)
-
-
-def error(what: str) -> None:
-    errors.append(what)
-    print(f"  FAIL  {what}", flush=True)
+def set_root(root: Path) -> None:
+    global ROOT, DOCKERFILE
+    ROOT, DOCKERFILE = root, root / "deploy" / "Dockerfile"
 
 
 def seconds(value) -> float:
@@ -56,198 +69,6 @@ def seconds(value) -> float:
     for number, unit in re.findall(r"(\d+(?:\.\d+)?)(ms|us|h|m|s)", str(value)):
         total += float(number) * {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6}[unit]
     return total
-
-
-# --- Kubernetes -----------------------------------------------------------------------------
-
-def load_k8s() -> list[tuple[str, dict]]:
-    docs = []
-    files = sorted(K8S.glob("*.yaml")) + sorted(K8S.glob("*.yml"))
-    if not files:
-        error("deploy/k8s: no YAML file")
-    for path in files:
-        name = path.relative_to(ROOT)
-        try:
-            loaded = [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
-        except yaml.YAMLError as e:
-            error(f"{name}: does not parse: {e}")
-            continue
-        if not loaded:
-            error(f"{name}: no document")
-        for i, doc in enumerate(loaded):
-            where = f"{name} document {i + 1}"
-            if not isinstance(doc, dict):
-                error(f"{where}: not a mapping")
-                continue
-            missing = [k for k in ("apiVersion", "kind") if not doc.get(k)]
-            if not (doc.get("metadata") or {}).get("name"):
-                missing.append("metadata.name")
-            if missing:
-                error(f"{where}: missing {', '.join(missing)}")
-                continue
-            docs.append((path.name, doc))
-    ok(f"deploy/k8s: {len(files)} files, {len(docs)} documents parse, each with apiVersion, "
-       f"kind, metadata.name ({', '.join(sorted({d['kind'] for _, d in docs}))})")
-    return docs
-
-
-def check_kustomization(docs) -> None:
-    kustomizations = [d for f, d in docs if d["kind"] == "Kustomization"]
-    if len(kustomizations) != 1:
-        error("deploy/k8s: expected one kustomization.yaml")
-        return
-    listed = kustomizations[0].get("resources") or []
-    for res in listed:
-        if not (K8S / res).is_file():
-            error(f"kustomization.yaml lists {res}, which does not exist")
-    manifests = {f for f, d in docs if d["kind"] != "Kustomization"} - {SECRET_EXAMPLE}
-    for f in sorted(manifests - set(listed)):
-        error(f"kustomization.yaml does not list {f}")
-    if SECRET_EXAMPLE in listed:
-        error(f"kustomization.yaml must not apply {SECRET_EXAMPLE} (placeholders)")
-    ok(f"kustomization.yaml lists every manifest ({len(listed)}) but {SECRET_EXAMPLE}")
-
-
-def pod_labels(deployment: dict) -> dict:
-    return ((deployment["spec"].get("template") or {}).get("metadata") or {}).get("labels") or {}
-
-
-def selects(selector: dict, labels: dict) -> bool:
-    return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
-
-
-def check_network_policies(docs) -> None:
-    """A default deny for the whole namespace; every other policy selects a Deployment's pods,
-    and its ingress rules name ports those pods declare."""
-    objects = [d for f, d in docs if d["kind"] != "Kustomization"]
-    policies = [d for d in objects if d["kind"] == "NetworkPolicy"]
-    deployments = [d for d in objects if d["kind"] == "Deployment"]
-    deny = [p for p in policies
-            if not (p["spec"].get("podSelector") or {})
-            and set(p["spec"].get("policyTypes") or []) == {"Ingress", "Egress"}
-            and not p["spec"].get("ingress") and not p["spec"].get("egress")]
-    if not deny:
-        error("deploy/k8s: no default-deny NetworkPolicy (podSelector {}, Ingress and Egress, "
-              "no rules)")
-    for p in policies:
-        if p in deny:
-            continue
-        name = f"NetworkPolicy/{p['metadata']['name']}"
-        selector = (p["spec"].get("podSelector") or {}).get("matchLabels") or {}
-        targets = [d for d in deployments if selects(selector, pod_labels(d))]
-        if not targets:
-            error(f"{name}: selects no Deployment's pods")
-            continue
-        if set(p["spec"].get("policyTypes") or []) != {"Ingress", "Egress"}:
-            error(f"{name}: policyTypes must be Ingress and Egress")
-        declared = set()
-        for d in targets:
-            for c in d["spec"]["template"]["spec"].get("containers") or []:
-                for port in c.get("ports") or []:
-                    declared |= {port.get("name"), port.get("containerPort")}
-        for rule in p["spec"].get("ingress") or []:
-            for port in rule.get("ports") or []:
-                if port.get("port") not in declared:
-                    error(f"{name}: ingress port {port.get('port')!r} is not declared by its pods")
-    ok(f"NetworkPolicy: a default deny and {len(policies) - len(deny)} policies, each selecting "
-       "a Deployment's pods, ingress on ports they declare")
-
-
-def check_workloads(docs) -> None:
-    objects = [d for f, d in docs if d["kind"] != "Kustomization"]
-    for d in objects:
-        ns = d["metadata"].get("namespace")
-        if d["kind"] not in CLUSTER_SCOPED and ns != NAMESPACE:
-            error(f"{d['kind']}/{d['metadata']['name']}: namespace is {ns!r}, not {NAMESPACE!r}")
-    config_maps = {d["metadata"]["name"]: d.get("data") or {} for d in objects
-                   if d["kind"] == "ConfigMap"}
-    secrets = {d["metadata"]["name"]: {**(d.get("data") or {}), **(d.get("stringData") or {})}
-               for d in objects if d["kind"] == "Secret"}
-    deployments = [d for d in objects if d["kind"] == "Deployment"]
-    if not deployments:
-        error("deploy/k8s: no Deployment")
-
-    for dep in deployments:
-        name = f"Deployment/{dep['metadata']['name']}"
-        spec = dep["spec"]
-        pod = spec["template"]["spec"]
-        if not selects(spec["selector"].get("matchLabels") or {}, pod_labels(dep)):
-            error(f"{name}: selector does not match its pod labels")
-        psc = pod.get("securityContext") or {}
-        if psc.get("runAsNonRoot") is not True:
-            error(f"{name}: pod securityContext.runAsNonRoot is not true")
-        if (psc.get("seccompProfile") or {}).get("type") != "RuntimeDefault":
-            error(f"{name}: pod seccompProfile is not RuntimeDefault")
-        for c in pod.get("containers") or []:
-            cname = f"{name} container {c.get('name')}"
-            sc = c.get("securityContext") or {}
-            if sc.get("readOnlyRootFilesystem") is not True:
-                error(f"{cname}: readOnlyRootFilesystem is not true")
-            if sc.get("allowPrivilegeEscalation") is not False:
-                error(f"{cname}: allowPrivilegeEscalation is not false")
-            if "ALL" not in ((sc.get("capabilities") or {}).get("drop") or []):
-                error(f"{cname}: capabilities do not drop ALL")
-            res = c.get("resources") or {}
-            for part in ("requests", "limits"):
-                if not (res.get(part) or {}).get("memory"):
-                    error(f"{cname}: no resources.{part}.memory")
-            ports = {p.get("name") for p in c.get("ports") or []} | \
-                    {p.get("containerPort") for p in c.get("ports") or []}
-            for probe in ("readinessProbe", "livenessProbe"):
-                port = ((c.get(probe) or {}).get("httpGet") or {}).get("port")
-                if port is None:
-                    error(f"{cname}: no {probe} (httpGet)")
-                elif port not in ports:
-                    error(f"{cname}: {probe} uses port {port!r}, which it does not declare")
-            for src in c.get("envFrom") or []:
-                ref = (src.get("configMapRef") or {}).get("name")
-                if ref and ref not in config_maps:
-                    error(f"{cname}: envFrom ConfigMap {ref!r} is not defined")
-            for env in c.get("env") or []:
-                vf = env.get("valueFrom") or {}
-                for kind, pool in (("secretKeyRef", secrets), ("configMapKeyRef", config_maps)):
-                    ref = vf.get(kind)
-                    if ref and ref.get("key") not in pool.get(ref.get("name"), {}):
-                        error(f"{cname}: {env['name']} refers to {ref.get('name')}/"
-                              f"{ref.get('key')}, which is not defined")
-    ok(f"{len(deployments)} Deployments: non-root, seccomp RuntimeDefault, read-only root, no "
-       "privilege escalation, ALL capabilities dropped, resources, probes on declared ports, "
-       "ConfigMap and Secret references defined")
-
-    for d in objects:
-        kind, name = d["kind"], d["metadata"]["name"]
-        if kind == "Service":
-            selector = d["spec"].get("selector") or {}
-        elif kind == "PodDisruptionBudget":
-            selector = (d["spec"].get("selector") or {}).get("matchLabels") or {}
-        else:
-            continue
-        targets = [dep for dep in deployments if selects(selector, pod_labels(dep))]
-        if not targets:
-            error(f"{kind}/{name}: selects no Deployment's pods")
-            continue
-        if kind == "Service":
-            declared = set()
-            for dep in targets:
-                for c in dep["spec"]["template"]["spec"]["containers"]:
-                    for p in c.get("ports") or []:
-                        declared |= {p.get("name"), p.get("containerPort")}
-            for p in d["spec"].get("ports") or []:
-                target = p.get("targetPort", p.get("port"))
-                if target not in declared:
-                    error(f"Service/{name}: targetPort {target!r} is not a port of its pods")
-    ok("every Service and PodDisruptionBudget selects a Deployment's pods, on declared ports")
-
-    worker = next((d for d in deployments if d["metadata"]["name"] == "mcpbench-worker"), None)
-    budget = config_maps.get("mcpbench-worker", {}).get("MCPBENCH_TIME_BUDGET_SECS", "120")
-    if worker is None:
-        error("deploy/k8s: no mcpbench-worker Deployment")
-    else:
-        grace = worker["spec"]["template"]["spec"].get("terminationGracePeriodSeconds", 30)
-        if grace <= int(budget):
-            error(f"mcpbench-worker: terminationGracePeriodSeconds {grace} <= time budget {budget}")
-        else:
-            ok(f"mcpbench-worker: terminationGracePeriodSeconds {grace} > time budget {budget}s")
 
 
 # --- Compose ------------------------------------------------------------------------------------
@@ -381,11 +202,11 @@ def main() -> int:
                         help="the output of `docker compose config`")
     parser.add_argument("--cargo-metadata", type=Path, required=True,
                         help="the output of `cargo metadata --no-deps --format-version 1`")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the repository to check (default: this script's)")
     opts = parser.parse_args()
-    docs = load_k8s()
-    check_kustomization(docs)
-    check_workloads(docs)
-    check_network_policies(docs)
+    set_root(opts.root.resolve())
+    check_kubernetes(ROOT)
     check_compose(opts.compose)
     check_dockerfile(opts.cargo_metadata)
     if errors:

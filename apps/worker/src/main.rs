@@ -80,7 +80,13 @@ async fn main() -> anyhow::Result<()> {
         tracing::warn!(error = %e, "the trace store does not answer yet");
     }
     let metrics = Metrics::new();
-    serve_metrics(cli.metrics_addr, metrics.clone()).await?;
+    serve_metrics(
+        cli.metrics_addr,
+        metrics.clone(),
+        pool.clone(),
+        store.clone(),
+    )
+    .await?;
     let gateway = tokio::net::TcpListener::bind(cli.gateway_addr)
         .await
         .with_context(|| format!("binding {}", cli.gateway_addr))?;
@@ -102,12 +108,26 @@ async fn main() -> anyhow::Result<()> {
         .map_err(anyhow::Error::msg)
 }
 
-async fn serve_metrics(addr: SocketAddr, metrics: Arc<Metrics>) -> anyhow::Result<()> {
+/// `/metrics`, `/healthz` (the process answers) and `/readyz` (the database and the trace
+/// store answer: what a worker needs to take and record jobs), on the metrics port.
+async fn serve_metrics(
+    addr: SocketAddr,
+    metrics: Arc<Metrics>,
+    pool: mcpbench_db::PgPool,
+    store: TraceStore,
+) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("binding {addr}"))?;
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/readyz",
+            get(move || {
+                let (pool, store) = (pool.clone(), store.clone());
+                async move { readiness(&pool, &store).await }
+            }),
+        )
         .route(
             "/metrics",
             get(move || {
@@ -126,4 +146,22 @@ async fn serve_metrics(addr: SocketAddr, metrics: Arc<Metrics>) -> anyhow::Resul
         }
     });
     Ok(())
+}
+
+async fn readiness(
+    pool: &mcpbench_db::PgPool,
+    store: &TraceStore,
+) -> (axum::http::StatusCode, &'static str) {
+    let unavailable = axum::http::StatusCode::SERVICE_UNAVAILABLE;
+    let ping = mcpbench_db::ping(pool);
+    if !matches!(
+        tokio::time::timeout(std::time::Duration::from_secs(3), ping).await,
+        Ok(Ok(()))
+    ) {
+        return (unavailable, "the database does not answer");
+    }
+    if store.check().await.is_err() {
+        return (unavailable, "the trace store does not answer");
+    }
+    (axum::http::StatusCode::OK, "ready")
 }

@@ -116,7 +116,11 @@ impl Setup {
 
 /// The `mcpbench-worker` binary on loopback against `database_url`, with a short lease, four
 /// slots and `env` on top.
-pub fn spawn_worker(database_url: &str, traces: &std::path::Path, env: &[(&str, &str)]) -> Child {
+pub fn worker_command(
+    database_url: &str,
+    traces: &std::path::Path,
+    env: &[(&str, &str)],
+) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcpbench-worker"));
     command
         .env("DATABASE_URL", database_url)
@@ -137,6 +141,11 @@ pub fn spawn_worker(database_url: &str, traces: &std::path::Path, env: &[(&str, 
         command.env(k, v);
     }
     command
+}
+
+/// [`worker_command`], started, its log on the test's stderr.
+pub fn spawn_worker(database_url: &str, traces: &std::path::Path, env: &[(&str, &str)]) -> Child {
+    worker_command(database_url, traces, env)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

@@ -71,6 +71,11 @@ pub struct WorkerArgs {
     /// start without one) or `off`.
     #[arg(long, env = "MCPBENCH_DOCKER", default_value = "auto", value_parser = ["auto", "on", "off"])]
     pub docker: String,
+    /// The OCI runtime agents' pods run on, as the Docker engine names it (`runsc` for
+    /// gVisor); the engine's default (runc) when unset. A worker whose engine does not have it
+    /// refuses to start.
+    #[arg(long, env = "MCPBENCH_AGENT_RUNTIME")]
+    pub agent_runtime: Option<String>,
     /// Where pod directories (Unix sockets) go; the Docker engine must see the same path.
     #[arg(long, env = "MCPBENCH_SANDBOX_DIR")]
     pub sandbox_dir: Option<std::path::PathBuf>,

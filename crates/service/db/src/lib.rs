@@ -43,6 +43,12 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, DbError>
     Ok(pool)
 }
 
+/// One round trip to the database (readiness probes put their own time limit on it).
+pub async fn ping(pool: &PgPool) -> Result<(), DbError> {
+    sqlx::query("SELECT 1").execute(pool).await?;
+    Ok(())
+}
+
 /// Applies every pending migration.
 pub async fn migrate(pool: &PgPool) -> Result<(), DbError> {
     MIGRATOR

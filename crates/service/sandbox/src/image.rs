@@ -43,6 +43,23 @@ pub(crate) async fn check_runtime(docker: &Docker) {
     }
 }
 
+/// Refuses a runtime the engine does not have: every pod would fail to start on it, so the
+/// worker says so once, at start, naming the runtimes it has.
+pub(crate) async fn require_runtime(docker: &Docker, runtime: &str) -> Result<(), SandboxError> {
+    let info = docker.info().await?;
+    let mut known: Vec<String> = info.runtimes.unwrap_or_default().into_keys().collect();
+    if known.iter().any(|k| k == runtime) {
+        return Ok(());
+    }
+    known.sort();
+    Err(SandboxError::Runtime(format!(
+        "the Docker engine has no runtime named {runtime:?} (it has {}); register it in the \
+         engine's daemon.json (gVisor: `runsc install`, then restart dockerd) or unset \
+         MCPBENCH_AGENT_RUNTIME",
+        known.join(", ")
+    )))
+}
+
 /// Loads the proxy image unless the engine has it already; returns its id.
 pub(crate) async fn ensure_proxy(docker: &Docker) -> Result<String, SandboxError> {
     let (id, tar) = build_archive(

@@ -67,7 +67,9 @@
 //!   among its candidates, not its text; the rotation keeps tasks for months, so a vendor who
 //!   runs many submissions gains more, which the monthly quota on private sets bounds.
 //!
-//! A deployment that needs more sets `runtime` to a stronger one (gVisor's `runsc`).
+//! A deployment that needs more runs the agent's container on a stronger runtime
+//! ([`SandboxConfig::runtime`], the worker's `MCPBENCH_AGENT_RUNTIME`: gVisor's `runsc`); the
+//! proxy, our own code, stays on the engine's default.
 
 mod dir;
 mod image;
@@ -135,7 +137,8 @@ pub struct SandboxConfig {
     pub limits: Limits,
     /// How long an agent has to listen on `$PORT` after its container starts.
     pub readiness: Duration,
-    /// The OCI runtime (`runc` when `None`; `runsc` for gVisor where installed).
+    /// The OCI runtime of agents' pods (the engine's default, runc, when `None`; `runsc` for
+    /// gVisor where installed). [`Sandbox::connect`] refuses one the engine does not have.
     pub runtime: Option<String>,
 }
 
@@ -165,6 +168,10 @@ pub enum SandboxError {
     Image(String),
     #[error("{0}")]
     Pod(String),
+    /// The configured OCI runtime is not one the engine has: a setting to fix, not an engine
+    /// that is missing.
+    #[error("{0}")]
+    Runtime(String),
 }
 
 impl SandboxError {
@@ -208,6 +215,9 @@ impl Sandbox {
             .map_err(|e| SandboxError::Unreachable(e.to_string()))?;
         dir::pods_home(&config.socket_dir, &config.deployment)?;
         image::check_runtime(&docker).await;
+        if let Some(runtime) = &config.runtime {
+            image::require_runtime(&docker, runtime).await?;
+        }
         let proxy_image = image::ensure_proxy(&docker).await?;
         Ok(Self {
             docker,

@@ -164,6 +164,10 @@ impl Sandbox {
         // Two threads per carried connection (at most 128 of them) and a few more.
         let mut proxy_host = self.hardened(64 << 20, 0.5, 320, &[]);
         proxy_host.network_mode = Some("none".into());
+        // Our own static binary stays on the engine's default runtime: it must use the pod
+        // directory's Unix sockets, which gVisor keeps from a sandbox by default. The
+        // configured runtime is for the vendor's code.
+        proxy_host.runtime = None;
         proxy_host.binds = Some(vec![format!("{}:{POD_DIR_IN_PROXY}", dir.display())]);
         let proxy = ContainerCreateBody {
             image: Some(self.proxy_image.clone()),

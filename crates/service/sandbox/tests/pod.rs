@@ -454,3 +454,32 @@ fn docker_logs(name: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+#[tokio::test]
+async fn the_named_runtime_runs_the_agent_and_one_the_engine_lacks_is_refused_at_start() {
+    let mut config = SandboxConfig::new("test-runtime");
+    config.deployment = format!("sandbox-tests-{}", std::process::id());
+    config.runtime = Some("mcpbench-no-such-runtime".into());
+    let err = Sandbox::connect(config.clone()).await.unwrap_err();
+    let text = err.to_string();
+    assert!(
+        matches!(err, mcpbench_sandbox::SandboxError::Runtime(_)),
+        "{err:?}"
+    );
+    assert!(
+        text.contains("\"mcpbench-no-such-runtime\"") && text.contains("runc"),
+        "names the runtime asked for and those the engine has: {text}"
+    );
+
+    config.runtime = Some("runc".into());
+    config.readiness = Duration::from_secs(10);
+    let sandbox = Sandbox::connect(config)
+        .await
+        .expect("runc is on every engine");
+    let image = images::hostile_image("mcpbench-test-null:1", &["null"]);
+    let (gateway, _) = canary("127.0.0.1:0").await;
+    let pod = sandbox.start(&spec(&image, gateway)).await.unwrap();
+    let agent = inspect(&format!("mcpbench-{}-agent", pod.id));
+    assert_eq!(agent["HostConfig"]["Runtime"], "runc");
+    pod.stop().await;
+}

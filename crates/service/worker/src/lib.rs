@@ -393,8 +393,12 @@ pub async fn connect_sandbox(
     config.readiness = Duration::from_secs(args.agent_readiness_secs);
     config.limits.memory_bytes = (args.agent_memory_mib as i64) << 20;
     config.limits.cpus = args.agent_cpus;
+    config.runtime = args.agent_runtime.clone().filter(|r| !r.is_empty());
     match Sandbox::connect(config).await {
         Ok(sandbox) => Ok(Some(sandbox)),
+        // An engine that answers without the runtime asked for is a setting to fix, whatever
+        // the mode: running images on runc instead would quietly weaken the sandbox.
+        Err(e @ mcpbench_sandbox::SandboxError::Runtime(_)) => Err(e.to_string()),
         Err(e) if args.docker == "auto" => {
             tracing::warn!(error = %e, "no Docker engine: this worker runs endpoint submissions only");
             Ok(None)

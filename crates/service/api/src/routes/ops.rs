@@ -19,12 +19,11 @@ pub async fn healthz() -> &'static str {
     responses((status = 200, description = "ready", body = String),
         Unavailable))]
 pub async fn readyz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
-    let db = tokio::time::timeout(
-        std::time::Duration::from_secs(3),
-        sqlx::query("SELECT 1").execute(state.pool()),
-    )
-    .await;
-    if !matches!(db, Ok(Ok(_))) {
+    let ping = mcpbench_db::ping(state.pool());
+    if !matches!(
+        tokio::time::timeout(std::time::Duration::from_secs(3), ping).await,
+        Ok(Ok(()))
+    ) {
         return Err(ApiError::unavailable("the database does not answer"));
     }
     if state.store().check().await.is_err() {

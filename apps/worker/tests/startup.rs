@@ -1,0 +1,119 @@
+//! What the worker binary says about itself as it starts: its probes (`/healthz`, `/readyz`,
+//! which the deployments' health checks call), and its refusal of an agent runtime its Docker
+//! engine lacks (`MCPBENCH_AGENT_RUNTIME`) rather than running images on the engine's default
+//! runtime, a weaker sandbox than the operator asked for.
+
+mod support;
+
+use std::io::Read;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+#[tokio::test]
+async fn a_runtime_the_engine_lacks_stops_the_worker_at_start_even_on_auto() {
+    let s = support::setup("runtime", 1).await;
+    let traces = tempfile::tempdir().unwrap();
+    let sockets = tempfile::tempdir().unwrap();
+    let mut command = support::worker_command(
+        &s.url,
+        traces.path(),
+        &[
+            ("MCPBENCH_DOCKER", "auto"),
+            ("MCPBENCH_AGENT_RUNTIME", "mcpbench-no-such-runtime"),
+            ("MCPBENCH_SANDBOX_DIR", sockets.path().to_str().unwrap()),
+        ],
+    );
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the worker was still running after 60 s");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no runtime named \"mcpbench-no-such-runtime\"")
+            && stderr.contains("MCPBENCH_AGENT_RUNTIME"),
+        "{stderr}"
+    );
+}
+
+async fn get(url: &str) -> Option<(u16, String)> {
+    let response = reqwest::get(url).await.ok()?;
+    let status = response.status().as_u16();
+    Some((status, response.text().await.ok()?))
+}
+
+/// Polls `url` until it answers, for at most 60 s.
+async fn first_answer(url: &str) -> (u16, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(answer) = get(url).await {
+            return answer;
+        }
+        assert!(Instant::now() < deadline, "{url} never answered");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn ready_when_the_database_and_the_trace_store_answer_and_only_then() {
+    let s = support::setup("probes", 1).await;
+    let traces = tempfile::tempdir().unwrap();
+    let metrics = format!("127.0.0.1:{}", support::free_port());
+    let mut worker = support::spawn_worker(
+        &s.url,
+        traces.path(),
+        &[
+            ("MCPBENCH_METRICS_ADDR", &metrics),
+            ("MCPBENCH_DOCKER", "off"),
+        ],
+    );
+    let ready = first_answer(&format!("http://{metrics}/readyz")).await;
+    let alive = get(&format!("http://{metrics}/healthz")).await;
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert_eq!(ready, (200, "ready".to_string()));
+    assert_eq!(alive, Some((200, "ok".to_string())));
+
+    // A trace store that does not answer (nothing listens on its port): alive, not ready.
+    let closed = format!("http://127.0.0.1:{}", support::free_port());
+    let metrics = format!("127.0.0.1:{}", support::free_port());
+    let mut worker = support::spawn_worker(
+        &s.url,
+        traces.path(),
+        &[
+            ("MCPBENCH_METRICS_ADDR", &metrics),
+            ("MCPBENCH_DOCKER", "off"),
+            ("MCPBENCH_TRACES", "s3://mcpbench-traces"),
+            ("MCPBENCH_S3_ENDPOINT", &closed),
+            ("MCPBENCH_S3_ACCESS_KEY", "test"),
+            ("MCPBENCH_S3_SECRET_KEY", "test-secret"),
+        ],
+    );
+    let not_ready = first_answer(&format!("http://{metrics}/readyz")).await;
+    let alive = get(&format!("http://{metrics}/healthz")).await;
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert_eq!(
+        not_ready,
+        (503, "the trace store does not answer".to_string())
+    );
+    assert_eq!(alive, Some((200, "ok".to_string())));
+}
