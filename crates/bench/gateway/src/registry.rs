@@ -21,7 +21,8 @@ pub(crate) struct LiveRun {
 }
 
 struct RunState {
-    run: TaskRun<Arc<Task>>,
+    /// `None` once the run is closed (its state handed back).
+    run: Option<TaskRun<Arc<Task>>>,
     events: Vec<Event>,
     revisions: Vec<String>,
 }
@@ -108,7 +109,7 @@ impl Gateway {
             task,
             started: Instant::now(),
             state: Mutex::new(RunState {
-                run,
+                run: Some(run),
                 events: Vec::new(),
                 revisions: Vec::new(),
             }),
@@ -125,20 +126,12 @@ impl Gateway {
         let live = self.runs.lock().expect("runs lock").remove(run_id)?;
         // Requests in flight hold a clone of the Arc; take the state out from under them.
         let mut state = live.state.lock().expect("run lock");
-        let run = TaskRun::new(live.task.clone()).expect("the world was built once already");
-        let state = std::mem::replace(
-            &mut *state,
-            RunState {
-                run,
-                events: Vec::new(),
-                revisions: Vec::new(),
-            },
-        );
+        let run = state.run.take()?;
         Some(ClosedRun {
-            events: state.events,
-            counts: state.run.counts(),
-            revisions: state.revisions,
-            run: state.run,
+            events: std::mem::take(&mut state.events),
+            counts: run.counts(),
+            revisions: std::mem::take(&mut state.revisions),
+            run,
         })
     }
 
@@ -231,7 +224,11 @@ impl LiveRun {
         p.tool = Some(tool.to_string());
         let mut state = self.state.lock().expect("run lock");
         state.note_revision(p.protocol.as_deref());
-        let outcome = state.run.attempt(&qualified, &args);
+        let Some(run) = state.run.as_mut() else {
+            // Closed while this call waited for the lock: the run's state is being judged.
+            return Answer::Refused("this run has ended".into());
+        };
+        let outcome = run.attempt(&qualified, &args);
         let hallucinated = matches!(outcome, CallOutcome::Unlisted);
         let invalid_arguments = matches!(outcome, CallOutcome::InvalidArguments(_));
         let over_budget = matches!(outcome, CallOutcome::OverBudget { .. });

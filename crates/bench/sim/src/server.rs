@@ -12,8 +12,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt::Debug;
 
-/// A simulated MCP server.
-pub trait Simulated: Sized + Send + 'static {
+/// A simulated MCP server. A clone is an exact copy of the state: a run's world is copied from
+/// the one its task's seed built, which is much cheaper than building it again.
+pub trait Simulated: Sized + Send + Clone + 'static {
     /// The server's name, the namespace of its tools and predicates (`filesystem`).
     const NAME: &'static str;
     /// The initial state a task gives the server (`initial_state.<NAME>`).

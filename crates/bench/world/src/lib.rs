@@ -4,10 +4,13 @@
 //! `initial_state` object, the union of all predicate atoms (dispatched on the server prefix of
 //! their name, so `{"github.prMerged": ...}` is parsed by the github crate), the tool catalogue,
 //! and [`World`], the set of live servers of one run. Adding a server is one line here.
+//! `cache.rs` keeps each seed's built world, which later runs copy.
 
+mod cache;
 mod macros;
 mod template;
 
+pub use cache::{CAPACITY, cached_worlds};
 pub use template::{AnyTemplate, Composed, TaskBody};
 
 use mcpbench_sim::{SeedError, Server, ToolError, ToolSpec};

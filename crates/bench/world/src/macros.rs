@@ -127,14 +127,16 @@ macro_rules! servers {
             }
         }
 
-        /// The live servers of one run.
+        /// The live servers of one run. A clone is an exact copy of every server's state.
+        #[derive(Clone)]
         pub struct World {
             $( $name: Option<$ty>, )*
         }
 
         impl World {
             /// Builds the named servers, each from its seed in `initial` (or its default seed).
-            pub fn new(initial: &InitialState, servers: &[String]) -> Result<World, WorldError> {
+            /// [`World::new`] gives the same world, copied from one built before when it can.
+            pub fn build(initial: &InitialState, servers: &[String]) -> Result<World, WorldError> {
                 $( let mut $name = None; )*
                 for server in servers {
                     match server.as_str() {

@@ -115,7 +115,18 @@ impl Worker {
                 .await;
         }
         let mut record = record(&result, key);
-        record.analysis = mcpbench_runner::analysis(&analysed, &result);
+        // The analysis replays the trace on fresh copies of the task's world: milliseconds of
+        // CPU, kept off the threads that answer other runs' agents.
+        let task = analysed.clone();
+        let (analysis, result) = match tokio::task::spawn_blocking(move || {
+            (mcpbench_runner::analysis(&task, &result), result)
+        })
+        .await
+        {
+            Ok(done) => done,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        };
+        record.analysis = analysis;
         if !target_public
             && let Some(failure) = record.analysis.as_mut().and_then(|a| a.failure.as_mut())
         {

@@ -21,13 +21,13 @@
 //! compiled statement. Every call runs inside a savepoint, so a call with several statements is
 //! applied all or nothing, and a failed call changes nothing.
 
+use crate::functions;
 use mcpbench_sim::ToolError;
 use rusqlite::fallible_iterator::FallibleIterator;
-use rusqlite::functions::FunctionFlags;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::limits::Limit;
 use rusqlite::types::{Value as Sql, ValueRef};
-use rusqlite::{Batch, Connection, Error, ErrorCode, Statement, params_from_iter};
+use rusqlite::{Batch, Connection, Error, ErrorCode, Statement};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -168,6 +168,10 @@ pub(crate) enum Access {
 pub(crate) struct Engine {
     conn: Connection,
     guard: Arc<Guard>,
+    /// The seed's time, which the clock functions read.
+    now: String,
+    /// The state of `random()`, which a copy carries on from.
+    random: Arc<AtomicU64>,
 }
 
 /// The connection while the server runs its own SQL: no fence, no step budget.
@@ -192,6 +196,31 @@ impl Drop for Trusted<'_> {
 impl Engine {
     /// A fresh fenced database whose clock reads `now`.
     pub(crate) fn open(now: &str) -> rusqlite::Result<Self> {
+        Self::open_with(now, functions::RANDOM_START)
+    }
+
+    /// An exact copy: the same pages, clock and random state, with a fence of its own. One
+    /// step of SQLite's online backup copies the in-memory database page by page, far faster
+    /// than building it again from its seed.
+    pub(crate) fn copy(&self) -> rusqlite::Result<Self> {
+        let mut copy = Self::open_with(&self.now, self.random.load(Relaxed))?;
+        let backup = rusqlite::backup::Backup::new(&self.conn, &mut copy.conn)?;
+        match backup.step(-1)? {
+            rusqlite::backup::StepResult::Done => {}
+            // Only a busy or locked source stops a step short; neither can happen to a
+            // private in-memory database, but an unfinished copy must never pass for one.
+            other => {
+                return Err(Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_INTERNAL),
+                    Some(format!("copying the database stopped early: {other:?}")),
+                ));
+            }
+        }
+        drop(backup);
+        Ok(copy)
+    }
+
+    fn open_with(now: &str, random: u64) -> rusqlite::Result<Self> {
         let conn = Connection::open_in_memory()?;
         conn.execute_batch("PRAGMA foreign_keys = ON")?;
         // Sizes first, before the authorizer is installed (agents may run no such pragma).
@@ -204,14 +233,20 @@ impl Engine {
         conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)?;
         conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, 1_000_000)?;
         conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, 100_000)?;
-        install_clock(&conn, now)?;
-        install_random(&conn)?;
+        functions::install_clock(&conn, now)?;
+        let random = Arc::new(AtomicU64::new(random));
+        functions::install_random(&conn, Arc::clone(&random))?;
         let guard = Arc::new(Guard::default());
         let g = Arc::clone(&guard);
         conn.authorizer(Some(move |ctx: AuthContext<'_>| g.authorize(ctx)))?;
         let g = Arc::clone(&guard);
         conn.progress_handler(OPS_PER_TICK, Some(move || g.tick()))?;
-        Ok(Self { conn, guard })
+        Ok(Self {
+            conn,
+            guard,
+            now: now.to_string(),
+            random,
+        })
     }
 
     pub(crate) fn trusted(&self) -> Trusted<'_> {
@@ -515,92 +550,4 @@ pub(crate) fn sql_of(v: &Value) -> Option<Sql> {
 /// `"name"`, safe for any text.
 pub(crate) fn quote(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
-}
-
-/// Date and time functions read `now` wherever SQLite would read the wall clock. Each override
-/// rewrites a `'now'` argument (or adds the implicit one) and asks the built-in function of a
-/// private, unfenced connection for the answer, so every other behaviour stays SQLite's own.
-fn install_clock(conn: &Connection, now: &str) -> rusqlite::Result<()> {
-    let aux = Arc::new(Mutex::new(Connection::open_in_memory()?));
-    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
-    for name in [
-        "date",
-        "time",
-        "datetime",
-        "julianday",
-        "unixepoch",
-        "strftime",
-        "timediff",
-    ] {
-        let (aux, now) = (Arc::clone(&aux), now.to_string());
-        conn.create_scalar_function(name, -1, flags, move |ctx| {
-            let mut args: Vec<Sql> = (0..ctx.len())
-                .map(|i| ctx.get::<Sql>(i))
-                .collect::<rusqlite::Result<_>>()?;
-            for a in &mut args {
-                if matches!(a, Sql::Text(t) if t.eq_ignore_ascii_case("now")) {
-                    *a = Sql::Text(now.clone());
-                }
-            }
-            let implicit_at = usize::from(name == "strftime");
-            if name != "timediff" && args.len() == implicit_at {
-                args.push(Sql::Text(now.clone()));
-            }
-            builtin(&lock(&aux), name, &args)
-        })?;
-    }
-    for (name, base) in [
-        ("current_date", "date"),
-        ("current_time", "time"),
-        ("current_timestamp", "datetime"),
-        ("now", "datetime"),
-    ] {
-        let (aux, now) = (Arc::clone(&aux), now.to_string());
-        conn.create_scalar_function(name, 0, flags, move |_| {
-            builtin(&lock(&aux), base, &[Sql::Text(now.clone())])
-        })?;
-    }
-    Ok(())
-}
-
-fn builtin(aux: &Connection, name: &str, args: &[Sql]) -> rusqlite::Result<Sql> {
-    let marks: Vec<String> = (1..=args.len()).map(|i| format!("?{i}")).collect();
-    aux.query_row(
-        &format!("SELECT {name}({})", marks.join(", ")),
-        params_from_iter(args),
-        |r| r.get(0),
-    )
-}
-
-/// `random()` and `randomblob(n)` from SplitMix64 with a fixed start: the same calls give the
-/// same numbers on every replay.
-fn install_random(conn: &Connection) -> rusqlite::Result<()> {
-    let state = Arc::new(AtomicU64::new(0x6D63_7062_656E_6368));
-    let next = move |s: &AtomicU64| {
-        let mut z = s
-            .fetch_add(0x9E37_79B9_7F4A_7C15, Relaxed)
-            .wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let s = Arc::clone(&state);
-    conn.create_scalar_function("random", 0, FunctionFlags::SQLITE_UTF8, move |_| {
-        Ok(next(&s) as i64)
-    })?;
-    conn.create_scalar_function("randomblob", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
-        let n = match ctx.get_raw(0) {
-            ValueRef::Integer(i) => i,
-            ValueRef::Real(f) => f as i64,
-            _ => 1,
-        };
-        if n > 1_000_000 {
-            return Err(Error::UserFunctionError(
-                "randomblob: at most 1000000 bytes".into(),
-            ));
-        }
-        let bytes: Vec<u8> = (0..n.max(1)).map(|_| next(&state) as u8).collect();
-        Ok(bytes)
-    })?;
-    Ok(())
 }

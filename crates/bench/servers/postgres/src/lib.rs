@@ -27,6 +27,7 @@
 mod background;
 mod catalog;
 mod engine;
+mod functions;
 mod predicates;
 pub mod sample;
 mod state;

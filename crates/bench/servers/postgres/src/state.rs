@@ -208,6 +208,16 @@ pub struct Postgres {
     pub(crate) db: Engine,
 }
 
+/// An exact copy of the database ([`Engine::copy`](crate::engine::Engine)).
+impl Clone for Postgres {
+    fn clone(&self) -> Self {
+        Self {
+            // Copying pages between two in-memory databases fails only when memory runs out.
+            db: self.db.copy().expect("the in-memory database copies"),
+        }
+    }
+}
+
 impl std::fmt::Debug for Postgres {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let tables: Vec<String> = self

@@ -231,6 +231,37 @@ fn clock_and_randomness_come_from_the_seed() {
 }
 
 #[test]
+fn a_copy_is_the_same_database_with_its_own_fence_and_carries_on_the_same_way() {
+    let mut original = shop();
+    sql(
+        &mut original,
+        "execute_sql",
+        "UPDATE customers SET name = 'Changed' WHERE id = 1",
+    )
+    .unwrap();
+    let draw = "SELECT random(), hex(randomblob(4)), now()";
+    sql(&mut original, "query", draw).unwrap();
+    let mut copy = original.clone();
+    assert_eq!(state(&copy), state(&original), "same tables and rows");
+    // The random state is carried over: both draw the same next numbers.
+    assert_eq!(
+        sql(&mut copy, "query", draw).unwrap(),
+        sql(&mut original, "query", draw).unwrap()
+    );
+    // Independent from here on, and fenced like the original.
+    sql(&mut copy, "execute_sql", "DELETE FROM orders").unwrap();
+    assert_ne!(state(&copy), state(&original));
+    assert_eq!(
+        kind(sql(
+            &mut copy,
+            "execute_sql",
+            "ATTACH DATABASE ':memory:' AS other"
+        )),
+        ErrorKind::PermissionDenied
+    );
+}
+
+#[test]
 fn schemas_reject_bad_arguments() {
     let mut pg = small();
     assert_eq!(

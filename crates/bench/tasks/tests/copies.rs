@@ -1,0 +1,49 @@
+//! A run's world is a copy of the world its seed built before (`mcpbench_world`'s cache): for
+//! every task of the dev set, the copy starts in the same state as a world built afresh, gives
+//! the same answers to the task's reference calls and ends in the same state, and what a run
+//! does to its copy never reaches the kept world.
+
+use mcpbench_tasks::load_dir;
+use mcpbench_world::World;
+use serde_json::Value;
+use std::path::Path;
+
+#[test]
+fn a_copied_world_behaves_as_one_built_afresh_and_runs_never_share_state() {
+    let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+    let tasks = load_dir(&dev).expect("the dev set loads");
+    let mut changed = 0;
+    for task in &tasks {
+        let servers = task.offered_servers();
+        let mut built = World::build(&task.initial_state, &servers).unwrap();
+        let initial = built.snapshot();
+        // The first `new` builds and keeps; the second copies what was kept.
+        World::new(&task.initial_state, &servers).unwrap();
+        let mut copied = World::new(&task.initial_state, &servers).unwrap();
+        assert_eq!(copied.snapshot(), initial, "{}: the initial state", task.id);
+        for call in task.shortest_reference().iter().filter_map(|s| s.as_call()) {
+            let a: Result<Value, String> = built
+                .call(&call.tool, &call.arguments)
+                .map_err(|e| e.to_string());
+            let b = copied
+                .call(&call.tool, &call.arguments)
+                .map_err(|e| e.to_string());
+            assert_eq!(a, b, "{}: the answer to {}", task.id, call.tool);
+        }
+        let end = built.snapshot();
+        assert_eq!(copied.snapshot(), end, "{}: the final state", task.id);
+        changed += usize::from(end != initial);
+        let next = World::new(&task.initial_state, &servers).unwrap();
+        assert_eq!(
+            next.snapshot(),
+            initial,
+            "{}: the next run starts from the seed, not from the last run's end",
+            task.id
+        );
+    }
+    assert!(
+        changed * 2 > tasks.len(),
+        "most reference solutions change the world ({changed} of {})",
+        tasks.len()
+    );
+}
