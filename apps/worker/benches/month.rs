@@ -11,7 +11,10 @@
 //! - the most runs the worker held in flight at once, and its memory per in-flight run (its
 //!   resident memory at that moment, less what it held idle, over the runs);
 //! - the p50 and p99 of an MCP request's time through the routing layer and the worker's
-//!   gateway (an upper bound on the gateway's overhead: the tools themselves run in it too).
+//!   gateway (an upper bound on the gateway's overhead: the tools themselves run in it too,
+//!   and on two cores every process here waits its turn for one), and of the time the
+//!   worker's gateway spent on each request once it began handling it (from the traces'
+//!   `start_us` and `end_us`).
 //!
 //! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. Bounded by `MONTH_LIMIT_SECS`
 //! (1,800). Nothing here asserts a time; it prints figures.
@@ -177,6 +180,8 @@ async fn main() {
     .unwrap();
     let mean_think = (think_lo + think_hi.max(think_lo)) as f64 / 2000.0;
     let floor = calls as f64 * mean_think / concurrency as f64;
+    let mut handled = handling_times(traces.path());
+    handled.sort_unstable();
     let mut times = timings.lock().unwrap().clone();
     times.sort_unstable();
     println!(
@@ -202,4 +207,40 @@ async fn main() {
         percentile(&times, 0.50),
         percentile(&times, 0.99)
     );
+    println!(
+        "gateway handling    {} MCP requests in the traces, p50 {:.2} ms, p99 {:.2} ms (from \
+         the worker's gateway taking a request to its answer, tools included)",
+        handled.len(),
+        percentile(&handled, 0.50),
+        percentile(&handled, 0.99)
+    );
+}
+
+/// Every MCP request's handling time in the worker's gateway, microseconds, from the traces
+/// under `dir` (`runs/<submission>/<task>-<trial>-e<epoch>.jsonl`).
+fn handling_times(dir: &std::path::Path) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for line in text.lines() {
+                    let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                        continue;
+                    };
+                    if v["type"] == "event"
+                        && let (Some(start), Some(end)) =
+                            (v["start_us"].as_u64(), v["end_us"].as_u64())
+                    {
+                        out.push(end.saturating_sub(start));
+                    }
+                }
+            }
+        }
+    }
+    out
 }

@@ -154,6 +154,9 @@ impl Filter {
 pub struct BoardCache {
     boards: RwLock<HashMap<Query, (Instant, Bytes)>>,
     pages: RwLock<HashMap<String, (Instant, Arc<str>)>>,
+    /// One lock per page being made, so that readers who all miss at once (when a page ages
+    /// out under load) wait for one making rather than each making it.
+    making: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl BoardCache {
@@ -161,10 +164,25 @@ impl BoardCache {
         Self {
             boards: RwLock::new(HashMap::new()),
             pages: RwLock::new(HashMap::new()),
+            making: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
-    /// The rendered content of the leaderboard page for `key`, while fresh.
+    /// Held while the page for `key` is made; look in the cache again once it is held.
+    pub async fn making(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut making = self.making.lock().unwrap_or_else(|e| e.into_inner());
+            if making.len() >= MAX_QUERIES {
+                // Locks no one holds are dropped; a held one stays with its holders.
+                making.retain(|_, l| Arc::strong_count(l) > 1);
+            }
+            making.entry(key.to_string()).or_default().clone()
+        };
+        lock.lock_owned().await
+    }
+
+    /// What was kept under `key` while fresh: the leaderboard page's content, and whole pages
+    /// and answers every reader without a session sees alike (`web::shared_key`).
     pub fn page(&self, key: &str) -> Option<Arc<str>> {
         let pages = self.pages.read().unwrap_or_else(|e| e.into_inner());
         pages
@@ -211,6 +229,10 @@ impl BoardCache {
 
 /// The board for `q`, serialized, from the cache or built from the aggregate.
 pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_db::DbError> {
+    if let Some(body) = state.board().get(&q) {
+        return Ok(body);
+    }
+    let _making = state.board().making(&format!("board\n{q:?}")).await;
     if let Some(body) = state.board().get(&q) {
         return Ok(body);
     }
@@ -366,7 +388,8 @@ fn rank_ranges(lines: &mut [BoardEntry]) {
     }
 }
 
-/// Drops cached boards whenever a submission reaches the leaderboard; reconnects on error.
+/// Drops kept boards and pages whenever what the public sees changes (a submission reaches the
+/// leaderboard, a set is activated or retired, traces are published); reconnects on error.
 pub async fn invalidate_on_notify(state: AppState) {
     loop {
         let listen = async {

@@ -6,9 +6,11 @@
 //! request by [`REQUEST_TIMEOUT`].
 //!
 //! The leaderboard is read from its aggregate table and kept in memory, serialized, per
-//! query ([`board::BoardCache`]); `NOTIFY mcpbench_leaderboard` drops the cache when a
-//! submission finishes, and entries also expire after a few seconds in case a notification
-//! is lost.
+//! query ([`board::BoardCache`]), as are the pages every reader without a session sees alike
+//! (a completed submission's page, a comparison); `NOTIFY mcpbench_leaderboard` drops them
+//! when what the public sees changes (a submission finishes, traces are published, a set is
+//! activated or retired), and they also expire after a few seconds in case a notification is
+//! lost. Readers who miss at once wait for one of them to make the page.
 
 mod about;
 mod access;

@@ -43,6 +43,17 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, DbError>
     Ok(pool)
 }
 
+/// Tells every API process that what the public sees has changed (a set was activated or
+/// retired, a submission's traces were published): their kept boards and pages are dropped,
+/// as when a submission reaches the leaderboard.
+pub(crate) async fn public_changed<'e>(executor: impl sqlx::PgExecutor<'e>) -> Result<(), DbError> {
+    sqlx::query("SELECT pg_notify($1, '')")
+        .bind(LEADERBOARD_CHANNEL)
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
 /// One round trip to the database (readiness probes put their own time limit on it).
 pub async fn ping(pool: &PgPool) -> Result<(), DbError> {
     sqlx::query("SELECT 1").execute(pool).await?;

@@ -22,6 +22,18 @@ pub(crate) async fn page(
     viewer: Viewer,
     PageQuery(q): PageQuery<Pair>,
 ) -> Result<Response, PageError> {
+    let shared = super::shared_key(&viewer, format_args!("compare\n{}\n{}", q.a, q.b));
+    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
+        return Ok(page);
+    }
+    let _making = match &shared {
+        Some(key) => Some(state.board().making(key).await),
+        None => None,
+    };
+    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
+        return Ok(page);
+    }
+    // Only completed submissions compare: what exists and is final.
     let c = compare(state.pool(), q.a, q.b, viewer.caller().map(|c| c.vendor_id)).await?;
     let title = format!("{} vs {}", c.a.name, c.b.name);
     let frame = Frame {
@@ -29,7 +41,10 @@ pub(crate) async fn page(
         viewer: &viewer,
         refresh: None,
     };
-    Ok(frame_page(frame, body(&c)))
+    match shared {
+        Some(key) => Ok(super::keep_page(&state, key, frame, body(&c))),
+        None => Ok(frame_page(frame, body(&c))),
+    }
 }
 
 fn verdict(c: &Comparison) -> String {

@@ -117,7 +117,16 @@ pub(crate) async fn page(
         "{set}\n{server:?}\n{category:?}\n{filter:?}\n{}\n{page}",
         sort.0
     );
-    let body = match state.board().page(&key) {
+    // Readers who miss at once wait for one of them to make the content (held to the end).
+    let mut _making = None;
+    let kept = match state.board().page(&key) {
+        Some(content) => Some(content),
+        None => {
+            _making = Some(state.board().making(&key).await);
+            state.board().page(&key)
+        }
+    };
+    let body = match kept {
         Some(content) => PreEscaped(content.to_string()),
         None => {
             let filters = Filters {

@@ -57,7 +57,39 @@ pub(crate) struct Frame<'a> {
 /// A whole page: the frame around `body`, with the headers every page carries.
 pub(crate) fn page(frame: Frame<'_>, body: Markup) -> Response {
     let signed_in = frame.viewer.caller().is_some();
-    let mut response = layout(frame, body).into_string().into_response();
+    html_response(layout(frame, body).into_string(), signed_in)
+}
+
+/// A page every reader without a session sees alike, kept whole (with the board's cache:
+/// dropped when what the public sees changes, and after a few seconds in any case). The key
+/// when `viewer` has no session, else `None`: a signed-in vendor's page can hold their own.
+pub(crate) fn shared_key(viewer: &Viewer, parts: std::fmt::Arguments<'_>) -> Option<String> {
+    viewer.caller().is_none().then(|| format!("page\n{parts}"))
+}
+
+/// The kept page for `key`, while fresh.
+pub(crate) fn shared_page(state: &crate::AppState, key: Option<&str>) -> Option<Response> {
+    let html = state.board().page(key?)?;
+    Some(html_response(html.to_string(), false))
+}
+
+/// The page for a reader without a session, kept under `key` for the next (a page of anything
+/// a made-up address cannot reach: callers keep only pages of what exists and is final).
+pub(crate) fn keep_page(
+    state: &crate::AppState,
+    key: String,
+    frame: Frame<'_>,
+    body: Markup,
+) -> Response {
+    let html = layout(frame, body).into_string();
+    state
+        .board()
+        .put_page(key, std::sync::Arc::from(html.as_str()));
+    html_response(html, false)
+}
+
+fn html_response(html: String, signed_in: bool) -> Response {
+    let mut response = html.into_response();
     headers(&mut response, signed_in);
     response
 }

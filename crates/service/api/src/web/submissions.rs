@@ -103,6 +103,20 @@ pub(crate) async fn page(
         ))
     };
     let id: Uuid = id.parse().map_err(|_| hidden())?;
+    let shared = super::shared_key(
+        &viewer,
+        format_args!("submission\n{id}\n{:?}\n{:?}", q.after, q.refresh),
+    );
+    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
+        return Ok(page);
+    }
+    let _making = match &shared {
+        Some(key) => Some(state.board().making(key).await),
+        None => None,
+    };
+    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
+        return Ok(page);
+    }
     let s = submissions::find(state.pool(), id)
         .await?
         .ok_or_else(hidden)?;
@@ -203,7 +217,11 @@ pub(crate) async fn page(
         viewer: &viewer,
         refresh: reloads.then_some(REFRESH_SECS),
     };
-    Ok(frame_page(frame, body))
+    // Without a session only a completed submission is shown, and it is the same for everyone.
+    match shared {
+        Some(key) if !running => Ok(super::keep_page(&state, key, frame, body)),
+        _ => Ok(frame_page(frame, body)),
+    }
 }
 
 fn progress(s: &submissions::Submission, running: bool, reloads: bool) -> Markup {

@@ -179,6 +179,7 @@ pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Resul
         .execute(&mut *tx)
         .await?;
     }
+    crate::public_changed(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -310,6 +311,7 @@ pub async fn activate(
         .execute(&mut *tx)
         .await?;
     }
+    crate::public_changed(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -406,6 +408,7 @@ pub async fn retire(
         .await?;
         withheld += usize::from(written.rows_affected() == 0);
     }
+    crate::public_changed(&mut *tx).await?;
     tx.commit().await?;
     Ok(withheld)
 }
@@ -459,6 +462,9 @@ pub async fn release(
     )
     .execute(pool)
     .await?;
+    if written.rows_affected() == 1 {
+        crate::public_changed(pool).await?;
+    }
     Ok(written.rows_affected() == 1)
 }
 

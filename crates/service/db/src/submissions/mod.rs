@@ -438,6 +438,9 @@ pub async fn publish(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, Db
     .execute(pool)
     .await?
     .rows_affected();
+    if done == 1 {
+        crate::public_changed(pool).await?;
+    }
     Ok(done == 1)
 }
 
