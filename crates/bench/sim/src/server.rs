@@ -12,9 +12,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt::Debug;
 
-/// A simulated MCP server. A clone is an exact copy of the state: a run's world is copied from
-/// the one its task's seed built, which is much cheaper than building it again.
-pub trait Simulated: Sized + Send + Clone + 'static {
+/// A simulated MCP server.
+pub trait Simulated: Sized + Send + 'static {
     /// The server's name, the namespace of its tools and predicates (`filesystem`).
     const NAME: &'static str;
     /// The initial state a task gives the server (`initial_state.<NAME>`).
@@ -25,6 +24,10 @@ pub trait Simulated: Sized + Send + Clone + 'static {
 
     /// Builds the server in the given state; refuses a seed it cannot honour.
     fn from_seed(seed: &Self::Seed) -> Result<Self, SeedError>;
+    /// An exact copy of the state: a run's world is copied from the one its task's seed built,
+    /// which is much cheaper than building it again. Fails only where copying needs memory a
+    /// limit refuses (postgres's engine).
+    fn copy(&self) -> Result<Self, SeedError>;
     /// The tools, in listing order.
     fn toolbox() -> &'static ToolBox<Self>;
     /// Whether the atom is true of the current state.

@@ -1,6 +1,6 @@
 //! `cargo bench -p mcpbench-tasks --bench worlds`: what a run's world costs, for the 200 tasks
 //! of the dev set (every server a task offers, distractors included). Side by side in one run:
-//! building the world from its seed (`World::build`), copying a built one (`clone`), and
+//! building the world from its seed (`World::build`), copying a built one (`copy`), and
 //! `World::new`, which copies the world its seed built before (the key's serialization
 //! included); and the memory a live world holds (each kept one holds as much). Prints;
 //! asserts nothing.
@@ -40,7 +40,7 @@ fn main() {
         let servers = task.offered_servers();
         let built = World::build(&task.initial_state, &servers).expect("the world builds");
         build += mean(|| drop(World::build(&task.initial_state, &servers).unwrap()));
-        copy += mean(|| drop(built.clone()));
+        copy += mean(|| drop(built.copy().unwrap()));
         World::new(&task.initial_state, &servers).unwrap();
         new += mean(|| drop(World::new(&task.initial_state, &servers).unwrap()));
     }

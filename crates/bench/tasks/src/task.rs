@@ -271,7 +271,8 @@ impl Task {
                 );
             }
         }
-        if let Err(e) = World::new(&self.initial_state, &offered) {
+        // Built to check the seeds, not kept (`World::new` keeps what runs will copy).
+        if let Err(e) = World::build(&self.initial_state, &offered) {
             bad("initial_state", e.to_string());
         }
         out

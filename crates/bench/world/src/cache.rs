@@ -9,8 +9,9 @@
 //!
 //! The key is the seed itself (its JSON) and the servers, so two tasks share an entry only when
 //! their worlds are identical. The least recently used entry goes when [`CAPACITY`] is
-//! reached. Entries live in this process only; a private task's world is here as long as its
-//! runs might need it again, as it is in their own memory while they run.
+//! reached. Entries live in this process only, until evicted; a private task's world is held
+//! here as it is in its runs' own memory while they run. Only runs and their analyses come
+//! here (`TaskRun`); checking a task builds its world without keeping it.
 
 use crate::{InitialState, World, WorldError};
 use std::collections::HashMap;
@@ -60,11 +61,19 @@ impl World {
             })
         };
         if let Some(world) = kept {
-            return Ok(lock(&world).clone());
+            // A copy the engine's memory limit refuses is built afresh instead.
+            let copied = lock(&world).copy();
+            return copied.or_else(|_| World::build(initial, servers));
         }
         let world = World::build(initial, servers)?;
-        let copy = world.clone();
+        let Ok(copy) = world.copy() else {
+            return Ok(world);
+        };
         let mut cache = lock(&CACHE);
+        if cache.entries.contains_key(&key) {
+            // Another run built the same seed meanwhile: its world is kept already.
+            return Ok(copy);
+        }
         if cache.entries.len() >= CAPACITY
             && let Some(oldest) = cache
                 .entries

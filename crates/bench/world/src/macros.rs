@@ -127,8 +127,7 @@ macro_rules! servers {
             }
         }
 
-        /// The live servers of one run. A clone is an exact copy of every server's state.
-        #[derive(Clone)]
+        /// The live servers of one run.
         pub struct World {
             $( $name: Option<$ty>, )*
         }
@@ -148,6 +147,14 @@ macro_rules! servers {
                     }
                 }
                 Ok(World { $( $name, )* })
+            }
+
+            /// An exact copy of every server's state ([`mcpbench_sim::Simulated::copy`]).
+            pub fn copy(&self) -> Result<World, WorldError> {
+                Ok(World { $( $name: match &self.$name {
+                    Some(s) => Some(<$ty as mcpbench_sim::Simulated>::copy(s)?),
+                    None => None,
+                }, )* })
             }
 
             /// Whether the atom holds; `false` when its server is not part of this world.

@@ -149,8 +149,9 @@ impl Filter {
     }
 }
 
-/// Serialized boards per query, and the leaderboard page's rendered content per page query
-/// (both dropped together when a submission reaches the board).
+/// Serialized boards per query, the leaderboard page's rendered content per page query, and
+/// the pages every reader without a session sees alike (all dropped together when what the
+/// public sees changes: [`invalidate_on_notify`]).
 pub struct BoardCache {
     boards: RwLock<HashMap<Query, (Instant, Bytes)>>,
     pages: RwLock<HashMap<String, (Instant, Arc<str>)>>,

@@ -124,7 +124,9 @@ impl Worker {
         .await
         {
             Ok(done) => done,
-            Err(e) => std::panic::resume_unwind(e.into_panic()),
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // The runtime is shutting down: the lease lapses and the job runs again.
+            Err(_) => return,
         };
         record.analysis = analysis;
         if !target_public

@@ -42,6 +42,9 @@ impl Simulated for Calendar {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Calendar::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

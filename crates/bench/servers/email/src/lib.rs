@@ -43,6 +43,9 @@ impl Simulated for Email {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Email::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

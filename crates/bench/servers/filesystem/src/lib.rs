@@ -34,6 +34,9 @@ impl Simulated for Filesystem {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Filesystem::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

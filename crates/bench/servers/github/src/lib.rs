@@ -55,6 +55,9 @@ impl Simulated for Github {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Github::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

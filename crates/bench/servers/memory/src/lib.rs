@@ -39,6 +39,9 @@ impl Simulated for Memory {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Memory::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

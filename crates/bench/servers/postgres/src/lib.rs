@@ -52,6 +52,9 @@ impl Simulated for Postgres {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Postgres::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Postgres::copy(self)
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

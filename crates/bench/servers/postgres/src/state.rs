@@ -208,16 +208,6 @@ pub struct Postgres {
     pub(crate) db: Engine,
 }
 
-/// An exact copy of the database ([`Engine::copy`](crate::engine::Engine)).
-impl Clone for Postgres {
-    fn clone(&self) -> Self {
-        Self {
-            // Copying pages between two in-memory databases fails only when memory runs out.
-            db: self.db.copy().expect("the in-memory database copies"),
-        }
-    }
-}
-
 impl std::fmt::Debug for Postgres {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let tables: Vec<String> = self
@@ -393,6 +383,15 @@ fn validate(seed: &Seed) -> Result<(), String> {
 }
 
 impl Postgres {
+    /// An exact copy of the database ([`Engine::copy`](crate::engine::Engine)), with a fence of
+    /// its own; fails when the engine's shared memory limit refuses the copy's pages.
+    pub(crate) fn copy(&self) -> Result<Self, SeedError> {
+        let db = self.db.copy().map_err(|e| {
+            SeedError::new("postgres", format!("the database could not be copied: {e}"))
+        })?;
+        Ok(Self { db })
+    }
+
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         let bad = |m: String| SeedError::new("postgres", m);
         let now = seed.now.as_deref().unwrap_or(DEFAULT_NOW);

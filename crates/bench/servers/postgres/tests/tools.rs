@@ -241,7 +241,7 @@ fn a_copy_is_the_same_database_with_its_own_fence_and_carries_on_the_same_way() 
     .unwrap();
     let draw = "SELECT random(), hex(randomblob(4)), now()";
     sql(&mut original, "query", draw).unwrap();
-    let mut copy = original.clone();
+    let mut copy = Simulated::copy(&original).unwrap();
     assert_eq!(state(&copy), state(&original), "same tables and rows");
     // The random state is carried over: both draw the same next numbers.
     assert_eq!(

@@ -46,6 +46,9 @@ impl Simulated for Shop {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Shop::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

@@ -49,6 +49,9 @@ impl Simulated for Slack {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Slack::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

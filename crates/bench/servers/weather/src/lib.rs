@@ -51,6 +51,9 @@ impl Simulated for Weather {
     fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
         Weather::from_seed(seed)
     }
+    fn copy(&self) -> Result<Self, SeedError> {
+        Ok(self.clone())
+    }
     fn toolbox() -> &'static ToolBox<Self> {
         &tools::TOOLS
     }

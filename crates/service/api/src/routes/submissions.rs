@@ -139,8 +139,11 @@ pub async fn create(
     // Counted before a byte of the body is read: a refused attempt costs us nothing more.
     state.limits().submission(&state, addr, caller.vendor_id)?;
     let (req, received) = if upload::is_multipart(&request) {
-        // Refused before a byte of a possibly large archive is read.
-        require_docker(&state).await?;
+        // Refused before a byte of a possibly large archive is kept.
+        if let Err(refusal) = require_docker(&state).await {
+            upload::linger(request).await;
+            return Err(refusal);
+        }
         let (req, received) = upload::receive(&state, caller.vendor_id, request).await?;
         (req, Some(received))
     } else {

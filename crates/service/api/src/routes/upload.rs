@@ -97,6 +97,29 @@ pub(crate) struct Accepted {
     pub sha256: String,
 }
 
+/// What a refused upload's client has already sent, read and dropped (at most
+/// [`LINGER_BYTES`], for at most [`LINGER`]) before the answer goes and the connection closes:
+/// closing on unread bytes resets the connection, and a client still sending then sees the
+/// reset rather than the reason. Nothing read is kept.
+pub(crate) async fn linger(request: Request) {
+    use http_body_util::BodyExt;
+    let mut body = request.into_body();
+    let mut read = 0usize;
+    let drain = async {
+        while read < LINGER_BYTES {
+            match body.frame().await {
+                Some(Ok(frame)) => read += frame.data_ref().map_or(0, |d| d.len()),
+                _ => break,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(LINGER, drain).await;
+}
+
+/// How much of a refused upload [`linger`] reads and drops, and for how long at most.
+const LINGER_BYTES: usize = 4 << 20;
+const LINGER: std::time::Duration = std::time::Duration::from_secs(1);
+
 pub(crate) fn is_multipart(request: &Request) -> bool {
     request
         .headers()

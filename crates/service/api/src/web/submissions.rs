@@ -103,10 +103,14 @@ pub(crate) async fn page(
         ))
     };
     let id: Uuid = id.parse().map_err(|_| hidden())?;
-    let shared = super::shared_key(
-        &viewer,
-        format_args!("submission\n{id}\n{:?}\n{:?}", q.after, q.refresh),
-    );
+    // The first page of runs alone: other pages' keys are the caller's to vary, and must not
+    // push real pages out. (Without a session only a completed submission shows, which never
+    // reloads.)
+    let shared = q
+        .after
+        .is_none()
+        .then(|| super::shared_key(&viewer, format_args!("submission\n{id}")))
+        .flatten();
     if let Some(page) = super::shared_page(&state, shared.as_deref()) {
         return Ok(page);
     }
