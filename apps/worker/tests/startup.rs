@@ -72,45 +72,42 @@ async fn first_answer(url: &str) -> (u16, String) {
     }
 }
 
-#[tokio::test]
-async fn ready_when_the_database_and_the_trace_store_answer_and_only_then() {
-    let s = support::setup("probes", 1).await;
+/// A worker started with `env`: what its `/readyz` first answers, and its `/healthz` then.
+async fn probes(url: &str, env: &[(&str, &str)]) -> ((u16, String), Option<(u16, String)>) {
     let traces = tempfile::tempdir().unwrap();
     let metrics = format!("127.0.0.1:{}", support::free_port());
-    let mut worker = support::spawn_worker(
-        &s.url,
-        traces.path(),
-        &[
-            ("MCPBENCH_METRICS_ADDR", &metrics),
-            ("MCPBENCH_DOCKER", "off"),
-        ],
-    );
+    let mut all = vec![
+        ("MCPBENCH_METRICS_ADDR", metrics.as_str()),
+        ("MCPBENCH_DOCKER", "off"),
+    ];
+    all.extend_from_slice(env);
+    let mut worker = support::spawn_worker(url, traces.path(), &all);
     let ready = first_answer(&format!("http://{metrics}/readyz")).await;
     let alive = get(&format!("http://{metrics}/healthz")).await;
     worker.kill().unwrap();
     worker.wait().unwrap();
+    (ready, alive)
+}
+
+#[tokio::test]
+async fn ready_when_the_database_and_the_trace_store_answer_and_only_then() {
+    let s = support::setup("probes", 1).await;
+    let (ready, alive) = probes(&s.url, &[]).await;
     assert_eq!(ready, (200, "ready".to_string()));
     assert_eq!(alive, Some((200, "ok".to_string())));
 
     // A trace store that does not answer (nothing listens on its port): alive, not ready.
     let closed = format!("http://127.0.0.1:{}", support::free_port());
-    let metrics = format!("127.0.0.1:{}", support::free_port());
-    let mut worker = support::spawn_worker(
+    let (not_ready, alive) = probes(
         &s.url,
-        traces.path(),
         &[
-            ("MCPBENCH_METRICS_ADDR", &metrics),
-            ("MCPBENCH_DOCKER", "off"),
             ("MCPBENCH_TRACES", "s3://mcpbench-traces"),
             ("MCPBENCH_S3_ENDPOINT", &closed),
             ("MCPBENCH_S3_ACCESS_KEY", "test"),
             ("MCPBENCH_S3_SECRET_KEY", "test-secret"),
         ],
-    );
-    let not_ready = first_answer(&format!("http://{metrics}/readyz")).await;
-    let alive = get(&format!("http://{metrics}/healthz")).await;
-    worker.kill().unwrap();
-    worker.wait().unwrap();
+    )
+    .await;
     assert_eq!(
         not_ready,
         (503, "the trace store does not answer".to_string())

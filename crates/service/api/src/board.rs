@@ -160,12 +160,37 @@ pub struct BoardCache {
     making: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
+/// What [`BoardCache::kept`] found.
+pub enum Kept {
+    /// Fresh content kept under the key.
+    Found(Arc<str>),
+    /// Nothing fresh: make it while holding this (`None` when there was no key).
+    Make(Option<tokio::sync::OwnedMutexGuard<()>>),
+}
+
 impl BoardCache {
     pub fn new() -> Self {
         Self {
             boards: RwLock::new(HashMap::new()),
             pages: RwLock::new(HashMap::new()),
             making: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// What is kept under `key` while fresh, or else the lock for making it, which the caller
+    /// holds until what it makes is kept: readers who miss at once wait for one making, then
+    /// find its page. Without a key nothing is kept and no lock is taken.
+    pub async fn kept(&self, key: Option<&str>) -> Kept {
+        let Some(key) = key else {
+            return Kept::Make(None);
+        };
+        if let Some(found) = self.page(key) {
+            return Kept::Found(found);
+        }
+        let making = self.making(key).await;
+        match self.page(key) {
+            Some(found) => Kept::Found(found),
+            None => Kept::Make(Some(making)),
         }
     }
 

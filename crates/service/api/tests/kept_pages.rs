@@ -10,21 +10,14 @@ use mcpbench_agents::AgentKind;
 use std::time::Duration;
 use support::{Options, Service};
 
-async fn submit(svc: &Service, token: &str, kind: AgentKind, model: &str) -> String {
-    let (id, serve) = svc
-        .submit_reference(token, None, (kind, model), &svc.tasks)
-        .await;
-    serve();
-    svc.wait(&id, token, Duration::from_secs(120)).await;
-    id
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn public_pages_are_kept_for_readers_without_a_session_until_the_public_view_changes() {
     let svc = Service::start(Options::default()).await;
     let token = svc.token("acme").await;
-    let a = submit(&svc, &token, AgentKind::Oracle, "oracle").await;
-    let b = submit(&svc, &token, AgentKind::Null, "null").await;
+    let a = svc
+        .submit_and_wait(&token, AgentKind::Oracle, "oracle")
+        .await;
+    let b = svc.submit_and_wait(&token, AgentKind::Null, "null").await;
     let page = format!("/web/submissions/{a}");
     let compare_page = format!("/web/compare?a={a}&b={b}");
     let compare = format!("/compare?a={a}&b={b}");

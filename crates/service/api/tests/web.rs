@@ -80,24 +80,17 @@ fn header<'a>(page: &'a Page, name: &str) -> &'a str {
         .unwrap_or("")
 }
 
-async fn submit(svc: &Service, token: &str, kind: AgentKind, model: &str) {
-    let (id, serve) = svc
-        .submit_reference(token, None, (kind, model), &svc.tasks)
-        .await;
-    serve();
-    svc.wait(&id, token, Duration::from_secs(120)).await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_leaderboard_page_ranks_filters_sorts_and_stays_small() {
     let svc = Service::start(Options::default()).await;
     let token = svc.token("acme").await;
-    submit(&svc, &token, AgentKind::Oracle, "oracle").await;
+    svc.submit_and_wait(&token, AgentKind::Oracle, "oracle")
+        .await;
     // The page is cached per query, and a new entry still shows (the cache is dropped when a
     // submission reaches the board, and ages out in seconds anyway).
     let (_, _, before) = svc.get_text("/").await;
     assert!(before.contains("oracle-agent") && !before.contains("null-agent"));
-    submit(&svc, &token, AgentKind::Null, "null").await;
+    svc.submit_and_wait(&token, AgentKind::Null, "null").await;
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while !svc.get_text("/").await.2.contains("null-agent") {
         assert!(

@@ -3,6 +3,7 @@
 use crate::AppState;
 use crate::answers::{BadRequest, Conflict, NotFound};
 use crate::auth::MaybeCaller;
+use crate::board::Kept;
 use crate::body::AppJson;
 use crate::compare::{Comparison, compare as compared};
 use crate::error::ApiError;
@@ -43,17 +44,10 @@ pub async fn compare(
     let key = caller
         .is_none()
         .then(|| format!("compare\n{}\n{}", p.a, p.b));
-    let kept = |key: Option<&str>| key.and_then(|k| state.board().page(k));
-    if let Some(json) = kept(key.as_deref()) {
-        return Ok(json_response(json.to_string()));
-    }
-    let _making = match &key {
-        Some(key) => Some(state.board().making(key).await),
-        None => None,
+    let _making = match state.board().kept(key.as_deref()).await {
+        Kept::Found(json) => return Ok(json_response(json.to_string())),
+        Kept::Make(making) => making,
     };
-    if let Some(json) = kept(key.as_deref()) {
-        return Ok(json_response(json.to_string()));
-    }
     let comparison = compared(state.pool(), p.a, p.b, caller).await?;
     Ok(match key {
         Some(key) => {

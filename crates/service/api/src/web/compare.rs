@@ -3,6 +3,7 @@
 
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
+use crate::board::Kept;
 use crate::compare::{Comparison, Tally, compare};
 use axum::extract::State;
 use axum::response::Response;
@@ -23,16 +24,10 @@ pub(crate) async fn page(
     PageQuery(q): PageQuery<Pair>,
 ) -> Result<Response, PageError> {
     let shared = super::shared_key(&viewer, format_args!("compare\n{}\n{}", q.a, q.b));
-    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
-        return Ok(page);
-    }
-    let _making = match &shared {
-        Some(key) => Some(state.board().making(key).await),
-        None => None,
+    let _making = match state.board().kept(shared.as_deref()).await {
+        Kept::Found(html) => return Ok(super::kept_page(&html)),
+        Kept::Make(making) => making,
     };
-    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
-        return Ok(page);
-    }
     // Only completed submissions compare: what exists and is final.
     let c = compare(state.pool(), q.a, q.b, viewer.caller().map(|c| c.vendor_id)).await?;
     let title = format!("{} vs {}", c.a.name, c.b.name);

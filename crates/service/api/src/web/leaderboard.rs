@@ -7,6 +7,7 @@ use super::history::history;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::about::{Scaffold, Track, Weights, is_label};
+use crate::board::Kept;
 use crate::board::{self, Filter, Query as BoardQuery};
 use crate::error::ApiError;
 use crate::params::{one_of, set_name};
@@ -118,13 +119,9 @@ pub(crate) async fn page(
         sort.0
     );
     // Readers who miss at once wait for one of them to make the content (held to the end).
-    let mut _making = None;
-    let kept = match state.board().page(&key) {
-        Some(content) => Some(content),
-        None => {
-            _making = Some(state.board().making(&key).await);
-            state.board().page(&key)
-        }
+    let (kept, _making) = match state.board().kept(Some(&key)).await {
+        Kept::Found(content) => (Some(content), None),
+        Kept::Make(making) => (None, making),
     };
     let body = match kept {
         Some(content) => PreEscaped(content.to_string()),

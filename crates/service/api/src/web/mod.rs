@@ -67,10 +67,9 @@ pub(crate) fn shared_key(viewer: &Viewer, parts: std::fmt::Arguments<'_>) -> Opt
     viewer.caller().is_none().then(|| format!("page\n{parts}"))
 }
 
-/// The kept page for `key`, while fresh.
-pub(crate) fn shared_page(state: &crate::AppState, key: Option<&str>) -> Option<Response> {
-    let html = state.board().page(key?)?;
-    Some(html_response(html.to_string(), false))
+/// A kept page, as a reader without a session gets it.
+pub(crate) fn kept_page(html: &str) -> Response {
+    html_response(html.to_string(), false)
 }
 
 /// The page for a reader without a session, kept under `key` for the next (a page of anything

@@ -10,6 +10,7 @@ use super::charts::{self, Group};
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
 use crate::access::{run_public, trace_readable};
+use crate::board::Kept;
 use crate::error::ApiError;
 use crate::params::name;
 use axum::extract::State;
@@ -111,16 +112,10 @@ pub(crate) async fn page(
         .is_none()
         .then(|| super::shared_key(&viewer, format_args!("submission\n{id}")))
         .flatten();
-    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
-        return Ok(page);
-    }
-    let _making = match &shared {
-        Some(key) => Some(state.board().making(key).await),
-        None => None,
+    let _making = match state.board().kept(shared.as_deref()).await {
+        Kept::Found(html) => return Ok(super::kept_page(&html)),
+        Kept::Make(making) => making,
     };
-    if let Some(page) = super::shared_page(&state, shared.as_deref()) {
-        return Ok(page);
-    }
     let s = submissions::find(state.pool(), id)
         .await?
         .ok_or_else(hidden)?;

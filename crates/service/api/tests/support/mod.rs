@@ -335,6 +335,17 @@ impl Service {
         (created["id"].as_str().unwrap().to_string(), serve)
     }
 
+    /// Submits a reference agent of `kind` as `model` on the default set, serves it, and
+    /// waits for the submission to finish; returns its id.
+    pub async fn submit_and_wait(&self, token: &str, kind: AgentKind, model: &str) -> String {
+        let (id, serve) = self
+            .submit_reference(token, None, (kind, model), &self.tasks)
+            .await;
+        serve();
+        self.wait(&id, token, Duration::from_secs(120)).await;
+        id
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
         let mut req = self.http.get(self.at(path));
         if let Some(t) = token {
