@@ -4,7 +4,10 @@
 //! `MONTH_THINK_MS`, 1000-3000 by default, before each tool call) over the 200 tasks of the dev
 //! set, five trials each: 10,000 runs, on one `mcpbench-worker` process with
 //! `MONTH_CONCURRENCY` (1,000) slots. Agents reach the gateway through the routing layer, which
-//! times every MCP request it carries. It prints:
+//! times every MCP request it carries. The agents run in a second process that takes only the
+//! CPU time the service leaves (`MONTH_AGENTS_AT`, `SCHED_IDLE` by default), standing in for
+//! the vendors' machines they would run on.
+//! It prints:
 //!
 //! - the wall time beside the agent-bound floor (every run's tool calls times the mean think
 //!   time, over the concurrency) and their ratio;
@@ -66,44 +69,42 @@ async fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
+    if std::env::var_os(AGENT_ROLE).is_some() {
+        return serve_agents().await;
+    }
     let vendors = env("MONTH_VENDORS", 10) as usize;
     let tasks = env("MONTH_TASKS", 200) as usize;
     let trials = env("MONTH_TRIALS", 5) as i32;
     let concurrency = env("MONTH_CONCURRENCY", 1000);
     let limit = Duration::from_secs(env("MONTH_LIMIT_SECS", 1800));
     let (think_lo, think_hi) = think();
+    let agents_at = std::env::var("MONTH_AGENTS_AT").unwrap_or_else(|_| "idle".into());
 
     let s = support::setup("month", tasks).await;
     let pool = &s.pool;
 
     // The routing layer in front of the worker's gateway, timing each request it carries.
-    let timings = Arc::new(Mutex::new(Vec::<u64>::with_capacity(200_000)));
+    let timings = Arc::new(Mutex::new(Vec::<(&'static str, u64)>::with_capacity(
+        200_000,
+    )));
     let recorded = timings.clone();
     let routes = mcpbench_route::router(mcpbench_route::Routes::new(pool.clone())).layer(
         axum::middleware::from_fn(move |req, next: axum::middleware::Next| {
             let recorded = recorded.clone();
-            async move {
-                let started = Instant::now();
-                let answer = next.run(req).await;
-                let micros = started.elapsed().as_micros() as u64;
-                recorded.lock().unwrap().push(micros);
-                answer
-            }
+            async move { timed(req, next, &recorded).await }
         }),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let gateway = format!("http://{}", listener.local_addr().unwrap());
+    // Without Nagle's delay, as the API that mounts this layer serves it.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move { axum::serve(listener, routes).await });
 
-    // The agent, paced like a model.
-    let shared: Vec<Arc<_>> = s.tasks.iter().cloned().map(Arc::new).collect();
-    let pace = Duration::from_millis(think_lo)..Duration::from_millis(think_hi.max(think_lo));
-    let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let endpoint = format!("http://{}/", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let _ = mcpbench_agents::serve(listener, agent).await;
-    });
+    // The agents, paced like a model, in a process of their own (see `spawn_agents`).
+    let (mut agents, endpoint) = spawn_agents(&agents_at);
 
     let traces = tempfile::tempdir().unwrap();
     let concurrency_text = concurrency.to_string();
@@ -131,7 +132,8 @@ async fn main() {
     let runs_total = vendors * tasks * trials as usize;
     println!(
         "month: {vendors} vendors x {tasks} tasks x {trials} trials = {runs_total} runs, think \
-         {think_lo}-{think_hi} ms per call, one worker with {concurrency} slots"
+         {think_lo}-{think_hi} ms per call, one worker with {concurrency} slots, the agents at \
+         priority {agents_at}"
     );
 
     let started = Instant::now();
@@ -170,6 +172,8 @@ async fn main() {
     let wall = started.elapsed().as_secs_f64();
     worker.kill().ok();
     worker.wait().ok();
+    agents.kill().ok();
+    agents.wait().ok();
 
     let (runs, passed, calls): (i64, i64, i64) = sqlx::query_as(
         "SELECT count(*), count(*) FILTER (WHERE passed), coalesce(sum(tool_calls), 0)::bigint
@@ -182,7 +186,8 @@ async fn main() {
     let floor = calls as f64 * mean_think / concurrency as f64;
     let mut handled = handling_times(traces.path());
     handled.sort_unstable();
-    let mut times = timings.lock().unwrap().clone();
+    let timed = timings.lock().unwrap().clone();
+    let mut times: Vec<u64> = timed.iter().map(|(_, t)| *t).collect();
     times.sort_unstable();
     println!(
         "runs recorded       {runs} of {runs_total} ({passed} passed), {:.1} tool calls per run",
@@ -202,11 +207,13 @@ async fn main() {
     );
     println!(
         "gateway             {} MCP requests, p50 {:.2} ms, p99 {:.2} ms (through the routing \
-         layer and the worker's gateway, tools included)",
+         layer and the worker's gateway, tools included, from the whole request to the whole \
+         answer)",
         times.len(),
         percentile(&times, 0.50),
         percentile(&times, 0.99)
     );
+    by_kind(&timed);
     println!(
         "gateway handling    {} MCP requests in the traces, p50 {:.2} ms, p99 {:.2} ms (from \
          the worker's gateway taking a request to its answer, tools included)",
@@ -214,6 +221,147 @@ async fn main() {
         percentile(&handled, 0.50),
         percentile(&handled, 0.99)
     );
+}
+
+/// Carries one MCP request through the routing layer and records the service's time for it:
+/// from holding the whole request to holding the whole answer, so that how fast the agent
+/// sends and reads (its process is the one starved of CPU here) is not counted. A `POST`'s
+/// answer (JSON, or a stream that ends with the response) is read whole before it goes on; a
+/// `GET` (the long-lived stream for server messages) and a `DELETE` are timed to their head.
+async fn timed(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+    recorded: &Mutex<Vec<(&'static str, u64)>>,
+) -> axum::response::Response {
+    const LIMIT: usize = 16 << 20;
+    let (parts, body) = req.into_parts();
+    let post = parts.method == axum::http::Method::POST;
+    let body = axum::body::to_bytes(body, LIMIT).await.unwrap_or_default();
+    let kind = kind_of(&parts.method, &body);
+    let started = Instant::now();
+    let answer = next
+        .run(axum::extract::Request::from_parts(parts, body.into()))
+        .await;
+    let answer = if post {
+        let (parts, body) = answer.into_parts();
+        let body = axum::body::to_bytes(body, LIMIT).await.unwrap_or_default();
+        axum::response::Response::from_parts(parts, body.into())
+    } else {
+        answer
+    };
+    recorded
+        .lock()
+        .unwrap()
+        .push((kind, started.elapsed().as_micros() as u64));
+    answer
+}
+
+/// What an MCP request asks: its JSON-RPC method, or its HTTP method when it has none.
+fn kind_of(method: &axum::http::Method, body: &[u8]) -> &'static str {
+    const KNOWN: [&str; 5] = [
+        "initialize",
+        "notifications/initialized",
+        "tools/list",
+        "tools/call",
+        "ping",
+    ];
+    let named = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v["method"].as_str().map(str::to_owned));
+    match named {
+        Some(m) => KNOWN.into_iter().find(|k| *k == m).unwrap_or("other"),
+        None if method == axum::http::Method::GET => "GET (stream)",
+        None if method == axum::http::Method::DELETE => "DELETE (session)",
+        None => "other",
+    }
+}
+
+/// p50 and p99 of each kind of request, one line each.
+fn by_kind(timed: &[(&'static str, u64)]) {
+    let mut kinds: std::collections::BTreeMap<&str, Vec<u64>> = Default::default();
+    for (kind, t) in timed {
+        kinds.entry(kind).or_default().push(*t);
+    }
+    for (kind, mut times) in kinds {
+        times.sort_unstable();
+        println!(
+            "  {kind:<26} {:>7} requests, p50 {:.2} ms, p90 {:.2}, p99 {:.2}, p99.9 {:.2}, \
+             max {:.2}; {} between 38 and 45 ms",
+            times.len(),
+            percentile(&times, 0.50),
+            percentile(&times, 0.90),
+            percentile(&times, 0.99),
+            percentile(&times, 0.999),
+            percentile(&times, 1.0),
+            times
+                .iter()
+                .filter(|t| (38_000..45_000).contains(*t))
+                .count()
+        );
+    }
+}
+
+/// Set in the environment of this bench's second process, the agents'.
+const AGENT_ROLE: &str = "MONTH_AGENT_ROLE";
+
+/// Starts this bench again as the agents' process, at `priority`, and returns it with the
+/// agents' endpoint. In a deployment the agents run on their vendors' machines; here they share
+/// two cores with the worker, PostgreSQL and the routing layer, and thousands of MCP client
+/// sessions cost about half a core. At the same priority, their work would be counted as the
+/// gateway's latency. `idle` (the default) runs them under `SCHED_IDLE`: they take only the
+/// CPU time the service leaves, and they give way as soon as any of its threads wakes. A number
+/// runs them at that `nice` value instead, and `0` at the service's own priority (set with
+/// `MONTH_AGENTS_AT`, to see the difference). The process ends when this one closes its stdin.
+fn spawn_agents(priority: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe().expect("this bench knows its own path");
+    let mut command = if priority == "idle" {
+        let mut c = Command::new("chrt");
+        c.args(["--idle", "0"]);
+        c
+    } else {
+        let nice: u8 = priority
+            .parse()
+            .expect("MONTH_AGENTS_AT is idle or a nice value");
+        let mut c = Command::new("nice");
+        c.arg("-n").arg(nice.to_string());
+        c
+    };
+    let mut child = command
+        .arg(exe)
+        .env(AGENT_ROLE, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the agents' process starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("the agents' process says where it listens");
+    let endpoint = line.trim().to_string();
+    assert!(endpoint.starts_with("http://"), "the agents said {line:?}");
+    (child, endpoint)
+}
+
+/// The agents' process: the oracle over the bench's tasks, thinking before each tool call, on
+/// loopback; prints its endpoint and serves until its stdin closes.
+async fn serve_agents() {
+    let (think_lo, think_hi) = think();
+    let tasks = support::dev_tasks(env("MONTH_TASKS", 200) as usize);
+    let shared: Vec<Arc<_>> = tasks.into_iter().map(Arc::new).collect();
+    let pace = Duration::from_millis(think_lo)..Duration::from_millis(think_hi.max(think_lo));
+    let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    println!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let _ = mcpbench_agents::serve(listener, agent).await;
+    });
+    // Until the bench closes stdin (or is gone).
+    tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
+        .await
+        .ok();
 }
 
 /// Every MCP request's handling time in the worker's gateway, microseconds, from the traces

@@ -36,9 +36,7 @@ pub async fn setup(name: &str, n: usize) -> Setup {
     let url = cluster.create_database(name).unwrap();
     let pool = mcpbench_db::connect(&url, 4).await.unwrap();
     mcpbench_db::migrate(&pool).await.unwrap();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
-    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
-    tasks.truncate(n);
+    let tasks = dev_tasks(n);
     let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
     sets::put_public_set(&pool, "dev", &set).await.unwrap();
     let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
@@ -49,6 +47,14 @@ pub async fn setup(name: &str, n: usize) -> Setup {
         tasks,
         vendor: vendor.id,
     }
+}
+
+/// The first `n` tasks of the dev set.
+pub fn dev_tasks(n: usize) -> Vec<mcpbench_tasks::Task> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
+    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
+    tasks.truncate(n);
+    tasks
 }
 
 impl Setup {

@@ -7,17 +7,10 @@ use mcpbench_db::leaderboard::{self, Entry};
 use mcpbench_scoring::{ProcessMetrics, Spend};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
-
-/// How long a cached board is served without a notification; bounds staleness if one is lost.
-const TTL: Duration = Duration::from_secs(5);
-/// Distinct queries kept; past it the cache starts over (queries are few: sets x filters).
-const MAX_QUERIES: usize = 512;
 
 /// One ranked line.
 #[derive(Debug, Serialize, ToSchema)]
@@ -146,110 +139,6 @@ impl Filter {
                     .as_ref()
                     .is_none_or(|o| a.organisation.as_ref() == Some(o))
                 && self.track.is_none_or(|t| e.track == t))
-    }
-}
-
-/// Serialized boards per query, the leaderboard page's rendered content per page query, and
-/// the pages every reader without a session sees alike (all dropped together when what the
-/// public sees changes: [`invalidate_on_notify`]).
-pub struct BoardCache {
-    boards: RwLock<HashMap<Query, (Instant, Bytes)>>,
-    pages: RwLock<HashMap<String, (Instant, Arc<str>)>>,
-    /// One lock per page being made, so that readers who all miss at once (when a page ages
-    /// out under load) wait for one making rather than each making it.
-    making: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-/// What [`BoardCache::kept`] found.
-pub enum Kept {
-    /// Fresh content kept under the key.
-    Found(Arc<str>),
-    /// Nothing fresh: make it while holding this (`None` when there was no key).
-    Make(Option<tokio::sync::OwnedMutexGuard<()>>),
-}
-
-impl BoardCache {
-    pub fn new() -> Self {
-        Self {
-            boards: RwLock::new(HashMap::new()),
-            pages: RwLock::new(HashMap::new()),
-            making: std::sync::Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// What is kept under `key` while fresh, or else the lock for making it, which the caller
-    /// holds until what it makes is kept: readers who miss at once wait for one making, then
-    /// find its page. Without a key nothing is kept and no lock is taken.
-    pub async fn kept(&self, key: Option<&str>) -> Kept {
-        let Some(key) = key else {
-            return Kept::Make(None);
-        };
-        if let Some(found) = self.page(key) {
-            return Kept::Found(found);
-        }
-        let making = self.making(key).await;
-        match self.page(key) {
-            Some(found) => Kept::Found(found),
-            None => Kept::Make(Some(making)),
-        }
-    }
-
-    /// Held while the page for `key` is made; look in the cache again once it is held.
-    pub async fn making(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
-        let lock = {
-            let mut making = self.making.lock().unwrap_or_else(|e| e.into_inner());
-            if making.len() >= MAX_QUERIES {
-                // Locks no one holds are dropped; a held one stays with its holders.
-                making.retain(|_, l| Arc::strong_count(l) > 1);
-            }
-            making.entry(key.to_string()).or_default().clone()
-        };
-        lock.lock_owned().await
-    }
-
-    /// What was kept under `key` while fresh: the leaderboard page's content, and whole pages
-    /// and answers every reader without a session sees alike (`web::shared_key`).
-    pub fn page(&self, key: &str) -> Option<Arc<str>> {
-        let pages = self.pages.read().unwrap_or_else(|e| e.into_inner());
-        pages
-            .get(key)
-            .filter(|(at, _)| at.elapsed() < TTL)
-            .map(|(_, p)| p.clone())
-    }
-
-    pub fn put_page(&self, key: String, content: Arc<str>) {
-        let mut pages = self.pages.write().unwrap_or_else(|e| e.into_inner());
-        if pages.len() >= MAX_QUERIES {
-            pages.clear();
-        }
-        pages.insert(key, (Instant::now(), content));
-    }
-
-    pub fn get(&self, q: &Query) -> Option<Bytes> {
-        let boards = self.boards.read().unwrap_or_else(|e| e.into_inner());
-        boards
-            .get(q)
-            .filter(|(at, _)| at.elapsed() < TTL)
-            .map(|(_, b)| b.clone())
-    }
-
-    pub fn put(&self, q: Query, body: Bytes) {
-        let mut boards = self.boards.write().unwrap_or_else(|e| e.into_inner());
-        if boards.len() >= MAX_QUERIES {
-            boards.clear();
-        }
-        boards.insert(q, (Instant::now(), body));
-    }
-
-    pub fn clear(&self) {
-        self.boards
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
-        self.pages
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
     }
 }
 

@@ -6,7 +6,7 @@
 //! request by [`REQUEST_TIMEOUT`].
 //!
 //! The leaderboard is read from its aggregate table and kept in memory, serialized, per
-//! query ([`board::BoardCache`]), as are the pages every reader without a session sees alike
+//! query ([`kept::BoardCache`]), as are the pages every reader without a session sees alike
 //! (a completed submission's page, a comparison); `NOTIFY mcpbench_leaderboard` drops them
 //! when what the public sees changes (a submission finishes, traces are published, a set is
 //! activated or retired), and they also expire after a few seconds in case a notification is
@@ -23,6 +23,7 @@ mod compare;
 mod csv;
 mod error;
 mod extract;
+mod kept;
 mod limits;
 mod model_track;
 mod openapi;
@@ -34,6 +35,7 @@ mod web;
 
 pub use auth::{IAT_LEEWAY, MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
 pub use error::{ApiError, PROBLEM_JSON, Problem};
+pub use kept::KEPT_FOR;
 pub use openapi::{openapi_json, openapi_yaml};
 pub use server::{DEFAULT_MAX_CONNECTIONS, HEADER_READ_TIMEOUT};
 
@@ -88,6 +90,9 @@ pub struct Config {
     /// Whether hosted endpoints may run private sets (`MCPBENCH_HOSTED_PRIVATE_SETS`): each
     /// goal of the set is sent to the vendor's server, outside any sandbox.
     pub hosted_private_sets: bool,
+    /// How long kept boards and public pages are served when no notification drops them
+    /// first ([`kept::KEPT_FOR`] from the environment).
+    pub kept_for: Duration,
 }
 
 /// What one client may hold and repeat: connections, submissions at once, and the rates of
@@ -128,7 +133,7 @@ struct Inner {
     store: TraceStore,
     metrics: Arc<Metrics>,
     config: Config,
-    board: board::BoardCache,
+    board: kept::BoardCache,
     limits: limits::Limits,
     routes: Arc<mcpbench_route::Routes>,
 }
@@ -138,8 +143,8 @@ impl AppState {
         Self(Arc::new(Inner {
             store,
             metrics,
+            board: kept::BoardCache::new(config.kept_for),
             config,
-            board: board::BoardCache::new(),
             limits: limits::Limits::default(),
             routes: mcpbench_route::Routes::new(pool.clone()),
             pool,
@@ -166,7 +171,7 @@ impl AppState {
         &self.0.metrics
     }
 
-    pub(crate) fn board(&self) -> &board::BoardCache {
+    pub(crate) fn board(&self) -> &kept::BoardCache {
         &self.0.board
     }
 
@@ -337,6 +342,7 @@ impl Config {
                 ..Admission::default()
             },
             hosted_private_sets: args.hosted_private_sets,
+            kept_for: kept::KEPT_FOR,
         })
     }
 }

@@ -331,6 +331,7 @@ async fn models_are_held_to_the_hosted_agents_rules() {
         worker: false,
         allow_private: false,
         hosted_private_sets: false,
+        kept_for: mcpbench_api::KEPT_FOR,
         ..Options::default()
     })
     .await;

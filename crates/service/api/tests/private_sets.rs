@@ -492,6 +492,7 @@ async fn a_month_drawn_from_a_private_pool_is_closed_to_every_public_page_while_
 async fn hosted_endpoints_are_refused_on_private_sets_unless_the_deployment_allows_them() {
     let svc = Service::start(Options {
         hosted_private_sets: false,
+        kept_for: mcpbench_api::KEPT_FOR,
         worker: false,
         ..Options::default()
     })

@@ -42,6 +42,23 @@ fn task(id: &str) -> sets::SetTask {
     }
 }
 
+/// A task of the private set `secret`, sealed: the data layer stores what the caller sealed
+/// (mcpbench-sets seals; these bytes stand for a ciphertext) and never a private task in clear.
+fn sealed(id: &str) -> sets::DraftTask {
+    sets::DraftTask {
+        id: id.into(),
+        server: "filesystem".into(),
+        category: "single-tool".into(),
+        difficulty: "easy".into(),
+        max_steps: 4,
+        content: sets::Content::Sealed {
+            key_id: "k1".into(),
+            bytes: vec![7; 40],
+        },
+        first_set: "secret".into(),
+    }
+}
+
 async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
     let s = submissions::NewSubmission {
         vendor_id: vendor,
@@ -374,20 +391,6 @@ async fn a_submission_with_failed_jobs_fails_with_the_reason_and_never_ranks() {
 #[tokio::test]
 async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
     let (pool, vendor) = fresh(2).await;
-    // The data layer stores what the caller sealed (mcpbench-sets seals; these bytes stand
-    // for a ciphertext) and never a private task in clear.
-    let sealed = |id: &str| sets::DraftTask {
-        id: id.into(),
-        server: "filesystem".into(),
-        category: "single-tool".into(),
-        difficulty: "easy".into(),
-        max_steps: 4,
-        content: sets::Content::Sealed {
-            key_id: "k1".into(),
-            bytes: vec![7; 40],
-        },
-        first_set: "secret".into(),
-    };
     sets::create_draft(
         &pool,
         "secret",
@@ -687,4 +690,48 @@ fn monthly_quotas_renew_on_the_first_of_next_month_utc() {
     assert_eq!(at(t(2026, Month::February, 1, 0, 0, 0, 0)), 28 * 86_400);
     // Another offset counts from the same instant (23:30 UTC on the 30th).
     assert_eq!(at(t(2026, Month::December, 1, 0, 30, 0, 1)), 1_800);
+}
+
+/// Every change of what the public sees tells the API's kept pages to go: a public set's
+/// tasks, a private set going live, retiring and its withheld tasks released later (a draft,
+/// which the public does not see, tells nothing).
+#[tokio::test]
+async fn what_changes_the_public_view_notifies_the_kept_pages() {
+    let (pool, _) = fresh(1).await;
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool)
+        .await
+        .unwrap();
+    listener
+        .listen(mcpbench_db::LEADERBOARD_CHANNEL)
+        .await
+        .unwrap();
+    let mut told = async |what: &str| {
+        let heard = tokio::time::timeout(Duration::from_secs(10), listener.recv()).await;
+        assert!(matches!(heard, Ok(Ok(_))), "{what} notified nothing");
+        // Nothing more than once.
+        let again = tokio::time::timeout(Duration::from_millis(200), listener.recv()).await;
+        assert!(again.is_err(), "{what} notified twice");
+    };
+    sets::put_public_set(&pool, "dev2", &[task("p-1")])
+        .await
+        .unwrap();
+    told("a public set's tasks").await;
+    sets::create_draft(&pool, "secret", false, None, &[sealed("s-1")])
+        .await
+        .unwrap();
+    sets::activate(&pool, "secret", None, &[[1; 32]])
+        .await
+        .unwrap();
+    told("going live").await;
+    // Retired under a tag without revealing: the task stays withheld until released.
+    sets::retire(&pool, "secret", Some("2026-11"), &[], None)
+        .await
+        .unwrap();
+    told("retiring").await;
+    let revealed = sets::RevealedTask {
+        salt: vec![1; 32],
+        task: serde_json::json!({ "id": "s-1" }),
+    };
+    assert!(sets::release(&pool, "secret", 0, &revealed).await.unwrap());
+    told("a release").await;
 }

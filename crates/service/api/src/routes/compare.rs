@@ -3,11 +3,11 @@
 use crate::AppState;
 use crate::answers::{BadRequest, Conflict, NotFound};
 use crate::auth::MaybeCaller;
-use crate::board::Kept;
 use crate::body::AppJson;
 use crate::compare::{Comparison, compare as compared};
 use crate::error::ApiError;
 use crate::extract::Query;
+use crate::kept::{Kept, Shelf};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
@@ -44,7 +44,7 @@ pub async fn compare(
     let key = caller
         .is_none()
         .then(|| format!("compare\n{}\n{}", p.a, p.b));
-    let _making = match state.board().kept(key.as_deref()).await {
+    let _making = match state.board().kept(Shelf::Shared, key.as_deref()).await {
         Kept::Found(json) => return Ok(json_response(json.to_string())),
         Kept::Make(making) => making,
     };
@@ -52,7 +52,9 @@ pub async fn compare(
     Ok(match key {
         Some(key) => {
             let json = serde_json::to_string(&comparison).expect("a comparison serializes");
-            state.board().put_page(key, Arc::from(json.as_str()));
+            state
+                .board()
+                .put_page(Shelf::Shared, key, Arc::from(json.as_str()));
             json_response(json)
         }
         None => AppJson(comparison).into_response(),

@@ -3,8 +3,8 @@
 
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
-use crate::board::Kept;
 use crate::compare::{Comparison, Tally, compare};
+use crate::kept::{Kept, Shelf};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -24,7 +24,7 @@ pub(crate) async fn page(
     PageQuery(q): PageQuery<Pair>,
 ) -> Result<Response, PageError> {
     let shared = super::shared_key(&viewer, format_args!("compare\n{}\n{}", q.a, q.b));
-    let _making = match state.board().kept(shared.as_deref()).await {
+    let _making = match state.board().kept(Shelf::Shared, shared.as_deref()).await {
         Kept::Found(html) => return Ok(super::kept_page(&html)),
         Kept::Make(making) => making,
     };

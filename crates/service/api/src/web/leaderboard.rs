@@ -7,9 +7,9 @@ use super::history::history;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::about::{Scaffold, Track, Weights, is_label};
-use crate::board::Kept;
 use crate::board::{self, Filter, Query as BoardQuery};
 use crate::error::ApiError;
+use crate::kept::{Kept, Shelf};
 use crate::params::{one_of, set_name};
 use axum::extract::State;
 use axum::response::Response;
@@ -119,7 +119,7 @@ pub(crate) async fn page(
         sort.0
     );
     // Readers who miss at once wait for one of them to make the content (held to the end).
-    let (kept, _making) = match state.board().kept(Some(&key)).await {
+    let (kept, _making) = match state.board().kept(Shelf::Board, Some(&key)).await {
         Kept::Found(content) => (Some(content), None),
         Kept::Make(making) => (None, making),
     };
@@ -137,7 +137,9 @@ pub(crate) async fn page(
             let (body, empty) = content(&state, &filters, &title).await?;
             // An empty board is not kept: made-up sets and filters cannot push real pages out.
             if !empty {
-                state.board().put_page(key, Arc::from(body.0.as_str()));
+                state
+                    .board()
+                    .put_page(Shelf::Board, key, Arc::from(body.0.as_str()));
             }
             body
         }

@@ -81,9 +81,11 @@ pub(crate) fn keep_page(
     body: Markup,
 ) -> Response {
     let html = layout(frame, body).into_string();
-    state
-        .board()
-        .put_page(key, std::sync::Arc::from(html.as_str()));
+    state.board().put_page(
+        crate::kept::Shelf::Shared,
+        key,
+        std::sync::Arc::from(html.as_str()),
+    );
     html_response(html, false)
 }
 

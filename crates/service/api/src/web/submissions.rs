@@ -10,8 +10,8 @@ use super::charts::{self, Group};
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
 use crate::access::{run_public, trace_readable};
-use crate::board::Kept;
 use crate::error::ApiError;
+use crate::kept::{Kept, Shelf};
 use crate::params::name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -112,7 +112,7 @@ pub(crate) async fn page(
         .is_none()
         .then(|| super::shared_key(&viewer, format_args!("submission\n{id}")))
         .flatten();
-    let _making = match state.board().kept(shared.as_deref()).await {
+    let _making = match state.board().kept(Shelf::Shared, shared.as_deref()).await {
         Kept::Found(html) => return Ok(super::kept_page(&html)),
         Kept::Make(making) => making,
     };

@@ -85,6 +85,8 @@ pub struct Options {
     pub vendor_max_running: Option<i64>,
     /// `MCPBENCH_HOSTED_PRIVATE_SETS` (on by default: the tests' agents are loopback endpoints).
     pub hosted_private_sets: bool,
+    /// How long kept boards and pages live without a notification.
+    pub kept_for: Duration,
 }
 
 impl Default for Options {
@@ -106,6 +108,7 @@ impl Default for Options {
             },
             vendor_max_running: None,
             hosted_private_sets: true,
+            kept_for: mcpbench_api::KEPT_FOR,
         }
     }
 }
@@ -149,6 +152,7 @@ impl Service {
             public_url: options.public_url.clone(),
             admission: options.admission.clone(),
             hosted_private_sets: options.hosted_private_sets,
+            kept_for: options.kept_for,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
