@@ -6,18 +6,18 @@
 //! `MONTH_CONCURRENCY` (1,000) slots. Agents reach the gateway through the routing layer, which
 //! times every MCP request it carries. The agents run in a second process that takes only the
 //! CPU time the service leaves (`MONTH_AGENTS_AT`, `SCHED_IDLE` by default), standing in for
-//! the vendors' machines they would run on.
-//! It prints:
+//! the vendors' machines they would run on. It prints:
 //!
 //! - the wall time beside the agent-bound floor (every run's tool calls times the mean think
 //!   time, over the concurrency) and their ratio;
 //! - the most runs the worker held in flight at once, and its memory per in-flight run (its
 //!   resident memory at that moment, less what it held idle, over the runs);
 //! - the p50 and p99 of an MCP request's time through the routing layer and the worker's
-//!   gateway (an upper bound on the gateway's overhead: the tools themselves run in it too,
-//!   and on two cores every process here waits its turn for one), and of the time the
-//!   worker's gateway spent on each request once it began handling it (from the traces'
-//!   `start_us` and `end_us`).
+//!   gateway, from the routing layer holding the whole request to it holding the whole answer,
+//!   overall and by kind of request (an upper bound on the gateway's overhead: the tools run
+//!   in it too, and on two cores the worker, PostgreSQL and the routing layer wait their turns
+//!   for one), and of the time the worker's gateway spent on each request once it began
+//!   handling it (from the traces' `start_us` and `end_us`).
 //!
 //! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. Bounded by `MONTH_LIMIT_SECS`
 //! (1,800). Nothing here asserts a time; it prints figures.

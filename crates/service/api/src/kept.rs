@@ -5,6 +5,7 @@
 
 use crate::board::Query;
 use axum::body::Bytes;
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, RwLock};
@@ -40,7 +41,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Fresh<K, V> {
         }
     }
 
-    fn get(&self, key: &K) -> Option<V> {
+    fn get<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
         entries
             .get(key)
@@ -114,12 +118,11 @@ impl BoardCache {
         let Some(key) = key else {
             return Kept::Make(None);
         };
-        let key = key.to_string();
-        if let Some(found) = self.shelf(shelf).get(&key) {
+        if let Some(found) = self.shelf(shelf).get(key) {
             return Kept::Found(found);
         }
-        let making = self.making(&key).await;
-        match self.shelf(shelf).get(&key) {
+        let making = self.making(key).await;
+        match self.shelf(shelf).get(key) {
             Some(found) => Kept::Found(found),
             None => Kept::Make(Some(making)),
         }
@@ -171,19 +174,19 @@ mod tests {
         }
         cache.put_page(Shelf::Shared, "one more".into(), Arc::from("another"));
         let shared = &cache.shared_pages;
-        assert_eq!(shared.get(&"pair 0".into()), None, "the oldest went");
-        assert!(shared.get(&"pair 1".into()).is_some());
-        assert!(shared.get(&"one more".into()).is_some());
+        assert_eq!(shared.get("pair 0"), None, "the oldest went");
+        assert!(shared.get("pair 1").is_some());
+        assert!(shared.get("one more").is_some());
         assert_eq!(shared.entries.read().unwrap().len(), MAX_ENTRIES);
         assert_eq!(
-            cache.board_pages.get(&"board".into()).as_deref(),
+            cache.board_pages.get("board").as_deref(),
             Some("the board"),
             "a crawler over shared pages leaves the board's alone"
         );
         // Putting a key that is already kept replaces it and evicts nothing.
         cache.put_page(Shelf::Shared, "pair 1".into(), Arc::from("again"));
-        assert!(shared.get(&"pair 2".into()).is_some());
+        assert!(shared.get("pair 2").is_some());
         cache.clear();
-        assert_eq!(cache.board_pages.get(&"board".into()), None);
+        assert_eq!(cache.board_pages.get("board"), None);
     }
 }
