@@ -64,9 +64,8 @@ async fn main() -> anyhow::Result<()> {
     }
     let state =
         mcpbench_api::AppState::new(pool, store, mcpbench_telemetry::Metrics::new(), config);
-    let listener = tokio::net::TcpListener::bind(cli.addr)
-        .await
-        .with_context(|| format!("binding {}", cli.addr))?;
+    let listener =
+        mcpbench_config::bind(cli.addr).with_context(|| format!("binding {}", cli.addr))?;
     tracing::info!(addr = %cli.addr, "API listening");
     mcpbench_api::serve(listener, state, shutdown_signal()).await?;
     tracing::info!("API stopped");

@@ -23,6 +23,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// An address on loopback with a port of the system's choosing.
+const LOOPBACK: SocketAddr =
+    SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0);
+
 #[derive(Args)]
 pub struct UpArgs {
     /// Where to serve the API.
@@ -182,7 +186,7 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
             .map_err(anyhow::Error::msg)?;
 
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let gateway = mcpbench_config::bind(LOOPBACK)?;
     let gateway_url = format!("http://{}", gateway.local_addr()?);
     let worker = tokio::spawn({
         let (pool, store, metrics) = (pool.clone(), store.clone(), metrics.clone());
@@ -200,9 +204,8 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
             .await
         }
     });
-    let listener = tokio::net::TcpListener::bind(args.addr)
-        .await
-        .with_context(|| format!("binding {}", args.addr))?;
+    let listener =
+        mcpbench_config::bind(args.addr).with_context(|| format!("binding {}", args.addr))?;
     let url = format!("http://{}", listener.local_addr()?);
     let state = mcpbench_api::AppState::new(pool.clone(), store, metrics, api_config);
     let mut api_stopped = stopped.clone();
@@ -361,7 +364,7 @@ async fn reference_runs(
     ] {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let listener = mcpbench_config::bind(LOOPBACK)?;
         let endpoint = format!("http://{}/", listener.local_addr()?);
         let app = mcpbench_agents::router(kind, &tasks, &secret);
         servers.push(tokio::spawn(async move {

@@ -44,6 +44,9 @@ fn think() -> (u64, u64) {
     )
 }
 
+const LOOPBACK: std::net::SocketAddr =
+    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0);
+
 /// The worker's resident memory in KiB.
 fn rss_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -54,6 +57,62 @@ fn rss_kib(pid: u32) -> u64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         })
         .unwrap_or(0)
+}
+
+/// The CPU seconds process `pid` has used, with those of the children it has reaped, from
+/// `/proc/<pid>/stat` (whose ticks are the kernel's `USER_HZ`, 100 a second on Linux).
+fn cpu_secs(pid: u32) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0.0;
+    };
+    // After the command's closing parenthesis: state, ppid, ..., utime (14th field) to
+    // cstime (17th).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields
+        .get(11..15)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
+}
+
+/// PostgreSQL's CPU seconds: its postmaster's (with the backends it has reaped) and those of
+/// its live children.
+async fn postgres_cpu_secs(pool: &sqlx::PgPool) -> f64 {
+    let data: String = sqlx::query_scalar("SELECT current_setting('data_directory')")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    let Some(postmaster) = std::fs::read_to_string(format!("{data}/postmaster.pid"))
+        .ok()
+        .and_then(|t| t.lines().next()?.trim().parse::<u32>().ok())
+    else {
+        return f64::NAN;
+    };
+    let children = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| {
+                    s.rsplit_once(')')?
+                        .1
+                        .split_whitespace()
+                        .nth(1)?
+                        .parse()
+                        .ok()
+                })
+                == Some(postmaster)
+        });
+    cpu_secs(postmaster) + children.map(cpu_secs).sum::<f64>()
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -84,9 +143,7 @@ async fn main() {
     let pool = &s.pool;
 
     // The routing layer in front of the worker's gateway, timing each request it carries.
-    let timings = Arc::new(Mutex::new(Vec::<(&'static str, u64)>::with_capacity(
-        200_000,
-    )));
+    let timings = Arc::new(Mutex::new(Vec::<Timed>::with_capacity(200_000)));
     let recorded = timings.clone();
     let routes = mcpbench_route::router(mcpbench_route::Routes::new(pool.clone())).layer(
         axum::middleware::from_fn(move |req, next: axum::middleware::Next| {
@@ -94,7 +151,8 @@ async fn main() {
             async move { timed(req, next, &recorded).await }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // With the API's accept queue (`mcpbench_config::bind`), as the API that mounts it listens.
+    let listener = mcpbench_config::bind(LOOPBACK).unwrap();
     let gateway = format!("http://{}", listener.local_addr().unwrap());
     // Without Nagle's delay, as the API that mounts this layer serves it.
     use axum::serve::ListenerExt;
@@ -122,6 +180,12 @@ async fn main() {
     );
     tokio::time::sleep(Duration::from_secs(2)).await;
     let idle_kib = rss_kib(worker.id());
+    let cpu_before = (
+        cpu_secs(std::process::id()),
+        postgres_cpu_secs(pool).await,
+        cpu_secs(worker.id()),
+        cpu_secs(agents.id()),
+    );
 
     for v in 0..vendors {
         let (vendor, _) = mcpbench_db::vendors::create(pool, &format!("vendor-{v}"), false, false)
@@ -140,6 +204,9 @@ async fn main() {
     let mut peak = 0;
     let mut peak_kib = idle_kib;
     let mut last_report = Instant::now();
+    // The steady state: from the first moment the slots are all but full to the last at which
+    // jobs still wait; its first and last (time, runs done), and the in-flight samples.
+    let (mut steady_from, mut steady_to, mut steady_held) = (None, None, Vec::new());
     loop {
         let (in_flight, open): (i64, i64) = sqlx::query_as(
             "SELECT count(*) FILTER (WHERE state = 'running'),
@@ -148,6 +215,12 @@ async fn main() {
         .fetch_one(pool)
         .await
         .unwrap();
+        let done = runs_total as f64 - open as f64;
+        if open > in_flight && in_flight as f64 >= 0.95 * concurrency as f64 {
+            steady_from.get_or_insert((started.elapsed().as_secs_f64(), done));
+            steady_to = Some((started.elapsed().as_secs_f64(), done));
+            steady_held.push(in_flight as f64);
+        }
         if in_flight as u64 > peak {
             peak = in_flight as u64;
             peak_kib = rss_kib(worker.id());
@@ -170,13 +243,27 @@ async fn main() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     let wall = started.elapsed().as_secs_f64();
+    let cpu = [
+        cpu_secs(std::process::id()) - cpu_before.0,
+        postgres_cpu_secs(pool).await - cpu_before.1,
+        cpu_secs(worker.id()) - cpu_before.2,
+        cpu_secs(agents.id()) - cpu_before.3,
+    ];
+    let steady = match (steady_from, steady_to) {
+        (Some((t0, d0)), Some((t1, d1))) if t1 > t0 && d1 > d0 => Some((
+            (d1 - d0) / (t1 - t0),
+            steady_held.iter().sum::<f64>() / steady_held.len() as f64,
+        )),
+        _ => None,
+    };
     worker.kill().ok();
     worker.wait().ok();
     agents.kill().ok();
     agents.wait().ok();
 
-    let (runs, passed, calls): (i64, i64, i64) = sqlx::query_as(
-        "SELECT count(*), count(*) FILTER (WHERE passed), coalesce(sum(tool_calls), 0)::bigint
+    let (runs, passed, calls, run_ms): (i64, i64, i64, f64) = sqlx::query_as(
+        "SELECT count(*), count(*) FILTER (WHERE passed), coalesce(sum(tool_calls), 0)::bigint,
+                coalesce(avg(duration_ms), 0)::float8
          FROM runs",
     )
     .fetch_one(pool)
@@ -187,7 +274,7 @@ async fn main() {
     let mut handled = handling_times(traces.path());
     handled.sort_unstable();
     let timed = timings.lock().unwrap().clone();
-    let mut times: Vec<u64> = timed.iter().map(|(_, t)| *t).collect();
+    let mut times: Vec<u64> = timed.iter().map(|t| t.micros).collect();
     times.sort_unstable();
     println!(
         "runs recorded       {runs} of {runs_total} ({passed} passed), {:.1} tool calls per run",
@@ -197,6 +284,25 @@ async fn main() {
         "wall time           {wall:.0} s against an agent-bound floor of {floor:.0} s: \
          throughput {:.0}% of the floor",
         100.0 * floor / wall
+    );
+    println!(
+        "a run               {:.2} s from its agent's call to its answer, of which {:.2} s the \
+         agent's thinking and {:.2} s its MCP requests' time; {:.2} s from slot to slot (the \
+         steady state's in-flight runs over its rate)",
+        run_ms / 1000.0,
+        calls as f64 / runs.max(1) as f64 * mean_think,
+        times.iter().sum::<u64>() as f64 / 1e6 / runs.max(1) as f64,
+        steady.map_or(f64::NAN, |(runs_per_s, in_flight)| in_flight / runs_per_s)
+    );
+    let per_run = |secs: f64| 1000.0 * secs / runs.max(1) as f64;
+    println!(
+        "CPU per run         worker {:.1} ms, routing layer {:.1} ms (with this bench's own \
+         polling), PostgreSQL {:.1} ms, agents {:.1} ms; all four used {:.0}% of the two cores",
+        per_run(cpu[2]),
+        per_run(cpu[0]),
+        per_run(cpu[1]),
+        per_run(cpu[3]),
+        100.0 * cpu.iter().sum::<f64>() / (2.0 * wall)
     );
     println!("in flight           at most {peak} runs on one worker ({concurrency} slots)");
     println!(
@@ -214,6 +320,7 @@ async fn main() {
         percentile(&times, 0.99)
     );
     by_kind(&timed);
+    by_period(&timed);
     println!(
         "gateway handling    {} MCP requests in the traces, p50 {:.2} ms, p99 {:.2} ms (from \
          the worker's gateway taking a request to its answer, tools included)",
@@ -231,7 +338,7 @@ async fn main() {
 async fn timed(
     req: axum::extract::Request,
     next: axum::middleware::Next,
-    recorded: &Mutex<Vec<(&'static str, u64)>>,
+    recorded: &Mutex<Vec<Timed>>,
 ) -> axum::response::Response {
     const LIMIT: usize = 16 << 20;
     let (parts, body) = req.into_parts();
@@ -249,11 +356,21 @@ async fn timed(
     } else {
         answer
     };
-    recorded
-        .lock()
-        .unwrap()
-        .push((kind, started.elapsed().as_micros() as u64));
+    let micros = started.elapsed().as_micros() as u64;
+    recorded.lock().unwrap().push(Timed {
+        kind,
+        at: started,
+        micros,
+    });
     answer
+}
+
+/// One MCP request as the routing layer timed it.
+#[derive(Clone, Copy)]
+struct Timed {
+    kind: &'static str,
+    at: Instant,
+    micros: u64,
 }
 
 /// What an MCP request asks: its JSON-RPC method, or its HTTP method when it has none.
@@ -277,10 +394,10 @@ fn kind_of(method: &axum::http::Method, body: &[u8]) -> &'static str {
 }
 
 /// p50 and p99 of each kind of request, one line each.
-fn by_kind(timed: &[(&'static str, u64)]) {
+fn by_kind(timed: &[Timed]) {
     let mut kinds: std::collections::BTreeMap<&str, Vec<u64>> = Default::default();
-    for (kind, t) in timed {
-        kinds.entry(kind).or_default().push(*t);
+    for t in timed {
+        kinds.entry(t.kind).or_default().push(t.micros);
     }
     for (kind, mut times) in kinds {
         times.sort_unstable();
@@ -299,6 +416,34 @@ fn by_kind(timed: &[(&'static str, u64)]) {
                 .count()
         );
     }
+}
+
+/// p99 of the requests begun in each sixth of the month: the first holds the first wave's
+/// start (every slot's run opening at once), the last the drain.
+fn by_period(timed: &[Timed]) {
+    let (Some(first), Some(last)) = (
+        timed.iter().map(|t| t.at).min(),
+        timed.iter().map(|t| t.at).max(),
+    ) else {
+        return;
+    };
+    let span = last.duration_since(first).as_secs_f64().max(1e-3);
+    let mut periods: Vec<Vec<u64>> = vec![Vec::new(); 6];
+    for t in timed {
+        let i = (t.at.duration_since(first).as_secs_f64() / span * 6.0) as usize;
+        periods[i.min(5)].push(t.micros);
+    }
+    let line: Vec<String> = periods
+        .iter_mut()
+        .map(|p| {
+            p.sort_unstable();
+            format!("{:.1}", percentile(p, 0.99))
+        })
+        .collect();
+    println!(
+        "  p99 by sixth of the month, ms (first wave .. drain): {}",
+        line.join(" / ")
+    );
 }
 
 /// Set in the environment of this bench's second process, the agents'.
@@ -353,7 +498,8 @@ async fn serve_agents() {
     let shared: Vec<Arc<_>> = tasks.into_iter().map(Arc::new).collect();
     let pace = Duration::from_millis(think_lo)..Duration::from_millis(think_hi.max(think_lo));
     let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // A vendor's endpoint would take a burst of runs as well: the same accept queue.
+    let listener = mcpbench_config::bind(LOOPBACK).unwrap();
     println!("http://{}/", listener.local_addr().unwrap());
     tokio::spawn(async move {
         let _ = mcpbench_agents::serve(listener, agent).await;

@@ -87,8 +87,7 @@ async fn main() -> anyhow::Result<()> {
         store.clone(),
     )
     .await?;
-    let gateway = tokio::net::TcpListener::bind(cli.gateway_addr)
-        .await
+    let gateway = mcpbench_config::bind(cli.gateway_addr)
         .with_context(|| format!("binding {}", cli.gateway_addr))?;
     let gateway_url = cli
         .gateway_url
@@ -116,9 +115,7 @@ async fn serve_metrics(
     pool: mcpbench_db::PgPool,
     store: TraceStore,
 ) -> anyhow::Result<()> {
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .with_context(|| format!("binding {addr}"))?;
+    let listener = mcpbench_config::bind(addr).with_context(|| format!("binding {addr}"))?;
     let app = axum::Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route(

@@ -5,8 +5,7 @@
 //! keep a state, not to reach one, so it earns nothing when kept and counts as a claim missed
 //! when broken. Without that, doing nothing would earn partial credit.
 
-use mcpbench_tasks::TaskRun;
-use mcpbench_tasks::{Atom, Pred};
+use mcpbench_tasks::{Atom, Pred, Task, TaskRun};
 
 /// One claim's verdict, in the check's order.
 pub(crate) struct ClaimVerdict<'a> {
@@ -46,42 +45,50 @@ fn parts<'a>(pred: &'a Pred<Atom>, out: &mut Vec<&'a Pred<Atom>>) {
     }
 }
 
-/// Judges every claim and guard of the run's task on its final state and `answer`; `initial`
-/// is a run of the same task in which nothing was done.
+/// Which parts of `task`'s check are guards, in the order of its parts: those that hold on
+/// `initial`, a run of the task in which nothing was done.
+pub(crate) fn guards(task: &Task, initial: &TaskRun<&Task>) -> Vec<bool> {
+    let mut all = Vec::new();
+    parts(&task.success_predicate, &mut all);
+    let before = initial.world();
+    all.into_iter()
+        .map(|p| p.eval(None, &mut |a| before.holds(a)))
+        .collect()
+}
+
+/// Judges every claim and guard of the run's task on its final state and `answer`; `guards`
+/// says which parts are guards (see [`guards`]).
 pub(crate) fn judge<'a>(
-    run: &'a TaskRun<&'a mcpbench_tasks::Task>,
-    initial: &TaskRun<&mcpbench_tasks::Task>,
+    run: &'a TaskRun<&'a Task>,
+    guards: &[bool],
     answer: Option<&str>,
 ) -> Verdicts<'a> {
     let mut all = Vec::new();
     parts(&run.task().success_predicate, &mut all);
-    let before = initial.world();
-    let (guards, claims): (Vec<_>, Vec<_>) = all
-        .into_iter()
-        .partition(|p| p.eval(None, &mut |a| before.holds(a)));
+    debug_assert_eq!(all.len(), guards.len(), "the guards are of another task");
     let world = run.world();
     let mut holds = |a: &Atom| world.holds(a);
-    Verdicts {
-        claims: claims
-            .into_iter()
-            .map(|part| ClaimVerdict {
+    let mut verdicts = Verdicts {
+        claims: Vec::new(),
+        broken_guards: Vec::new(),
+    };
+    for (part, &guard) in all.into_iter().zip(guards) {
+        if guard {
+            if !part.eval(answer, &mut holds) {
+                verdicts.broken_guards.push(part);
+            }
+        } else {
+            verdicts.claims.push(ClaimVerdict {
                 part,
                 held: part.eval(answer, &mut holds),
-            })
-            .collect(),
-        broken_guards: guards
-            .into_iter()
-            .filter(|g| !g.eval(answer, &mut holds))
-            .collect(),
+            });
+        }
     }
+    verdicts
 }
 
 /// Why a claim or guard does not hold, quoted from the task.
-pub(crate) fn why(
-    run: &TaskRun<&mcpbench_tasks::Task>,
-    part: &Pred<Atom>,
-    answer: Option<&str>,
-) -> Option<String> {
+pub(crate) fn why(run: &TaskRun<&Task>, part: &Pred<Atom>, answer: Option<&str>) -> Option<String> {
     let world = run.world();
     part.unmet(answer, &mut |a| world.holds(a))
 }

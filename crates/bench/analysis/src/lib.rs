@@ -14,7 +14,7 @@ mod reference;
 
 use mcpbench_gateway::trace::{Line, RunSummary};
 use mcpbench_scoring::{CallTally, RunAnalysis, RunCounts};
-use mcpbench_tasks::{CallOutcome, Task, TaskRun};
+use mcpbench_tasks::{CallOutcome, Shape, Task, TaskRun};
 use serde_json::{Map, Value};
 
 use crate::reference::MadeCall;
@@ -57,8 +57,43 @@ pub(crate) struct Replayed<'a> {
     pub fate: Fate,
 }
 
+/// What the analysis needs of the task alone, the same for every run of it: its shape and
+/// which parts of its check are guards (both found by running the task's world, which costs as
+/// much as a run's replay). Work it out once per task with [`TaskFacts::of`] where many runs of
+/// one task are analysed, and pass it to [`analyze_with`].
+#[derive(Clone, Debug)]
+pub struct TaskFacts {
+    task_id: String,
+    shape: Shape,
+    guards: Vec<bool>,
+}
+
+impl TaskFacts {
+    pub fn of(task: &Task) -> Result<Self, AnalysisError> {
+        let initial = TaskRun::new(task).map_err(|e| AnalysisError::World(e.to_string()))?;
+        Ok(Self {
+            task_id: task.id.clone(),
+            shape: mcpbench_tasks::shape(task),
+            guards: claims::guards(task, &initial),
+        })
+    }
+}
+
 /// The analysis of one run of `task` from its trace.
 pub fn analyze(task: &Task, trace: &[Line]) -> Result<RunAnalysis, AnalysisError> {
+    analyze_with(task, &TaskFacts::of(task)?, trace)
+}
+
+/// [`analyze`] with the task's facts already worked out.
+///
+/// # Panics
+/// When `facts` are not of `task` (a caller's mistake, never the trace's).
+pub fn analyze_with(
+    task: &Task,
+    facts: &TaskFacts,
+    trace: &[Line],
+) -> Result<RunAnalysis, AnalysisError> {
+    assert_eq!(facts.task_id, task.id, "the facts are of another task");
     let summary = summary(trace)?;
     if let Some(Line::Header(h)) = trace.first()
         && h.task_id != task.id
@@ -105,8 +140,7 @@ pub fn analyze(task: &Task, trace: &[Line]) -> Result<RunAnalysis, AnalysisError
             recorded: summary.counts,
         });
     }
-    let initial = TaskRun::new(task).map_err(|e| AnalysisError::World(e.to_string()))?;
-    let verdicts = claims::judge(&run, &initial, answer);
+    let verdicts = claims::judge(&run, &facts.guards, answer);
     let made: Vec<MadeCall<'_>> = calls
         .iter()
         .filter(|c| !matches!(c.fate, Fate::OverBudget | Fate::Unlisted))
@@ -137,7 +171,7 @@ pub fn analyze(task: &Task, trace: &[Line]) -> Result<RunAnalysis, AnalysisError
         calls: tally(task, &calls),
         reference,
         failure: failure.flatten(),
-        shape: Some(mcpbench_tasks::shape(task).as_str().into()),
+        shape: Some(facts.shape.as_str().into()),
     })
 }
 

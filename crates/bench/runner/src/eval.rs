@@ -1,6 +1,7 @@
 //! A whole set against one agent, `concurrency` runs at a time, into a scored report.
 
 use crate::run::{AgentTarget, Reason, RunResult, Runner};
+use mcpbench_analysis::TaskFacts;
 use mcpbench_scoring::{JudgeSummary, Judgement, Outcome, RunAnalysis, RunCounts, Scores, score};
 use mcpbench_tasks::Task;
 use serde::Serialize;
@@ -70,10 +71,22 @@ pub struct Report {
 /// What the run's trace shows beyond its verdict; `None` for a harness error (never scored).
 /// A trace the task cannot replay (which the runner never writes) is logged and left out.
 pub fn analysis(task: &Task, r: &RunResult) -> Option<RunAnalysis> {
+    analysed(r, || mcpbench_analysis::analyze(task, &r.trace))
+}
+
+/// [`analysis`] with the task's facts worked out already (see [`TaskFacts`]).
+pub fn analysis_with(task: &Task, facts: &TaskFacts, r: &RunResult) -> Option<RunAnalysis> {
+    analysed(r, || mcpbench_analysis::analyze_with(task, facts, &r.trace))
+}
+
+fn analysed(
+    r: &RunResult,
+    analyze: impl FnOnce() -> Result<RunAnalysis, mcpbench_analysis::AnalysisError>,
+) -> Option<RunAnalysis> {
     if r.reason == Reason::HarnessError {
         return None;
     }
-    mcpbench_analysis::analyze(task, &r.trace)
+    analyze()
         .inspect_err(|e| tracing::warn!(error = %e, "a run's trace could not be analysed"))
         .ok()
 }

@@ -15,7 +15,7 @@ mod run;
 mod signature;
 
 pub use curve::{Curve, CurvePoint, Rate, point, svg};
-pub use eval::{EvalOptions, Report, RunEntry, analysis, evaluate, outcome};
+pub use eval::{EvalOptions, Report, RunEntry, analysis, analysis_with, evaluate, outcome};
 pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL};
 pub use run::{AgentTarget, Reason, RunResult, Runner};
 pub use signature::{

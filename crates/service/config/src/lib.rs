@@ -5,7 +5,13 @@
 //!
 //! This crate parses and validates settings only. The crates that own the objects build them
 //! from these: `TraceStore::from_args`, `Custody::from_args`, `mcpbench_sets::keyring_from_args`,
-//! the API's and the worker's `Config::from_args`; the binaries call them.
+//! the API's and the worker's `Config::from_args`; the binaries call them. One thing more is
+//! shared by the same binaries: how they listen ([`bind`], with an accept queue long enough
+//! for a burst of agents).
+
+mod listen;
+
+pub use listen::{BACKLOG, bind};
 
 use clap::Args;
 

@@ -1,6 +1,7 @@
 //! One job: prepare, run while heart-beating, store the trace, record the run.
 
 use crate::sandboxed::{Agent, DockerAgent};
+use crate::tasks::Prepared;
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
 use mcpbench_db::submissions::Finished;
@@ -9,7 +10,7 @@ use mcpbench_gateway::trace;
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sets::SetError;
 use mcpbench_storage::logs_key;
-use mcpbench_tasks::{Level, Task, with_distractors};
+use mcpbench_tasks::Level;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,12 +34,12 @@ impl Worker {
 
     async fn execute_in_span(&self, claim: Claim, shutdown: watch::Receiver<bool>) {
         let started = Instant::now();
-        let (task, agent, set, target_public) = match self.prepare(&claim).await {
+        let (prepared, agent, set, target_public) = match self.prepare(&claim).await {
             Ok(prepared) => prepared,
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
         let mut withhold = false;
-        let analysed = task.clone();
+        let task = prepared.task.clone();
         let (result, logs) = match agent {
             Agent::Endpoint(target) => {
                 let run = self.runner.run_in_set(task, &target, &set);
@@ -115,11 +116,14 @@ impl Worker {
                 .await;
         }
         let mut record = record(&result, key);
-        // The analysis replays the trace on fresh copies of the task's world: milliseconds of
+        // The analysis replays the trace on a fresh copy of the task's world: milliseconds of
         // CPU, kept off the threads that answer other runs' agents.
-        let task = analysed.clone();
+        let facts = prepared.clone();
         let (analysis, result) = match tokio::task::spawn_blocking(move || {
-            (mcpbench_runner::analysis(&task, &result), result)
+            let analysis = facts
+                .facts()
+                .and_then(|f| mcpbench_runner::analysis_with(&facts.task, f, &result));
+            (analysis, result)
         })
         .await
         {
@@ -153,7 +157,7 @@ impl Worker {
                     self.finish_logged(&claim).await;
                 }
                 if target_public || self.config.judge_private_sets {
-                    self.judge_later(&claim, analysed, result.trace, target_public);
+                    self.judge_later(&claim, prepared.task.clone(), result.trace, target_public);
                 }
             }
             Ok(Completion::Stale) => {
@@ -164,7 +168,10 @@ impl Worker {
     }
 
     /// The task, the agent, the set name of a claim, and whether the set is public.
-    async fn prepare(&self, claim: &Claim) -> Result<(Arc<Task>, Agent, String, bool), Refused> {
+    async fn prepare(
+        &self,
+        claim: &Claim,
+    ) -> Result<(Arc<Prepared>, Agent, String, bool), Refused> {
         let target = submissions::target(&self.pool, claim.submission_id)
             .await
             .map_err(|e| {
@@ -188,18 +195,20 @@ impl Worker {
                     "the task could not be read on our side".to_string()
                 }
             })?;
+        // The API checked the level when the submission was made.
+        let level =
+            match target.distractors.as_deref() {
+                Some(level) => Some(level.parse::<Level>().map_err(|_| {
+                    "the submission's distractor level is not one we know".to_string()
+                })?),
+                None => None,
+            };
         // A task in the database passed `tasks check` when its set was loaded; failing here
         // means the stored row is damaged, which is ours to fix. The text stays generic so a
         // private task's content never reaches the submission's error.
-        let mut task: Task = serde_json::from_value(json)
-            .map_err(|_| "the stored task could not be read back".to_string())?;
-        // The API checked the level when the submission was made.
-        if let Some(level) = target.distractors.as_deref() {
-            let level: Level = level
-                .parse()
-                .map_err(|_| "the submission's distractor level is not one we know".to_string())?;
-            task = with_distractors(&task, level);
-        }
+        let prepared = self
+            .tasks
+            .prepare(&target.set_id, &claim.task_id, level, json)?;
         let (set_id, set_public) = (target.set_id.clone(), target.set_public);
         let calls_model = target.model_base_url.is_some();
         let sees_goals = target.kind.sees_goals(calls_model);
@@ -240,7 +249,7 @@ impl Worker {
                 "the run could not be recorded on our side".to_string()
             })?;
         }
-        Ok((Arc::new(task), agent, set_id, set_public))
+        Ok((prepared, agent, set_id, set_public))
     }
 
     /// Runs `run` while keeping the lease; `None` when the job must be left alone

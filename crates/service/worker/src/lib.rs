@@ -24,6 +24,7 @@ mod model;
 mod relay;
 mod rescore;
 mod sandboxed;
+mod tasks;
 
 pub use finish::{final_scores, finish};
 pub use rescore::{RescoreError, Rescored, rescore_set};
@@ -110,6 +111,8 @@ pub struct Worker {
     /// The standard track's agents call the vendors' models with this client: it connects
     /// only where the egress policy permits.
     model_http: reqwest::Client,
+    /// The tasks read so far, parsed once each (see `tasks`).
+    tasks: tasks::Tasks,
 }
 
 /// A worker's Docker engine, and where pods reach its gateway.
@@ -179,6 +182,7 @@ impl Worker {
             docker,
             local_gateway,
             model_http,
+            tasks: Default::default(),
         })
     }
 

@@ -12,11 +12,12 @@ use mcpbench_db::{DbError, PgPool, runs, submissions};
 use mcpbench_gateway::trace::Line;
 use mcpbench_scoring::RunAnalysis;
 use mcpbench_storage::TraceStore;
-use mcpbench_tasks::{Level, Task, with_distractors};
+use mcpbench_tasks::Level;
 use mcpbench_vault::Keyring;
 use uuid::Uuid;
 
 use crate::finish::final_scores;
+use crate::tasks::Prepared;
 
 /// Why a set could not be rescored at all.
 #[derive(Debug, thiserror::Error)]
@@ -53,7 +54,7 @@ pub async fn rescore_set(
     let (public, ids) = submissions::completed_on(pool, set)
         .await?
         .ok_or_else(|| RescoreError::NoSet(set.to_string()))?;
-    let mut tasks: HashMap<String, Option<Arc<Task>>> = HashMap::new();
+    let mut tasks: Known = HashMap::new();
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
         out.push(rescore_one(pool, store, keyring, set, public, id, &mut tasks).await?);
@@ -61,22 +62,24 @@ pub async fn rescore_set(
     Ok(out)
 }
 
+/// The tasks read so far, by id and distractor level; `None` for one that could not be read.
+type Known = HashMap<(String, Option<Level>), Option<Arc<Prepared>>>;
+
 async fn task(
     pool: &PgPool,
     keyring: Option<&Keyring>,
-    set: &str,
-    id: &str,
-    tasks: &mut HashMap<String, Option<Arc<Task>>>,
-) -> Option<Arc<Task>> {
-    if let Some(t) = tasks.get(id) {
+    (set, id, level): (&str, &str, Option<Level>),
+    tasks: &mut Known,
+) -> Option<Arc<Prepared>> {
+    let key = (id.to_string(), level);
+    if let Some(t) = tasks.get(&key) {
         return t.clone();
     }
     let task = mcpbench_sets::task_for_run(pool, keyring, set, id)
         .await
         .ok()
-        .and_then(|json| serde_json::from_value::<Task>(json).ok())
-        .map(Arc::new);
-    tasks.insert(id.to_string(), task.clone());
+        .and_then(|json| Prepared::read(json, level).ok());
+    tasks.insert(key, task.clone());
     task
 }
 
@@ -84,7 +87,7 @@ async fn task(
 async fn analysis_of(
     store: &TraceStore,
     keyring: Option<&Keyring>,
-    task: &Task,
+    task: &Prepared,
     run: &runs::StoredRun,
 ) -> Result<RunAnalysis, String> {
     let key = run.trace_key.as_deref().ok_or("no trace was stored")?;
@@ -103,7 +106,8 @@ async fn analysis_of(
             serde_json::from_str::<Line>(l).map_err(|e| format!("trace line {}: {e}", i + 1))
         })
         .collect::<Result<Vec<Line>, String>>()?;
-    mcpbench_analysis::analyze(task, &lines).map_err(|e| e.to_string())
+    let facts = task.facts().ok_or("the task's world could not be built")?;
+    mcpbench_analysis::analyze_with(&task.task, facts, &lines).map_err(|e| e.to_string())
 }
 
 async fn rescore_one(
@@ -113,7 +117,7 @@ async fn rescore_one(
     set: &str,
     public: bool,
     id: Uuid,
-    tasks: &mut HashMap<String, Option<Arc<Task>>>,
+    tasks: &mut Known,
 ) -> Result<Rescored, RescoreError> {
     let stored = runs::stored(pool, id).await?;
     // A submission at a distractor level ran each task's variant at that level.
@@ -130,15 +134,11 @@ async fn rescore_one(
         problems: Vec::new(),
     };
     for run in &stored {
-        let Some(task) = task(pool, keyring, set, &run.task_id, tasks).await else {
+        let Some(task) = task(pool, keyring, (set, &run.task_id, level), tasks).await else {
             done.unreadable += 1;
             done.problems
                 .push(format!("run {}: its task could not be read", run.id));
             continue;
-        };
-        let task = match level {
-            Some(level) => Arc::new(with_distractors(&task, level)),
-            None => task,
         };
         let mut analysis = match analysis_of(store, keyring, &task, run).await {
             Ok(a) => a,
