@@ -162,7 +162,7 @@ async fn agent_target(
             let mut secret = [0u8; 32];
             getrandom::fill(&mut secret)
                 .map_err(|e| anyhow::anyhow!("reading the system's random source: {e}"))?;
-            let listener = mcpbench_config::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
+            let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK)?;
             let url = format!("http://{}/", listener.local_addr()?);
             let app = mcpbench_agents::router(kind, tasks, &secret);
             let server = tokio::spawn(async move {

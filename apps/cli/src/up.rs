@@ -23,10 +23,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// An address on loopback with a port of the system's choosing.
-const LOOPBACK: SocketAddr =
-    SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0);
-
 #[derive(Args)]
 pub struct UpArgs {
     /// Where to serve the API.
@@ -186,7 +182,7 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
             .map_err(anyhow::Error::msg)?;
 
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let gateway = mcpbench_config::bind(LOOPBACK)?;
+    let gateway = mcpbench_config::bind(mcpbench_config::LOOPBACK)?;
     let gateway_url = format!("http://{}", gateway.local_addr()?);
     let worker = tokio::spawn({
         let (pool, store, metrics) = (pool.clone(), store.clone(), metrics.clone());
@@ -364,7 +360,7 @@ async fn reference_runs(
     ] {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
-        let listener = mcpbench_config::bind(LOOPBACK)?;
+        let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK)?;
         let endpoint = format!("http://{}/", listener.local_addr()?);
         let app = mcpbench_agents::router(kind, &tasks, &secret);
         servers.push(tokio::spawn(async move {

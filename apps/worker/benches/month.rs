@@ -44,9 +44,6 @@ fn think() -> (u64, u64) {
     )
 }
 
-const LOOPBACK: std::net::SocketAddr =
-    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0);
-
 /// The worker's resident memory in KiB.
 fn rss_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -152,7 +149,7 @@ async fn main() {
         }),
     );
     // With the API's accept queue (`mcpbench_config::bind`), as the API that mounts it listens.
-    let listener = mcpbench_config::bind(LOOPBACK).unwrap();
+    let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK).unwrap();
     let gateway = format!("http://{}", listener.local_addr().unwrap());
     // Without Nagle's delay, as the API that mounts this layer serves it.
     use axum::serve::ListenerExt;
@@ -499,7 +496,7 @@ async fn serve_agents() {
     let pace = Duration::from_millis(think_lo)..Duration::from_millis(think_hi.max(think_lo));
     let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace);
     // A vendor's endpoint would take a burst of runs as well: the same accept queue.
-    let listener = mcpbench_config::bind(LOOPBACK).unwrap();
+    let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK).unwrap();
     println!("http://{}/", listener.local_addr().unwrap());
     tokio::spawn(async move {
         let _ = mcpbench_agents::serve(listener, agent).await;

@@ -65,7 +65,7 @@ pub(crate) fn judge<'a>(
 ) -> Verdicts<'a> {
     let mut all = Vec::new();
     parts(&run.task().success_predicate, &mut all);
-    debug_assert_eq!(all.len(), guards.len(), "the guards are of another task");
+    assert_eq!(all.len(), guards.len(), "the guards are of another task");
     let world = run.world();
     let mut holds = |a: &Atom| world.holds(a);
     let mut verdicts = Verdicts {

@@ -11,7 +11,7 @@
 
 mod listen;
 
-pub use listen::{BACKLOG, bind};
+pub use listen::{BACKLOG, LOOPBACK, bind};
 
 use clap::Args;
 

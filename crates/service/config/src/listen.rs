@@ -3,6 +3,10 @@
 use std::net::SocketAddr;
 use tokio::net::{TcpListener, TcpSocket};
 
+/// Loopback, on a port of the system's choosing: where local gateways and agents listen.
+pub const LOOPBACK: SocketAddr =
+    SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0);
+
 /// The accept queue a listener asks for. The kernel caps it at `net.core.somaxconn` (4096 by
 /// default since Linux 5.4).
 pub const BACKLOG: u32 = 4096;
@@ -37,7 +41,7 @@ mod tests {
     #[tokio::test]
     async fn a_burst_of_clients_all_get_through_the_handshake() {
         const CLIENTS: usize = 300;
-        let listener = bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let listener = bind(LOOPBACK).unwrap();
         let addr = listener.local_addr().unwrap();
         let mut connecting = tokio::task::JoinSet::new();
         for _ in 0..CLIENTS {
