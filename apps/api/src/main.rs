@@ -36,6 +36,15 @@ struct Cli {
 async fn main() -> anyhow::Result<()> {
     let mut cli = Cli::parse();
     mcpbench_telemetry::init_logging(cli.log.log_json, &cli.log.log);
+    // One descriptor per client connection (and per one it forwards to a worker), and room
+    // for the rest.
+    let connections = cli.api.max_connections as u64;
+    if let Some(warning) = mcpbench_config::open_files_for(
+        2 * connections + 256,
+        &format!("{connections} connections"),
+    ) {
+        tracing::warn!("{warning}");
+    }
     // The settings are checked before anything is touched.
     mcpbench_api::Config::from_args(&cli.api, &cli.custody).map_err(anyhow::Error::msg)?;
     let dev = match &cli.dev_tasks {

@@ -75,9 +75,15 @@ fn reference(
 fn serve(addr: &str, kind: &str, app: axum::Router) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(addr)
+        // A host name is resolved first; the first address it gives is bound, with the accept
+        // queue of the service's own listeners (a harness may send a burst of runs at once).
+        let resolved = tokio::net::lookup_host(addr)
             .await
-            .with_context(|| format!("binding {addr}"))?;
+            .with_context(|| format!("resolving {addr}"))?
+            .next()
+            .with_context(|| format!("{addr} resolves to no address"))?;
+        let listener =
+            mcpbench_config::bind(resolved).with_context(|| format!("binding {addr}"))?;
         eprintln!(
             "{kind} agent listening on http://{}/",
             listener.local_addr()?

@@ -19,6 +19,9 @@
 //!   for one), and of the time the worker's gateway spent on each request once it began
 //!   handling it (from the traces' `start_us` and `end_us`).
 //!
+//! The agents speak MCP 2025-11-25 (a session per server: `initialize`, the stream of server
+//! messages, `DELETE`); `MONTH_MCP=2026-07-28` makes them stateless (`server/discover`).
+//!
 //! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. Bounded by `MONTH_LIMIT_SECS`
 //! (1,800). Nothing here asserts a time; it prints figures.
 
@@ -42,6 +45,14 @@ fn think() -> (u64, u64) {
         lo.parse().expect("MONTH_THINK_MS"),
         hi.parse().expect("MONTH_THINK_MS"),
     )
+}
+
+/// The MCP revision the agents speak (`MONTH_MCP`, 2025-11-25 by default), as named and as
+/// the agents take it.
+fn revision() -> (String, mcpbench_agents::Revision) {
+    let named = std::env::var("MONTH_MCP").unwrap_or_else(|_| "2025-11-25".into());
+    let revision = named.parse().expect("MONTH_MCP names a revision");
+    (named, revision)
 }
 
 /// The worker's resident memory in KiB.
@@ -163,6 +174,7 @@ async fn main() {
 
     let traces = tempfile::tempdir().unwrap();
     let concurrency_text = concurrency.to_string();
+    let metrics = format!("127.0.0.1:{}", support::free_port());
     let mut worker = support::spawn_worker(
         &s.url,
         traces.path(),
@@ -173,6 +185,7 @@ async fn main() {
             ("MCPBENCH_LEASE_SECS", "30"),
             ("MCPBENCH_TIME_BUDGET_SECS", "120"),
             ("MCPBENCH_DOCKER", "off"),
+            ("MCPBENCH_METRICS_ADDR", metrics.as_str()),
         ],
     );
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -194,7 +207,8 @@ async fn main() {
     println!(
         "month: {vendors} vendors x {tasks} tasks x {trials} trials = {runs_total} runs, think \
          {think_lo}-{think_hi} ms per call, one worker with {concurrency} slots, the agents at \
-         priority {agents_at}"
+         priority {agents_at}, speaking MCP {}",
+        revision().0
     );
 
     let started = Instant::now();
@@ -253,6 +267,7 @@ async fn main() {
         )),
         _ => None,
     };
+    let stages = stages(&metrics).await;
     worker.kill().ok();
     worker.wait().ok();
     agents.kill().ok();
@@ -301,7 +316,12 @@ async fn main() {
         per_run(cpu[3]),
         100.0 * cpu.iter().sum::<f64>() / (2.0 * wall)
     );
-    println!("in flight           at most {peak} runs on one worker ({concurrency} slots)");
+    println!("a job's own stages  {stages} (means, from the worker's metrics)");
+    println!(
+        "in flight           at most {peak} runs on one worker ({concurrency} slots), {:.0} on \
+         average in the steady state",
+        steady.map_or(f64::NAN, |(_, held)| held)
+    );
     println!(
         "worker memory       {} MiB idle, {} MiB at the peak: {:.0} KiB per in-flight run",
         idle_kib / 1024,
@@ -325,6 +345,30 @@ async fn main() {
         percentile(&handled, 0.50),
         percentile(&handled, 0.99)
     );
+}
+
+/// The worker's mean time per job in each stage outside its run, from the
+/// `mcpbench_job_stage_duration_seconds` histograms of its metrics at `addr`.
+async fn stages(addr: &str) -> String {
+    let text = match reqwest::get(format!("http://{addr}/metrics")).await {
+        Ok(r) => r.text().await.unwrap_or_default(),
+        Err(e) => return format!("(the worker's metrics did not answer: {e})"),
+    };
+    // Lines such as `mcpbench_job_stage_duration_seconds_sum{stage="store"} 1.25`.
+    let read = |what: &str, stage: &str| -> f64 {
+        let name = format!("mcpbench_job_stage_duration_seconds_{what}{{stage=\"{stage}\"}} ");
+        text.lines()
+            .find_map(|l| l.strip_prefix(&name)?.trim().parse().ok())
+            .unwrap_or(f64::NAN)
+    };
+    ["claim", "prepare", "store", "analyse", "record"]
+        .iter()
+        .map(|stage| {
+            let mean = 1000.0 * read("sum", stage) / read("count", stage);
+            format!("{stage} {mean:.1} ms")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Carries one MCP request through the routing layer and records the service's time for it:
@@ -372,8 +416,9 @@ struct Timed {
 
 /// What an MCP request asks: its JSON-RPC method, or its HTTP method when it has none.
 fn kind_of(method: &axum::http::Method, body: &[u8]) -> &'static str {
-    const KNOWN: [&str; 5] = [
+    const KNOWN: [&str; 6] = [
         "initialize",
+        "server/discover",
         "notifications/initialized",
         "tools/list",
         "tools/call",
@@ -494,7 +539,7 @@ async fn serve_agents() {
     let tasks = support::dev_tasks(env("MONTH_TASKS", 200) as usize);
     let shared: Vec<Arc<_>> = tasks.into_iter().map(Arc::new).collect();
     let pace = Duration::from_millis(think_lo)..Duration::from_millis(think_hi.max(think_lo));
-    let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace);
+    let agent = mcpbench_agents::thinking_oracle(&shared, &support::SECRET, pace, revision().1);
     // A vendor's endpoint would take a burst of runs as well: the same accept queue.
     let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK).unwrap();
     println!("http://{}/", listener.local_addr().unwrap());

@@ -50,6 +50,14 @@ struct Cli {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     mcpbench_telemetry::init_logging(cli.log.log_json, &cli.log.log);
+    // About seven sockets per run in flight (the agent's request, its MCP connections, the
+    // database's share), and room for the rest.
+    let slots = cli.worker.concurrency as u64;
+    if let Some(warning) =
+        mcpbench_config::open_files_for(8 * slots + 256, &format!("{slots} slots"))
+    {
+        tracing::warn!("{warning}");
+    }
     let egress = if cli.allow_private_agents {
         Policy::local()
     } else {

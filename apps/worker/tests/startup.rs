@@ -1,7 +1,8 @@
 //! What the worker binary says about itself as it starts: its probes (`/healthz`, `/readyz`,
 //! which the deployments' health checks call), and its refusal of an agent runtime its Docker
 //! engine lacks (`MCPBENCH_AGENT_RUNTIME`) rather than running images on the engine's default
-//! runtime, a weaker sandbox than the operator asked for.
+//! runtime, a weaker sandbox than the operator asked for; and its word when its open-file limit
+//! is short of what its slots need.
 
 mod support;
 
@@ -113,4 +114,67 @@ async fn ready_when_the_database_and_the_trace_store_answer_and_only_then() {
         (503, "the trace store does not answer".to_string())
     );
     assert_eq!(alive, Some((200, "ok".to_string())));
+}
+
+/// A worker whose open-file limit cannot hold its slots' sockets (a hard limit of 512 for 1,000
+/// slots, as `prlimit` sets it here) says so as it starts, naming both figures, and runs on.
+#[tokio::test]
+async fn a_worker_says_when_its_open_file_limit_is_short_of_its_slots() {
+    use std::io::BufRead;
+    let s = support::setup("nofile", 1).await;
+    let traces = tempfile::tempdir().unwrap();
+    let worker = support::worker_command(
+        &s.url,
+        traces.path(),
+        &[
+            ("MCPBENCH_WORKER_CONCURRENCY", "1000"),
+            ("MCPBENCH_DOCKER", "off"),
+        ],
+    );
+    let mut command = std::process::Command::new("prlimit");
+    command
+        .arg("--nofile=512:512")
+        .arg("--")
+        .arg(worker.get_program());
+    for (name, value) in worker.get_envs() {
+        if let Some(value) = value {
+            command.env(name, value);
+        }
+    }
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit (util-linux) starts the worker");
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (lines, said) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = String::new();
+    let warning = loop {
+        match said.recv_timeout(Duration::from_millis(200)) {
+            Ok(line) if line.contains("open-file limit") => break Some(line),
+            Ok(line) => seen.push_str(&line),
+            Err(_) if Instant::now() > deadline => break None,
+            Err(_) => {}
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the worker stopped ({status}): {seen}");
+        }
+    };
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().ok();
+    child.wait().ok();
+    let warning = warning.unwrap_or_else(|| panic!("no word of the limit: {seen}"));
+    assert!(
+        warning.contains("is 512") && warning.contains("1000 slots") && warning.contains("8256"),
+        "{warning}"
+    );
+    assert!(running, "a short limit is said, not fatal");
 }

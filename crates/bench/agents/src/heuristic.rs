@@ -3,7 +3,7 @@
 //! channel, to be made on the MCP sessions.
 
 use crate::client::Session;
-use crate::client::connect_all;
+use crate::client::{Revision, connect_all};
 use mcpbench_heuristic::{ToolInfo, Tools, solve};
 use mcpbench_runner::AgentRequest;
 use rmcp::model::CallToolResult;
@@ -26,8 +26,12 @@ impl Tools for Bridge {
     }
 }
 
-pub(crate) async fn run(http: &reqwest::Client, request: &AgentRequest) -> Option<String> {
-    let sessions = connect_all(http, &request.mcp_servers).await;
+pub(crate) async fn run(
+    http: &reqwest::Client,
+    revision: Revision,
+    request: &AgentRequest,
+) -> Option<String> {
+    let sessions = connect_all(http, &request.mcp_servers, revision).await;
     let mut tools = Vec::new();
     for (server, session) in &sessions {
         for t in session.tools().await.unwrap_or_default() {

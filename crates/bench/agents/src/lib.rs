@@ -23,4 +23,5 @@ mod random;
 mod server;
 
 pub use chat::{LlmConfig, Prices, Usage};
+pub use client::Revision;
 pub use server::{AgentKind, llm_router, llm_router_with, router, serve, thinking_oracle};

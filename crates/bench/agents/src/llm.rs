@@ -9,7 +9,7 @@
 //! instead of failing. The Python template's `llm_policy` behaves the same.
 
 use crate::chat::{Chat, ChatError, Usage};
-use crate::client::{Session, connect_all};
+use crate::client::{Revision, Session, connect_all};
 use mcpbench_runner::AgentRequest;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
@@ -95,12 +95,13 @@ fn stop_at(deadline: &str) -> Instant {
 /// Runs the scaffold on one request.
 pub(crate) async fn run(
     http: &reqwest::Client,
+    revision: Revision,
     model_http: &reqwest::Client,
     config: &LlmConfig,
     request: &AgentRequest,
 ) -> Outcome {
     let stop = stop_at(&request.deadline);
-    let sessions = connect_all(http, &request.mcp_servers).await;
+    let sessions = connect_all(http, &request.mcp_servers, revision).await;
     let functions = functions(&sessions).await;
     let chat = Chat::new(model_http, config, stop);
     let mut state = Loop {

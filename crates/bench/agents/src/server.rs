@@ -1,7 +1,7 @@
 //! The `mcpbench/1` HTTP face shared by the reference agents.
 
 use crate::chat::LlmConfig;
-use crate::client::connect_all;
+use crate::client::{Revision, connect_all};
 use crate::random::value_for;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -61,6 +61,8 @@ struct Agent {
     /// Time the oracle waits before each call, drawn from this range: a model's think time,
     /// for load tests (`None`: none).
     think: Option<Range<Duration>>,
+    /// The MCP revision it speaks to the gateway.
+    revision: Revision,
 }
 
 /// The agent's routes: `POST /` takes `mcpbench/1` requests, `GET /healthz` says it is up.
@@ -69,13 +71,19 @@ pub fn router(kind: AgentKind, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
 }
 
 /// The oracle as a model-backed agent would pace it: before each tool call it waits a time
-/// drawn from `think` (a model thinking), for load tests of the harness.
-pub fn thinking_oracle(tasks: &[Arc<Task>], secret: &[u8], think: Range<Duration>) -> Router {
+/// drawn from `think` (a model thinking), for load tests of the harness; it speaks `revision`.
+pub fn thinking_oracle(
+    tasks: &[Arc<Task>],
+    secret: &[u8],
+    think: Range<Duration>,
+    revision: Revision,
+) -> Router {
     app_with(
         Policy::Reference(AgentKind::Oracle),
         tasks,
         secret,
         Some(think),
+        revision,
     )
 }
 
@@ -91,7 +99,7 @@ pub fn llm_router_with(config: LlmConfig, model_http: reqwest::Client, secret: &
 }
 
 fn app(policy: Policy, tasks: &[Arc<Task>], secret: &[u8]) -> Router {
-    app_with(policy, tasks, secret, None)
+    app_with(policy, tasks, secret, None, Revision::default())
 }
 
 fn app_with(
@@ -99,6 +107,7 @@ fn app_with(
     tasks: &[Arc<Task>],
     secret: &[u8],
     think: Option<Range<Duration>>,
+    revision: Revision,
 ) -> Router {
     let http = reqwest::Client::builder()
         .no_proxy()
@@ -111,6 +120,7 @@ fn app_with(
         verifier: (!secret.is_empty()).then(|| Verifier::new(secret)),
         http,
         think,
+        revision,
     });
     Router::new()
         .route("/", post(handle))
@@ -171,7 +181,8 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
     let kind = match &agent.policy {
         Policy::Reference(kind) => *kind,
         Policy::Llm(config, model_http) => {
-            let outcome = crate::llm::run(&agent.http, model_http, config, &request).await;
+            let outcome =
+                crate::llm::run(&agent.http, agent.revision, model_http, config, &request).await;
             let mut body = json!({ "answer": outcome.answer });
             if outcome.usage.reported {
                 body["usage"] = json!({
@@ -190,7 +201,14 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
         AgentKind::Oracle => match agent.by_goal.get(&request.goal) {
             Some(task) => {
                 let think = agent.think.clone();
-                oracle(&agent.http, task, &request.mcp_servers, think).await
+                oracle(
+                    &agent.http,
+                    agent.revision,
+                    task,
+                    &request.mcp_servers,
+                    think,
+                )
+                .await
             }
             None => {
                 return reply(
@@ -199,8 +217,8 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
                 );
             }
         },
-        AgentKind::Random => random(&agent.http, &request).await,
-        AgentKind::Heuristic => crate::heuristic::run(&agent.http, &request).await,
+        AgentKind::Random => random(&agent.http, agent.revision, &request).await,
+        AgentKind::Heuristic => crate::heuristic::run(&agent.http, agent.revision, &request).await,
     };
     reply(StatusCode::OK, json!({ "answer": answer }))
 }
@@ -209,11 +227,12 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
 /// expect the retry that follows).
 async fn oracle(
     http: &reqwest::Client,
+    revision: Revision,
     task: &Task,
     servers: &[McpServerRef],
     think: Option<Range<Duration>>,
 ) -> Option<String> {
-    let sessions = connect_all(http, servers).await;
+    let sessions = connect_all(http, servers, revision).await;
     let mut answer = None;
     for step in task.reference_solutions.first().into_iter().flatten() {
         match step {
@@ -240,12 +259,16 @@ async fn oracle(
     answer
 }
 
-async fn random(http: &reqwest::Client, request: &AgentRequest) -> Option<String> {
+async fn random(
+    http: &reqwest::Client,
+    revision: Revision,
+    request: &AgentRequest,
+) -> Option<String> {
     let seed = request.goal.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
     let mut rng = Rng::new(seed, 0);
-    let sessions = connect_all(http, &request.mcp_servers).await;
+    let sessions = connect_all(http, &request.mcp_servers, revision).await;
     let mut tools = Vec::new();
     for (i, (_, session)) in sessions.iter().enumerate() {
         for t in session.tools().await.unwrap_or_default() {

@@ -345,3 +345,47 @@ async fn a_reference_agent_refuses_replayed_stale_and_unbound_requests() {
     let (status, text) = send(sign("run_000000000000000000000004", now), false).await;
     assert_eq!((status, text.contains("run_id")), (401, true), "{text}");
 }
+
+/// The paced oracle of the load bench speaks either MCP revision and passes in both: with
+/// 2025-11-25 it opens sessions (`initialize`), with 2026-07-28 it only discovers, and the
+/// trace says which it spoke.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_paced_oracle_passes_in_either_revision() {
+    use mcpbench_agents::Revision;
+    use mcpbench_gateway::trace::Line;
+    let tasks = common::dev_tasks();
+    let task = tasks
+        .iter()
+        .find(|t| t.servers.len() > 1)
+        .expect("a dev task needing two servers")
+        .clone();
+    let (_g, runner) = common::runner(Duration::from_secs(30)).await;
+    let pace = Duration::from_millis(1)..Duration::from_millis(2);
+    for (revision, spoken, opening) in [
+        (Revision::Sessions, "2025-11-25", "initialize"),
+        (Revision::Stateless, "2026-07-28", "server/discover"),
+    ] {
+        let app = mcpbench_agents::thinking_oracle(&tasks, b"s", pace.clone(), revision);
+        let url = common::serve(app).await;
+        let r = runner.run(task.clone(), &common::target(&url, b"s")).await;
+        assert!(r.passed, "{spoken}: {:?}", r.detail);
+        let Some(Line::Header(header)) = r.trace.first() else {
+            panic!("a trace opens with its header");
+        };
+        assert_eq!(header.protocol_revisions, [spoken]);
+        let openings: Vec<&str> = r
+            .trace
+            .iter()
+            .filter_map(|l| match l {
+                Line::Event(e) if e.tool.is_none() => Some(e.method.as_str()),
+                _ => None,
+            })
+            .collect();
+        let offered = header.servers.len() + header.distractor_servers.len();
+        assert_eq!(
+            openings,
+            vec![opening; offered],
+            "{spoken}: one opening per server offered and nothing else outside the calls"
+        );
+    }
+}

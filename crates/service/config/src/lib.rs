@@ -5,12 +5,14 @@
 //!
 //! This crate parses and validates settings only. The crates that own the objects build them
 //! from these: `TraceStore::from_args`, `Custody::from_args`, `mcpbench_sets::keyring_from_args`,
-//! the API's and the worker's `Config::from_args`; the binaries call them. One thing more is
+//! the API's and the worker's `Config::from_args`; the binaries call them. Two things more are
 //! shared by the same binaries: how they listen ([`bind`], with an accept queue long enough
-//! for a burst of agents).
+//! for a burst of agents) and the open-file limit they raise at start ([`raise_open_files`]).
 
+mod limits;
 mod listen;
 
+pub use limits::{OpenFiles, open_files_for, raise_open_files};
 pub use listen::{BACKLOG, LOOPBACK, bind};
 
 use clap::Args;

@@ -5,7 +5,8 @@
 //! near a log line (config types redact them in `Debug`).
 //!
 //! Metrics: one Prometheus registry per process, rendered in the text exposition format at
-//! `/metrics`: HTTP latency by route, run durations by outcome, queue depth and running jobs.
+//! `/metrics`: HTTP latency by route, run durations by outcome, a worker's own time per job by
+//! stage, queue depth and running jobs.
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::family::Family;
@@ -42,11 +43,17 @@ struct RunLabels {
     reason: String,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StageLabels {
+    stage: String,
+}
+
 /// The process's metrics. Cheap to share (`Arc`); every method takes `&self`.
 pub struct Metrics {
     registry: Registry,
     http: Family<HttpLabels, Histogram>,
     runs: Family<RunLabels, Histogram>,
+    stages: Family<StageLabels, Histogram>,
     queued: Gauge,
     running: Gauge,
 }
@@ -62,6 +69,10 @@ impl Metrics {
         let runs = Family::<RunLabels, Histogram>::new_with_constructor(|| {
             Histogram::new(exponential_buckets(0.01, 2.0, 16))
         });
+        // 0.1 ms .. ~1.6 s: a job's own work around its run (claim, prepare, store, ...).
+        let stages = Family::<StageLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(0.0001, 2.0, 15))
+        });
         let queued = Gauge::default();
         let running = Gauge::default();
         registry.register(
@@ -74,12 +85,19 @@ impl Metrics {
             "Agent run durations by outcome",
             runs.clone(),
         );
+        registry.register(
+            "job_stage_duration_seconds",
+            "A worker's own time per job outside the agent's run, by stage: claim, prepare, \
+             store, analyse, record",
+            stages.clone(),
+        );
         registry.register("queue_jobs_queued", "Jobs waiting to run", queued.clone());
         registry.register("queue_jobs_running", "Jobs being run", running.clone());
         Arc::new(Self {
             registry,
             http,
             runs,
+            stages,
             queued,
             running,
         })
@@ -102,6 +120,16 @@ impl Metrics {
         self.runs
             .get_or_create(&RunLabels {
                 reason: reason.into(),
+            })
+            .observe(seconds);
+    }
+
+    /// One stage of a job outside its run (`claim`, `prepare`, `store`, `analyse`, `record`):
+    /// where a worker's time between runs goes.
+    pub fn observe_stage(&self, stage: &str, seconds: f64) {
+        self.stages
+            .get_or_create(&StageLabels {
+                stage: stage.into(),
             })
             .observe(seconds);
     }
@@ -133,12 +161,14 @@ mod tests {
         let m = Metrics::new();
         m.observe_http("GET", "/leaderboard", 200, 0.002);
         m.observe_run("timeout", 120.0);
+        m.observe_stage("store", 0.004);
         m.set_queue(7, 2);
         let text = m.render();
         assert!(text.contains(
             r#"mcpbench_http_request_duration_seconds_count{method="GET",route="/leaderboard",status="200"} 1"#
         ), "{text}");
         assert!(text.contains(r#"mcpbench_run_duration_seconds_count{reason="timeout"} 1"#));
+        assert!(text.contains(r#"mcpbench_job_stage_duration_seconds_sum{stage="store"} 0.004"#));
         assert!(text.contains("mcpbench_queue_jobs_queued 7"));
         assert!(text.contains("mcpbench_queue_jobs_running 2"));
         assert!(text.ends_with("# EOF\n"));

@@ -38,6 +38,7 @@ impl Worker {
             Ok(prepared) => prepared,
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
+        self.stage("prepare", started);
         let mut withhold = false;
         let task = prepared.task.clone();
         let (result, logs) = match agent {
@@ -85,6 +86,7 @@ impl Worker {
                 )
                 .await;
         }
+        let storing = Instant::now();
         // The epoch is in the key: a worker that lost its lease can never overwrite the trace
         // of the run that was recorded.
         let key = format!(
@@ -115,7 +117,9 @@ impl Worker {
                 .give_up(&claim, "the run's trace could not be stored on our side")
                 .await;
         }
+        self.stage("store", storing);
         let mut record = record(&result, key);
+        let analysing = Instant::now();
         // The analysis replays the trace on a fresh copy of the task's world: milliseconds of
         // CPU, kept off the threads that answer other runs' agents.
         let facts = prepared.clone();
@@ -132,6 +136,7 @@ impl Worker {
             // The runtime is shutting down: the lease lapses and the job runs again.
             Err(_) => return,
         };
+        self.stage("analyse", analysing);
         record.analysis = analysis;
         if !target_public
             && let Some(failure) = record.analysis.as_mut().and_then(|a| a.failure.as_mut())
@@ -150,7 +155,10 @@ impl Worker {
             // sealed trace until the set retires.
             record.detail = None;
         }
-        match queue::complete(&self.pool, &claim, &record).await {
+        let recording = Instant::now();
+        let completion = queue::complete(&self.pool, &claim, &record).await;
+        self.stage("record", recording);
+        match completion {
             Ok(Completion::Recorded { finished }) => {
                 tracing::debug!(reason = result.reason.as_str(), "run recorded");
                 if finished {
@@ -296,6 +304,12 @@ impl Worker {
                 }
             }
         }
+    }
+
+    /// One stage of a job outside its run, begun at `since`, for the metrics.
+    pub(crate) fn stage(&self, name: &str, since: Instant) {
+        self.metrics
+            .observe_stage(name, since.elapsed().as_secs_f64());
     }
 
     /// Hands a job back after a failure on our side (retried until its last attempt).

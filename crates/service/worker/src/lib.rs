@@ -219,8 +219,10 @@ impl Worker {
                 docker: self.docker.is_some(),
                 vendor_max_running: self.config.vendor_max_running,
             };
+            let claiming = std::time::Instant::now();
             match queue::claim_as(&self.pool, &self.config.id, self.config.lease, rules).await {
                 Ok(Some(claim)) => {
+                    self.stage("claim", claiming);
                     let worker = self.clone();
                     let stop = shutdown.clone();
                     jobs.spawn(async move {
