@@ -1,8 +1,8 @@
 //! What the worker binary says about itself as it starts: its probes (`/healthz`, `/readyz`,
 //! which the deployments' health checks call), and its refusal of an agent runtime its Docker
 //! engine lacks (`MCPBENCH_AGENT_RUNTIME`) rather than running images on the engine's default
-//! runtime, a weaker sandbox than the operator asked for; and its word when its open-file limit
-//! is short of what its slots need.
+//! runtime, a weaker sandbox than the operator asked for; its word when its open-file limit is
+//! short of what its slots need; and its metrics of where each job's own time goes.
 
 mod support;
 
@@ -177,4 +177,46 @@ async fn a_worker_says_when_its_open_file_limit_is_short_of_its_slots() {
         "{warning}"
     );
     assert!(running, "a short limit is said, not fatal");
+}
+
+/// After a submission, the worker's `/metrics` say where each job's own time went: one
+/// observation per run in each stage outside the run (claim, prepare, store, analyse, record),
+/// as many as the runs it recorded.
+#[tokio::test]
+async fn its_metrics_count_each_job_s_own_stages() {
+    const TASKS: usize = 3;
+    let s = support::setup("stages", TASKS).await;
+    let traces = tempfile::tempdir().unwrap();
+    let metrics = format!("127.0.0.1:{}", support::free_port());
+    let mut worker = support::spawn_worker(
+        &s.url,
+        traces.path(),
+        &[
+            ("MCPBENCH_METRICS_ADDR", metrics.as_str()),
+            ("MCPBENCH_DOCKER", "off"),
+        ],
+    );
+    let id = s.submit_slow_oracle(Duration::ZERO, 1).await;
+    s.wait_completed(id, Duration::from_secs(120)).await;
+    // A run's last stage is counted just after its row is written: read until all are in.
+    let counts = |text: &str| {
+        ["claim", "prepare", "store", "analyse", "record"].map(|stage| {
+            let name = format!("mcpbench_job_stage_duration_seconds_count{{stage=\"{stage}\"}} ");
+            text.lines()
+                .find_map(|l| l.strip_prefix(&name)?.parse::<usize>().ok())
+                .unwrap_or(0)
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let text = loop {
+        let (status, text) = first_answer(&format!("http://{metrics}/metrics")).await;
+        assert_eq!(status, 200);
+        if counts(&text) == [TASKS; 5] || Instant::now() > deadline {
+            break text;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert_eq!(counts(&text), [TASKS; 5], "{text}");
 }
