@@ -354,14 +354,8 @@ async fn stages(addr: &str) -> String {
         Ok(r) => r.text().await.unwrap_or_default(),
         Err(e) => return format!("(the worker's metrics did not answer: {e})"),
     };
-    // Lines such as `mcpbench_job_stage_duration_seconds_sum{stage="store"} 1.25`.
-    let read = |what: &str, stage: &str| -> f64 {
-        let name = format!("mcpbench_job_stage_duration_seconds_{what}{{stage=\"{stage}\"}} ");
-        text.lines()
-            .find_map(|l| l.strip_prefix(&name)?.trim().parse().ok())
-            .unwrap_or(f64::NAN)
-    };
-    ["claim", "prepare", "store", "analyse", "record"]
+    let read = |what, stage| support::stage_metric(&text, what, stage).unwrap_or(f64::NAN);
+    support::STAGES
         .iter()
         .map(|stage| {
             let mean = 1000.0 * read("sum", stage) / read("count", stage);

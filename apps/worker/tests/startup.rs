@@ -200,23 +200,18 @@ async fn its_metrics_count_each_job_s_own_stages() {
     s.wait_completed(id, Duration::from_secs(120)).await;
     // A run's last stage is counted just after its row is written: read until all are in.
     let counts = |text: &str| {
-        ["claim", "prepare", "store", "analyse", "record"].map(|stage| {
-            let name = format!("mcpbench_job_stage_duration_seconds_count{{stage=\"{stage}\"}} ");
-            text.lines()
-                .find_map(|l| l.strip_prefix(&name)?.parse::<usize>().ok())
-                .unwrap_or(0)
-        })
+        support::STAGES.map(|stage| support::stage_metric(text, "count", stage).unwrap_or(0.0))
     };
     let deadline = Instant::now() + Duration::from_secs(10);
     let text = loop {
         let (status, text) = first_answer(&format!("http://{metrics}/metrics")).await;
         assert_eq!(status, 200);
-        if counts(&text) == [TASKS; 5] || Instant::now() > deadline {
+        if counts(&text) == [TASKS as f64; 5] || Instant::now() > deadline {
             break text;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     worker.kill().unwrap();
     worker.wait().unwrap();
-    assert_eq!(counts(&text), [TASKS; 5], "{text}");
+    assert_eq!(counts(&text), [TASKS as f64; 5], "{text}");
 }

@@ -14,6 +14,18 @@ use uuid::Uuid;
 
 pub const SECRET: [u8; 32] = [7u8; 32];
 
+/// The stages of a job outside its run, as the worker's metrics name them.
+pub const STAGES: [&str; 5] = ["claim", "prepare", "store", "analyse", "record"];
+
+/// From the worker's `/metrics` text, the `_sum` or `_count` (`what`) of a stage's histogram:
+/// the line `mcpbench_job_stage_duration_seconds_<what>{stage="<stage>"} <value>`.
+pub fn stage_metric(metrics: &str, what: &str, stage: &str) -> Option<f64> {
+    let name = format!("mcpbench_job_stage_duration_seconds_{what}{{stage=\"{stage}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&name)?.trim().parse().ok())
+}
+
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
