@@ -1,81 +1,13 @@
 //! The queue and the key store against a real PostgreSQL (a throwaway cluster for this test
 //! binary, a fresh database per test).
 
+mod common;
+
+use common::{fresh, submit};
 use mcpbench_db::queue::{self, Beat, Completion, RunRecord};
-use mcpbench_db::{PgPool, sets, submissions, vendors};
-use mcpbench_pgcluster::Cluster;
+use mcpbench_db::{submissions, vendors};
 use std::collections::HashSet;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
-
-fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
-}
-
-/// A migrated database of its own, with a set of `tasks` tasks and one vendor.
-async fn fresh(tasks: usize) -> (PgPool, i64) {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let name = format!(
-        "q_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    );
-    let url = cluster().create_database(&name).expect("database");
-    let pool = mcpbench_db::connect(&url, 8).await.expect("connect");
-    mcpbench_db::migrate(&pool).await.expect("migrate");
-    let set: Vec<sets::SetTask> = (0..tasks).map(|i| task(&format!("t-{i:03}"))).collect();
-    sets::put_public_set(&pool, "dev", &set).await.unwrap();
-    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
-    (pool, vendor.id)
-}
-
-fn task(id: &str) -> sets::SetTask {
-    sets::SetTask {
-        id: id.into(),
-        server: "filesystem".into(),
-        category: "single-tool".into(),
-        difficulty: "easy".into(),
-        max_steps: 4,
-        task: serde_json::json!({ "id": id }),
-    }
-}
-
-/// A task of the private set `secret`, sealed: the data layer stores what the caller sealed
-/// (mcpbench-sets seals; these bytes stand for a ciphertext) and never a private task in clear.
-fn sealed(id: &str) -> sets::DraftTask {
-    sets::DraftTask {
-        id: id.into(),
-        server: "filesystem".into(),
-        category: "single-tool".into(),
-        difficulty: "easy".into(),
-        max_steps: 4,
-        content: sets::Content::Sealed {
-            key_id: "k1".into(),
-            bytes: vec![7; 40],
-        },
-        first_set: "secret".into(),
-    }
-}
-
-async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
-    let s = submissions::NewSubmission {
-        vendor_id: vendor,
-        set_id: "dev",
-        name: "s",
-        model: "m",
-        agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
-        signing_secret: b"k",
-        trials: 1,
-        max_attempts,
-        monthly_quota: None,
-        max_open: None,
-        distractors: None,
-        about: &Default::default(),
-    };
-    submissions::create(pool, &s).await.unwrap()
-}
 
 fn record(passed: bool) -> RunRecord {
     RunRecord {
@@ -389,76 +321,6 @@ async fn a_submission_with_failed_jobs_fails_with_the_reason_and_never_ranks() {
 }
 
 #[tokio::test]
-async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
-    let (pool, vendor) = fresh(2).await;
-    sets::create_draft(
-        &pool,
-        "secret",
-        false,
-        None,
-        &[sealed("s-1"), sealed("s-2")],
-    )
-    .await
-    .unwrap();
-    sets::activate(&pool, "secret", None, &[]).await.unwrap();
-    assert!(
-        sets::put_public_set(&pool, "secret", &[task("s-3")])
-            .await
-            .is_err(),
-        "a private set never takes a task in clear"
-    );
-    assert!(
-        sets::public_tasks(&pool, "secret", sets::TaskFilter::default(), None, 10)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    assert!(
-        sets::public_task(&pool, "secret", "s-1")
-            .await
-            .unwrap()
-            .is_none()
-    );
-    assert_eq!(
-        sets::public_tasks(&pool, "dev", sets::TaskFilter::default(), None, 10)
-            .await
-            .unwrap()
-            .len(),
-        2
-    );
-    assert!(matches!(
-        sets::task_for_run(&pool, "secret", "s-1").await.unwrap(),
-        sets::StoredTask::Sealed { .. }
-    ));
-    let about = submissions::About::default();
-    let new = |set| submissions::NewSubmission {
-        vendor_id: vendor,
-        set_id: set,
-        name: "s",
-        model: "m",
-        agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
-        signing_secret: b"k",
-        trials: 2,
-        max_attempts: 3,
-        monthly_quota: Some(1),
-        max_open: None,
-        distractors: None,
-        about: &about,
-    };
-    let id = submissions::create(&pool, &new("secret")).await.unwrap();
-    assert_eq!(
-        submissions::progress(&pool, id).await.unwrap(),
-        (mcpbench_db::SubmissionStatus::Queued, 0, 4)
-    );
-    assert!(matches!(
-        submissions::create(&pool, &new("secret")).await,
-        Err(mcpbench_db::DbError::Quota { .. })
-    ));
-    submissions::create(&pool, &new("dev")).await.unwrap();
-    submissions::create(&pool, &new("dev")).await.unwrap();
-}
-
-#[tokio::test]
 async fn workers_are_shared_between_vendors_and_no_vendor_runs_past_its_cap() {
     let (pool, flood) = fresh(50).await;
     // The flooding vendor queues 250 jobs first; the other queues 50 after them.
@@ -632,48 +494,6 @@ async fn a_runs_usage_comes_back_as_reported_and_unknown_stays_unknown() {
     assert!(broken.is_err(), "the CHECK refuses a negative cost");
 }
 
-#[tokio::test]
-async fn a_public_set_id_never_takes_other_tasks_once_it_has_results() {
-    let (pool, vendor) = fresh(3).await;
-    let ids = |pool: PgPool| async move {
-        sets::public_tasks(&pool, "dev", sets::TaskFilter::default(), None, 100)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|t| t["id"].as_str().unwrap().to_string())
-            .collect::<Vec<_>>()
-    };
-    // Before any result: the set's tasks are replaced, none of the old ones left behind.
-    let fresh_list: Vec<sets::SetTask> = ["u-1", "u-2"].iter().map(|i| task(i)).collect();
-    sets::put_public_set(&pool, "dev", &fresh_list)
-        .await
-        .unwrap();
-    assert_eq!(ids(pool.clone()).await, ["u-1", "u-2"]);
-
-    submit(&pool, vendor, 1).await;
-    // The same tasks again are fine (a restart loads its dev set again).
-    sets::put_public_set(&pool, "dev", &fresh_list)
-        .await
-        .unwrap();
-    // Other tasks, or the same ids with other content, are refused and change nothing.
-    let mut changed = fresh_list.clone();
-    changed[1].task = serde_json::json!({ "id": "u-2", "goal": "something else" });
-    for other in [changed, vec![task("u-1")]] {
-        let err = sets::put_public_set(&pool, "dev", &other)
-            .await
-            .unwrap_err();
-        assert!(
-            matches!(&err, mcpbench_db::DbError::Conflict(m) if m.contains("new set id")),
-            "{err}"
-        );
-    }
-    assert_eq!(ids(pool.clone()).await, ["u-1", "u-2"]);
-    // A new id takes them.
-    sets::put_public_set(&pool, "dev-v2", &[task("u-1")])
-        .await
-        .unwrap();
-}
-
 #[test]
 fn monthly_quotas_renew_on_the_first_of_next_month_utc() {
     use time::{Date, Month, UtcOffset};
@@ -690,48 +510,4 @@ fn monthly_quotas_renew_on_the_first_of_next_month_utc() {
     assert_eq!(at(t(2026, Month::February, 1, 0, 0, 0, 0)), 28 * 86_400);
     // Another offset counts from the same instant (23:30 UTC on the 30th).
     assert_eq!(at(t(2026, Month::December, 1, 0, 30, 0, 1)), 1_800);
-}
-
-/// Every change of what the public sees tells the API's kept pages to go: a public set's
-/// tasks, a private set going live, retiring and its withheld tasks released later (a draft,
-/// which the public does not see, tells nothing).
-#[tokio::test]
-async fn what_changes_the_public_view_notifies_the_kept_pages() {
-    let (pool, _) = fresh(1).await;
-    let mut listener = sqlx::postgres::PgListener::connect_with(&pool)
-        .await
-        .unwrap();
-    listener
-        .listen(mcpbench_db::LEADERBOARD_CHANNEL)
-        .await
-        .unwrap();
-    let mut told = async |what: &str| {
-        let heard = tokio::time::timeout(Duration::from_secs(10), listener.recv()).await;
-        assert!(matches!(heard, Ok(Ok(_))), "{what} notified nothing");
-        // Nothing more than once.
-        let again = tokio::time::timeout(Duration::from_millis(200), listener.recv()).await;
-        assert!(again.is_err(), "{what} notified twice");
-    };
-    sets::put_public_set(&pool, "dev2", &[task("p-1")])
-        .await
-        .unwrap();
-    told("a public set's tasks").await;
-    sets::create_draft(&pool, "secret", false, None, &[sealed("s-1")])
-        .await
-        .unwrap();
-    sets::activate(&pool, "secret", None, &[[1; 32]])
-        .await
-        .unwrap();
-    told("going live").await;
-    // Retired under a tag without revealing: the task stays withheld until released.
-    sets::retire(&pool, "secret", Some("2026-11"), &[], None)
-        .await
-        .unwrap();
-    told("retiring").await;
-    let revealed = sets::RevealedTask {
-        salt: vec![1; 32],
-        task: serde_json::json!({ "id": "s-1" }),
-    };
-    assert!(sets::release(&pool, "secret", 0, &revealed).await.unwrap());
-    told("a release").await;
 }

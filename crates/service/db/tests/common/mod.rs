@@ -1,0 +1,77 @@
+//! What the database tests share: one throwaway PostgreSQL per test binary, a fresh migrated
+//! database per test, and the tasks and submissions they put in it.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use mcpbench_db::{PgPool, sets, submissions, vendors};
+use mcpbench_pgcluster::Cluster;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
+}
+
+/// A migrated database of its own, with a set of `tasks` tasks and one vendor.
+pub async fn fresh(tasks: usize) -> (PgPool, i64) {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let name = format!(
+        "q_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let url = cluster().create_database(&name).expect("database");
+    let pool = mcpbench_db::connect(&url, 8).await.expect("connect");
+    mcpbench_db::migrate(&pool).await.expect("migrate");
+    let set: Vec<sets::SetTask> = (0..tasks).map(|i| task(&format!("t-{i:03}"))).collect();
+    sets::put_public_set(&pool, "dev", &set).await.unwrap();
+    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
+    (pool, vendor.id)
+}
+
+pub fn task(id: &str) -> sets::SetTask {
+    sets::SetTask {
+        id: id.into(),
+        server: "filesystem".into(),
+        category: "single-tool".into(),
+        difficulty: "easy".into(),
+        max_steps: 4,
+        task: serde_json::json!({ "id": id }),
+    }
+}
+
+/// A task of the private set `secret`, sealed: the data layer stores what the caller sealed
+/// (mcpbench-sets seals; these bytes stand for a ciphertext) and never a private task in clear.
+pub fn sealed(id: &str) -> sets::DraftTask {
+    sets::DraftTask {
+        id: id.into(),
+        server: "filesystem".into(),
+        category: "single-tool".into(),
+        difficulty: "easy".into(),
+        max_steps: 4,
+        content: sets::Content::Sealed {
+            key_id: "k1".into(),
+            bytes: vec![7; 40],
+        },
+        first_set: "secret".into(),
+    }
+}
+
+pub async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
+    let s = submissions::NewSubmission {
+        vendor_id: vendor,
+        set_id: "dev",
+        name: "s",
+        model: "m",
+        agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
+        signing_secret: b"k",
+        trials: 1,
+        max_attempts,
+        monthly_quota: None,
+        max_open: None,
+        distractors: None,
+        about: &Default::default(),
+    };
+    submissions::create(pool, &s).await.unwrap()
+}
