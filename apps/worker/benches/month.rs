@@ -17,16 +17,30 @@
 //!   overall and by kind of request (an upper bound on the gateway's overhead: the tools run
 //!   in it too, and on two cores the worker, PostgreSQL and the routing layer wait their turns
 //!   for one), and of the time the worker's gateway spent on each request once it began
-//!   handling it (from the traces' `start_us` and `end_us`).
+//!   handling it (from the traces' `start_us` and `end_us`);
+//! - when the requests over 5 ms came: how few seconds hold half of them, and each process's
+//!   CPU and the host's steal (the time it took from this virtual machine's CPUs) in those
+//!   seconds against the others (`month/slow.rs`, from a sample taken every second), and with
+//!   `MONTH_TIMELINE` set, every second's line.
 //!
 //! The agents speak MCP 2025-11-25 (a session per server: `initialize`, the stream of server
 //! messages, `DELETE`); `MONTH_MCP=2026-07-28` makes them stateless (`server/discover`).
 //!
+//! The kernel's autogroup (`kernel.sched_autogroup_enabled`) skews the figures where it is on:
+//! it schedules each PostgreSQL backend as a group as large as the whole service. Deployments
+//! run in cgroups, where it does not apply; the bench says so when it is on.
+//!
 //! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. Bounded by `MONTH_LIMIT_SECS`
 //! (1,800). Nothing here asserts a time; it prints figures.
 
+#[path = "month/machine.rs"]
+mod machine;
+#[path = "month/slow.rs"]
+mod slow;
 #[path = "../tests/support/mod.rs"]
 mod support;
+
+use machine::rss_kib;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -53,74 +67,6 @@ fn revision() -> (String, mcpbench_agents::Revision) {
     let named = std::env::var("MONTH_MCP").unwrap_or_else(|_| "2025-11-25".into());
     let revision = named.parse().expect("MONTH_MCP names a revision");
     (named, revision)
-}
-
-/// The worker's resident memory in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// The CPU seconds process `pid` has used, with those of the children it has reaped, from
-/// `/proc/<pid>/stat` (whose ticks are the kernel's `USER_HZ`, 100 a second on Linux).
-fn cpu_secs(pid: u32) -> f64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0.0;
-    };
-    // After the command's closing parenthesis: state, ppid, ..., utime (14th field) to
-    // cstime (17th).
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    let ticks: u64 = fields
-        .get(11..15)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|f| f.parse::<u64>().ok())
-        .sum();
-    ticks as f64 / 100.0
-}
-
-/// PostgreSQL's CPU seconds: its postmaster's (with the backends it has reaped) and those of
-/// its live children.
-async fn postgres_cpu_secs(pool: &sqlx::PgPool) -> f64 {
-    let data: String = sqlx::query_scalar("SELECT current_setting('data_directory')")
-        .fetch_one(pool)
-        .await
-        .unwrap();
-    let Some(postmaster) = std::fs::read_to_string(format!("{data}/postmaster.pid"))
-        .ok()
-        .and_then(|t| t.lines().next()?.trim().parse::<u32>().ok())
-    else {
-        return f64::NAN;
-    };
-    let children = std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|s| {
-                    s.rsplit_once(')')?
-                        .1
-                        .split_whitespace()
-                        .nth(1)?
-                        .parse()
-                        .ok()
-                })
-                == Some(postmaster)
-        });
-    cpu_secs(postmaster) + children.map(cpu_secs).sum::<f64>()
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -190,12 +136,13 @@ async fn main() {
     );
     tokio::time::sleep(Duration::from_secs(2)).await;
     let idle_kib = rss_kib(worker.id());
-    let cpu_before = (
-        cpu_secs(std::process::id()),
-        postgres_cpu_secs(pool).await,
-        cpu_secs(worker.id()),
-        cpu_secs(agents.id()),
-    );
+    let watched = machine::Watched {
+        route: std::process::id(),
+        postmaster: machine::postmaster(pool).await,
+        worker: worker.id(),
+        agents: agents.id(),
+    };
+    let cpu_before = watched.cpu();
 
     for v in 0..vendors {
         let (vendor, _) = mcpbench_db::vendors::create(pool, &format!("vendor-{v}"), false, false)
@@ -211,6 +158,14 @@ async fn main() {
         revision().0
     );
 
+    let sampler = machine::Sampler::start(watched);
+    if machine::autogroup() {
+        println!(
+            "note: the kernel's autogroup is on, so each PostgreSQL backend is scheduled as a \
+             group as large as this whole bench; deployments run in cgroups, where it does not \
+             apply. For comparable figures: sysctl kernel.sched_autogroup_enabled=0"
+        );
+    }
     let started = Instant::now();
     let mut peak = 0;
     let mut peak_kib = idle_kib;
@@ -254,12 +209,11 @@ async fn main() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     let wall = started.elapsed().as_secs_f64();
-    let cpu = [
-        cpu_secs(std::process::id()) - cpu_before.0,
-        postgres_cpu_secs(pool).await - cpu_before.1,
-        cpu_secs(worker.id()) - cpu_before.2,
-        cpu_secs(agents.id()) - cpu_before.3,
-    ];
+    let cpu_after = watched.cpu();
+    let cpu: [f64; 4] = std::array::from_fn(|i| cpu_after[i] - cpu_before[i]);
+    let seconds = sampler.seconds();
+    let steal = sampler.steal();
+    drop(sampler);
     let steady = match (steady_from, steady_to) {
         (Some((t0, d0)), Some((t1, d1))) if t1 > t0 && d1 > d0 => Some((
             (d1 - d0) / (t1 - t0),
@@ -309,12 +263,14 @@ async fn main() {
     let per_run = |secs: f64| 1000.0 * secs / runs.max(1) as f64;
     println!(
         "CPU per run         worker {:.1} ms, routing layer {:.1} ms (with this bench's own \
-         polling), PostgreSQL {:.1} ms, agents {:.1} ms; all four used {:.0}% of the two cores",
+         polling), PostgreSQL {:.1} ms, agents {:.1} ms; all four used {:.0}% of the two cores, \
+         and the host took {:.1}% of them (steal)",
         per_run(cpu[2]),
         per_run(cpu[0]),
         per_run(cpu[1]),
         per_run(cpu[3]),
-        100.0 * cpu.iter().sum::<f64>() / (2.0 * wall)
+        100.0 * cpu.iter().sum::<f64>() / (2.0 * wall),
+        100.0 * steal / (2.0 * wall)
     );
     println!("a job's own stages  {stages} (means, from the worker's metrics)");
     println!(
@@ -338,6 +294,12 @@ async fn main() {
     );
     by_kind(&timed);
     by_period(&timed);
+    let opening = |kind| matches!(kind, "initialize" | "server/discover");
+    let requests: Vec<_> = timed
+        .iter()
+        .map(|t| (t.at, t.micros, opening(t.kind)))
+        .collect();
+    slow::report(&requests, &seconds);
     println!(
         "gateway handling    {} MCP requests in the traces, p50 {:.2} ms, p99 {:.2} ms (from \
          the worker's gateway taking a request to its answer, tools included)",
