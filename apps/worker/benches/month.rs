@@ -212,8 +212,8 @@ async fn main() {
     let cpu_after = watched.cpu();
     let cpu: [f64; 4] = std::array::from_fn(|i| cpu_after[i] - cpu_before[i]);
     let seconds = sampler.seconds();
-    let steal = sampler.steal();
     drop(sampler);
+    let steal: f64 = seconds.iter().map(|s| s.steal).sum();
     let steady = match (steady_from, steady_to) {
         (Some((t0, d0)), Some((t1, d1))) if t1 > t0 && d1 > d0 => Some((
             (d1 - d0) / (t1 - t0),

@@ -155,9 +155,4 @@ impl Sampler {
     pub fn seconds(&self) -> Vec<Second> {
         self.seconds.lock().unwrap().clone()
     }
-
-    /// The host's steal over the whole month so far, in CPU seconds.
-    pub fn steal(&self) -> f64 {
-        self.seconds.lock().unwrap().iter().map(|s| s.steal).sum()
-    }
 }
