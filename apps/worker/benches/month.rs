@@ -11,7 +11,9 @@
 //! - the wall time beside the agent-bound floor (every run's tool calls times the mean think
 //!   time, over the concurrency) and their ratio;
 //! - the most runs the worker held in flight at once, and its memory per in-flight run (its
-//!   resident memory at that moment, less what it held idle, over the runs);
+//!   resident memory less what it held idle, over the runs): when the slots first filled, and
+//!   the most while they stayed full (by then the allocator holds memory beside the runs'
+//!   own); and what it still held after the last run;
 //! - the p50 and p99 of an MCP request's time through the routing layer and the worker's
 //!   gateway, from the routing layer holding the whole request to it holding the whole answer,
 //!   overall and by kind of request (an upper bound on the gateway's overhead: the tools run
@@ -169,6 +171,8 @@ async fn main() {
     let started = Instant::now();
     let mut peak = 0;
     let mut peak_kib = idle_kib;
+    // The most the worker held while its slots were full (the allocator's own share included).
+    let mut steady_kib = idle_kib;
     let mut last_report = Instant::now();
     // The steady state: from the first moment the slots are all but full to the last at which
     // jobs still wait; its first and last (time, runs done), and the in-flight samples.
@@ -187,9 +191,13 @@ async fn main() {
             steady_to = Some((started.elapsed().as_secs_f64(), done));
             steady_held.push(in_flight as f64);
         }
+        let kib = rss_kib(worker.id());
         if in_flight as u64 > peak {
             peak = in_flight as u64;
-            peak_kib = rss_kib(worker.id());
+            peak_kib = kib;
+        }
+        if in_flight as f64 >= 0.95 * concurrency as f64 {
+            steady_kib = steady_kib.max(kib);
         }
         if last_report.elapsed() > Duration::from_secs(10) {
             println!(
@@ -222,6 +230,7 @@ async fn main() {
         _ => None,
     };
     let stages = stages(&metrics).await;
+    let after_kib = rss_kib(worker.id());
     worker.kill().ok();
     worker.wait().ok();
     agents.kill().ok();
@@ -278,11 +287,18 @@ async fn main() {
          average in the steady state",
         steady.map_or(f64::NAN, |(_, held)| held)
     );
+    let per_run = |kib: u64| (kib.saturating_sub(idle_kib)) as f64 / peak.max(1) as f64;
     println!(
-        "worker memory       {} MiB idle, {} MiB at the peak: {:.0} KiB per in-flight run",
+        "worker memory       {} MiB idle; {} MiB when the slots first filled ({:.0} KiB per \
+         in-flight run), at most {} MiB while they stayed full ({:.0} KiB per run, what the \
+         allocator keeps beside the runs included); {} MiB after the last run (the kept worlds \
+         and what the allocator keeps)",
         idle_kib / 1024,
         peak_kib / 1024,
-        (peak_kib.saturating_sub(idle_kib)) as f64 / peak.max(1) as f64
+        per_run(peak_kib),
+        steady_kib / 1024,
+        per_run(steady_kib),
+        after_kib / 1024,
     );
     println!(
         "gateway             {} MCP requests, p50 {:.2} ms, p99 {:.2} ms (through the routing \

@@ -17,7 +17,15 @@ pub trait Simulated: Sized + Send + 'static {
     /// The server's name, the namespace of its tools and predicates (`filesystem`).
     const NAME: &'static str;
     /// The initial state a task gives the server (`initial_state.<NAME>`).
-    type Seed: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Default;
+    type Seed: Serialize
+        + DeserializeOwned
+        + JsonSchema
+        + Clone
+        + Debug
+        + PartialEq
+        + Default
+        + Send
+        + Sync;
     /// The server's predicate atoms, an externally tagged enum whose variants are renamed to
     /// `<NAME>.<predicate>`.
     type Atom: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq;

@@ -158,8 +158,8 @@ impl<T: Borrow<Task>> Run for TaskRun<T> {
 
     fn server_snapshot(&self, tool: &str) -> Value {
         split_tool(tool)
-            .and_then(|(server, _)| self.world.server(server))
-            .map_or(Value::Null, |s| s.snapshot())
+            .and_then(|(server, _)| self.world.server_snapshot(server))
+            .unwrap_or(Value::Null)
     }
 
     fn reads_only(&self, tool: &str) -> bool {

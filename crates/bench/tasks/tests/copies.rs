@@ -47,3 +47,35 @@ fn a_copied_world_behaves_as_one_built_afresh_and_runs_never_share_state() {
         tasks.len()
     );
 }
+
+#[test]
+fn a_run_copies_only_the_servers_it_calls() {
+    let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+    let tasks = load_dir(&dev).expect("the dev set loads");
+    let (mut offered, mut copied) = (0, 0);
+    for task in &tasks {
+        let servers = task.offered_servers();
+        let mut world = World::new(&task.initial_state, &servers).unwrap();
+        assert!(
+            world.copied_servers().is_empty(),
+            "{}: a new world shares every server",
+            task.id
+        );
+        let mut called: Vec<&str> = Vec::new();
+        for call in task.shortest_reference().iter().filter_map(|s| s.as_call()) {
+            let _ = world.call(&call.tool, &call.arguments);
+            called.push(call.tool.split_once('.').unwrap().0);
+        }
+        let mut own = world.copied_servers();
+        own.sort_unstable();
+        called.sort_unstable();
+        called.dedup();
+        assert_eq!(own, called, "{}: the servers copied", task.id);
+        offered += servers.len();
+        copied += own.len();
+    }
+    assert!(
+        copied * 3 < offered * 2,
+        "the dev set's runs leave many offered servers uncalled ({copied} of {offered} copied)"
+    );
+}

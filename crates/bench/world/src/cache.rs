@@ -1,21 +1,23 @@
-//! Worlds built once per initial state, copied for every run.
+//! Worlds built once per initial state, shared by every run of it.
 //!
 //! A worker opens a run's world when the run starts, and its analysis builds the same world
 //! three more times (the replay, the initial state the claims are judged against, the
 //! reference's replay for the task's shape): four builds of one seed per run, about 1.1 ms each
 //! for the dev set. Building is deterministic (the same seed gives the same state), so the
-//! first build of a seed is kept and later ones copy it: 0.2 ms (`cargo bench -p
-//! mcpbench-tasks --bench worlds` prints both).
+//! first build of a seed is kept, and later worlds share its servers, each copying a server only
+//! when it first calls it (`slot.rs`). `cargo bench -p mcpbench-tasks --bench worlds` prints
+//! what each costs.
 //!
 //! The key is the seed itself (its JSON) and the servers, so two tasks share an entry only when
 //! their worlds are identical. The least recently used entry goes when [`CAPACITY`] is
-//! reached. Entries live in this process only, until evicted; a private task's world is held
-//! here as it is in its runs' own memory while they run. Only runs and their analyses come
-//! here (`TaskRun`); checking a task builds its world without keeping it.
+//! reached; the runs that share its servers keep them until they end. Entries live in this
+//! process only; a private task's world is held here as it is in its runs' own memory while
+//! they run. Only runs and their analyses come here (`TaskRun`); checking a task builds its
+//! world without keeping it.
 
 use crate::{InitialState, World, WorldError};
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
+use std::sync::{LazyLock, Mutex, MutexGuard};
 
 /// Worlds kept: the tasks of a set in use (the dev set has 200) and room to spare. A dev-set
 /// world holds about 0.5 MiB, so a full cache holds about 130 MiB, a fixed cost beside the
@@ -27,9 +29,8 @@ pub const CAPACITY: usize = 256;
 type Key = (Vec<String>, String);
 
 struct Entry {
-    // Each world behind its own lock: copying a postgres world reads its connection, which is
-    // one thread's at a time. Copies of different worlds never wait for each other.
-    world: Arc<Mutex<World>>,
+    // Every server of it kept (`Slot::Kept`): a run's world shares them until it calls one.
+    world: World,
     used: u64,
 }
 
@@ -46,33 +47,27 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl World {
-    /// The named servers in the state `initial` gives them: a copy of the world built from the
-    /// same seed before, or a new one (kept for next time).
+    /// The named servers in the state `initial` gives them: the world built from the same seed
+    /// before (each server copied when the run first calls it), or a new one, kept for next
+    /// time.
     pub fn new(initial: &InitialState, servers: &[String]) -> Result<World, WorldError> {
         let seed = serde_json::to_string(initial).expect("a seed serializes");
         let key = (servers.to_vec(), seed);
-        let kept = {
+        {
             let mut cache = lock(&CACHE);
             cache.clock += 1;
             let now = cache.clock;
-            cache.entries.get_mut(&key).map(|e| {
+            if let Some(e) = cache.entries.get_mut(&key) {
                 e.used = now;
-                e.world.clone()
-            })
-        };
-        if let Some(world) = kept {
-            // A copy the engine's memory limit refuses is built afresh instead.
-            let copied = lock(&world).copy();
-            return copied.or_else(|_| World::build(initial, servers));
+                return e.world.copy();
+            }
         }
-        let world = World::build(initial, servers)?;
-        let Ok(copy) = world.copy() else {
-            return Ok(world);
-        };
+        let world = World::build(initial, servers)?.into_kept(initial);
+        let shared = world.copy()?;
         let mut cache = lock(&CACHE);
         if cache.entries.contains_key(&key) {
             // Another run built the same seed meanwhile: its world is kept already.
-            return Ok(copy);
+            return Ok(shared);
         }
         if cache.entries.len() >= CAPACITY
             && let Some(oldest) = cache
@@ -85,14 +80,8 @@ impl World {
         }
         cache.clock += 1;
         let used = cache.clock;
-        cache.entries.insert(
-            key,
-            Entry {
-                world: Arc::new(Mutex::new(world)),
-                used,
-            },
-        );
-        Ok(copy)
+        cache.entries.insert(key, Entry { world, used });
+        Ok(shared)
     }
 }
 

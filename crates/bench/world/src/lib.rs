@@ -8,12 +8,15 @@
 
 mod cache;
 mod macros;
+mod slot;
 mod template;
 
 pub use cache::{CAPACITY, cached_worlds};
 pub use template::{AnyTemplate, Composed, TaskBody};
 
-use mcpbench_sim::{SeedError, Server, ToolError, ToolSpec};
+pub(crate) use slot::Slot;
+
+use mcpbench_sim::{SeedError, ToolError, ToolSpec};
 use serde_json::Value;
 
 servers! {
@@ -55,18 +58,15 @@ impl World {
     pub fn call(&mut self, qualified: &str, args: &Value) -> Result<Value, ToolError> {
         let (server, tool) = split_tool(qualified)
             .ok_or_else(|| ToolError::not_found(format!("no tool named {qualified}")))?;
-        let s = self
-            .server_mut(server)
-            .ok_or_else(|| ToolError::not_found(format!("no server named {server} in this run")))?;
-        s.call(tool, args)
+        self.call_server(server, tool, args)
     }
 
     /// The state of every server, keyed by server name.
     pub fn snapshot(&self) -> Value {
         let mut map = serde_json::Map::new();
         for name in SERVERS {
-            if let Some(s) = self.server(name) {
-                map.insert((*name).to_string(), s.snapshot());
+            if let Some(state) = self.server_snapshot(name) {
+                map.insert((*name).to_string(), state);
             }
         }
         Value::Object(map)

@@ -127,21 +127,22 @@ macro_rules! servers {
             }
         }
 
-        /// The live servers of one run.
+        /// The live servers of one run: each its own once the run has called it, shared with
+        /// the world its seed built until then (`slot.rs`).
         pub struct World {
-            $( $name: Option<$ty>, )*
+            $( $name: Option<$crate::Slot<$ty>>, )*
         }
 
         impl World {
             /// Builds the named servers, each from its seed in `initial` (or its default seed).
-            /// [`World::new`] gives the same world, copied from one built before when it can.
+            /// [`World::new`] gives the same world, sharing one built before when it can.
             pub fn build(initial: &InitialState, servers: &[String]) -> Result<World, WorldError> {
                 $( let mut $name = None; )*
                 for server in servers {
                     match server.as_str() {
                         $( stringify!($name) => {
                             let seed = initial.$name.clone().unwrap_or_default();
-                            $name = Some(<$ty as mcpbench_sim::Simulated>::from_seed(&seed)?);
+                            $name = Some($crate::Slot::Own(<$ty as mcpbench_sim::Simulated>::from_seed(&seed)?));
                         } )*
                         other => return Err(WorldError::UnknownServer(other.to_string())),
                     }
@@ -149,10 +150,21 @@ macro_rules! servers {
                 Ok(World { $( $name, )* })
             }
 
-            /// An exact copy of every server's state ([`mcpbench_sim::Simulated::copy`]).
+            /// This world, every server of it kept for the copies made of it ([`World::copy`]),
+            /// which share each server's state until they call it. `initial` is what it was
+            /// built from (a server is built afresh from it when a copy is refused).
+            pub(crate) fn into_kept(self, initial: &InitialState) -> World {
+                World { $( $name: self.$name.map(|slot| match slot {
+                    $crate::Slot::Own(state) => $crate::Slot::keep(state, initial.$name.clone().unwrap_or_default()),
+                    kept => kept,
+                }), )* }
+            }
+
+            /// An exact copy of every server's state ([`mcpbench_sim::Simulated::copy`]); a
+            /// server kept for copies is shared until the copy calls it.
             pub fn copy(&self) -> Result<World, WorldError> {
                 Ok(World { $( $name: match &self.$name {
-                    Some(s) => Some(<$ty as mcpbench_sim::Simulated>::copy(s)?),
+                    Some(s) => Some(s.copy()?),
                     None => None,
                 }, )* })
             }
@@ -160,21 +172,40 @@ macro_rules! servers {
             /// Whether the atom holds; `false` when its server is not part of this world.
             pub fn holds(&self, atom: &Atom) -> bool {
                 match atom {
-                    $( Atom::$name(a) => self.$name.as_ref().is_some_and(|s| mcpbench_sim::Simulated::holds(s, a)), )*
+                    $( Atom::$name(a) => self.$name.as_ref().is_some_and(|s| s.read(|s| mcpbench_sim::Simulated::holds(s, a))), )*
                 }
             }
 
-            pub fn server(&self, name: &str) -> Option<&dyn Server> {
+            /// The state of one server ([`mcpbench_sim::Simulated::snapshot`]), when it is part
+            /// of this world.
+            pub fn server_snapshot(&self, name: &str) -> Option<Value> {
                 match name {
-                    $( stringify!($name) => self.$name.as_ref().map(|s| s as &dyn Server), )*
+                    $( stringify!($name) => self.$name.as_ref().map(|s| s.read(mcpbench_sim::Simulated::snapshot)), )*
                     _ => None,
                 }
             }
 
-            pub fn server_mut(&mut self, name: &str) -> Option<&mut dyn Server> {
-                match name {
-                    $( stringify!($name) => self.$name.as_mut().map(|s| s as &mut dyn Server), )*
-                    _ => None,
+            /// The servers this world has copied for itself: those it has called.
+            pub fn copied_servers(&self) -> Vec<&'static str> {
+                let mut out = Vec::new();
+                $( if self.$name.as_ref().is_some_and($crate::Slot::is_own) { out.push(stringify!($name)); } )*
+                out
+            }
+
+            /// Calls one tool of a server of this world, copying the server's state first if
+            /// this is the world's first call there.
+            fn call_server(&mut self, server: &str, tool: &str, args: &Value) -> Result<Value, ToolError> {
+                let missing = || ToolError::not_found(format!("no server named {server} in this run"));
+                match server {
+                    $( stringify!($name) => {
+                        // Only postgres's engine can refuse (its memory limit, shared by every
+                        // run); the slot stays shared, so trying again tries again.
+                        let state = self.$name.as_mut().ok_or_else(missing)?.own().map_err(|_| {
+                            ToolError::new(mcpbench_sim::ErrorKind::Unavailable, "the server is out of memory for a moment; try again")
+                        })?;
+                        mcpbench_sim::Server::call(state, tool, args)
+                    } )*
+                    _ => Err(missing()),
                 }
             }
         }
