@@ -1,7 +1,8 @@
-//! A run's world is a copy of the world its seed built before (`mcpbench_world`'s cache): for
-//! every task of the dev set, the copy starts in the same state as a world built afresh, gives
-//! the same answers to the task's reference calls and ends in the same state, and what a run
-//! does to its copy never reaches the kept world.
+//! A run's world shares the servers of the world its seed built before (`mcpbench_world`'s
+//! cache) and copies each on its first call there: for every task of the dev set, such a world
+//! starts in the same state as a world built afresh, gives the same answers to the task's
+//! reference calls and ends in the same state, what a run does to it never reaches the kept
+//! world, and it copies exactly the servers the run calls.
 
 use mcpbench_tasks::load_dir;
 use mcpbench_world::World;
@@ -17,7 +18,7 @@ fn a_copied_world_behaves_as_one_built_afresh_and_runs_never_share_state() {
         let servers = task.offered_servers();
         let mut built = World::build(&task.initial_state, &servers).unwrap();
         let initial = built.snapshot();
-        // The first `new` builds and keeps; the second copies what was kept.
+        // The first `new` builds and keeps; the second shares what was kept.
         World::new(&task.initial_state, &servers).unwrap();
         let mut copied = World::new(&task.initial_state, &servers).unwrap();
         assert_eq!(copied.snapshot(), initial, "{}: the initial state", task.id);

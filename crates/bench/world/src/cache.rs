@@ -10,7 +10,9 @@
 //!
 //! The key is the seed itself (its JSON) and the servers, so two tasks share an entry only when
 //! their worlds are identical. The least recently used entry goes when [`CAPACITY`] is
-//! reached; the runs that share its servers keep them until they end. Entries live in this
+//! reached; the runs that share its servers keep them until they end (a run of that seed
+//! meanwhile builds it again, so for a while both count, postgres's towards its engine's
+//! shared memory limit). Entries live in this
 //! process only; a private task's world is held here as it is in its runs' own memory while
 //! they run. Only runs and their analyses come here (`TaskRun`); checking a task builds its
 //! world without keeping it.

@@ -185,7 +185,8 @@ macro_rules! servers {
                 }
             }
 
-            /// The servers this world has copied for itself: those it has called.
+            /// The servers this world holds its own state of: every server of a world built
+            /// with [`World::build`]; those it has called, of one made by [`World::new`].
             pub fn copied_servers(&self) -> Vec<&'static str> {
                 let mut out = Vec::new();
                 $( if self.$name.as_ref().is_some_and($crate::Slot::is_own) { out.push(stringify!($name)); } )*
@@ -193,7 +194,9 @@ macro_rules! servers {
             }
 
             /// Calls one tool of a server of this world, copying the server's state first if
-            /// this is the world's first call there.
+            /// this is the world's first call there. Read-only tools copy too: a postgres read
+            /// moves its engine's own state (its random sequence, its statement counter), which
+            /// a shared state must never do, and only a run's first call to a server copies.
             fn call_server(&mut self, server: &str, tool: &str, args: &Value) -> Result<Value, ToolError> {
                 let missing = || ToolError::not_found(format!("no server named {server} in this run"));
                 match server {

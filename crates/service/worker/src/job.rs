@@ -120,7 +120,7 @@ impl Worker {
         self.stage("store", storing);
         let mut record = record(&result, key);
         let analysing = Instant::now();
-        // The analysis replays the trace on a fresh copy of the task's world: milliseconds of
+        // The analysis replays the trace on a fresh world of the task's: milliseconds of
         // CPU, kept off the threads that answer other runs' agents.
         let facts = prepared.clone();
         let (analysis, result) = match tokio::task::spawn_blocking(move || {
