@@ -171,7 +171,8 @@ async fn main() {
     let started = Instant::now();
     let mut peak = 0;
     let mut peak_kib = idle_kib;
-    // The most the worker held while its slots were full (the allocator's own share included).
+    // The most the worker held while its runs in flight stayed near their most (the
+    // allocator's own share included).
     let mut steady_kib = idle_kib;
     let mut last_report = Instant::now();
     // The steady state: from the first moment the slots are all but full to the last at which
@@ -196,7 +197,8 @@ async fn main() {
             peak = in_flight as u64;
             peak_kib = kib;
         }
-        if in_flight as f64 >= 0.95 * concurrency as f64 {
+        // Near the most runs held so far, which is the slots unless the month is smaller.
+        if in_flight as f64 >= 0.95 * peak as f64 {
             steady_kib = steady_kib.max(kib);
         }
         if last_report.elapsed() > Duration::from_secs(10) {

@@ -33,8 +33,8 @@ pub trait Simulated: Sized + Send + 'static {
     /// Builds the server in the given state; refuses a seed it cannot honour.
     fn from_seed(seed: &Self::Seed) -> Result<Self, SeedError>;
     /// An exact copy of the state: a run copies each server of the world its task's seed built
-    /// on its first call there, which is much cheaper than building it again. Fails only where copying needs memory a
-    /// limit refuses (postgres's engine).
+    /// on its first call there, which is much cheaper than building it again. Fails only where
+    /// copying needs memory a limit refuses (postgres's engine).
     fn copy(&self) -> Result<Self, SeedError>;
     /// The tools, in listing order.
     fn toolbox() -> &'static ToolBox<Self>;

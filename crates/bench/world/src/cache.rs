@@ -12,10 +12,9 @@
 //! their worlds are identical. The least recently used entry goes when [`CAPACITY`] is
 //! reached; the runs that share its servers keep them until they end (a run of that seed
 //! meanwhile builds it again, so for a while both count, postgres's towards its engine's
-//! shared memory limit). Entries live in this
-//! process only; a private task's world is held here as it is in its runs' own memory while
-//! they run. Only runs and their analyses come here (`TaskRun`); checking a task builds its
-//! world without keeping it.
+//! shared memory limit). Entries live in this process only; a private task's world is held here
+//! as it is in its runs' own memory while they run. Only runs and their analyses come here
+//! (`TaskRun`); checking a task builds its world without keeping it.
 
 use crate::{InitialState, World, WorldError};
 use std::collections::HashMap;

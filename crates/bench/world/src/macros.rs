@@ -204,7 +204,9 @@ macro_rules! servers {
                         // Only postgres's engine can refuse (its memory limit, shared by every
                         // run); the slot stays shared, so trying again tries again.
                         let state = self.$name.as_mut().ok_or_else(missing)?.own().map_err(|_| {
-                            ToolError::new(mcpbench_sim::ErrorKind::Unavailable, "the server is out of memory for a moment; try again")
+                            ToolError::new(mcpbench_sim::ErrorKind::Unavailable, format!(
+                                "the {server} server could not start: the benchmark is out of memory for a moment (our side, not your call); try again"
+                            ))
                         })?;
                         mcpbench_sim::Server::call(state, tool, args)
                     } )*
