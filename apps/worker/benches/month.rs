@@ -32,7 +32,8 @@
 //! it schedules each PostgreSQL backend as a group as large as the whole service. Deployments
 //! run in cgroups, where it does not apply; the bench says so when it is on.
 //!
-//! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. Bounded by `MONTH_LIMIT_SECS`
+//! Smaller runs: `MONTH_VENDORS`, `MONTH_TASKS`, `MONTH_TRIALS`. `MONTH_RAMP_SECS` (10, the
+//! worker's default) is how long the worker takes to fill its slots. Bounded by `MONTH_LIMIT_SECS`
 //! (1,800). Nothing here asserts a time; it prints figures.
 
 #[path = "month/machine.rs"]
@@ -91,6 +92,7 @@ async fn main() {
     let tasks = env("MONTH_TASKS", 200) as usize;
     let trials = env("MONTH_TRIALS", 5) as i32;
     let concurrency = env("MONTH_CONCURRENCY", 1000);
+    let ramp = env("MONTH_RAMP_SECS", 10);
     let limit = Duration::from_secs(env("MONTH_LIMIT_SECS", 1800));
     let (think_lo, think_hi) = think();
     let agents_at = std::env::var("MONTH_AGENTS_AT").unwrap_or_else(|_| "idle".into());
@@ -122,6 +124,7 @@ async fn main() {
 
     let traces = tempfile::tempdir().unwrap();
     let concurrency_text = concurrency.to_string();
+    let ramp_text = ramp.to_string();
     let metrics = format!("127.0.0.1:{}", support::free_port());
     let mut worker = support::spawn_worker(
         &s.url,
@@ -129,6 +132,7 @@ async fn main() {
         &[
             ("MCPBENCH_GATEWAY_URL", gateway.as_str()),
             ("MCPBENCH_WORKER_CONCURRENCY", concurrency_text.as_str()),
+            ("MCPBENCH_WORKER_RAMP_SECS", ramp_text.as_str()),
             ("MCPBENCH_VENDOR_MAX_RUNNING", "0"),
             ("MCPBENCH_LEASE_SECS", "30"),
             ("MCPBENCH_TIME_BUDGET_SECS", "120"),
@@ -155,8 +159,8 @@ async fn main() {
     let runs_total = vendors * tasks * trials as usize;
     println!(
         "month: {vendors} vendors x {tasks} tasks x {trials} trials = {runs_total} runs, think \
-         {think_lo}-{think_hi} ms per call, one worker with {concurrency} slots, the agents at \
-         priority {agents_at}, speaking MCP {}",
+         {think_lo}-{think_hi} ms per call, one worker with {concurrency} slots (filled over \
+         {ramp} s), the agents at priority {agents_at}, speaking MCP {}",
         revision().0
     );
 

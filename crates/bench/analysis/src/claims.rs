@@ -6,6 +6,7 @@
 //! when broken. Without that, doing nothing would earn partial credit.
 
 use mcpbench_tasks::{Atom, Pred, Task, TaskRun};
+use std::borrow::Borrow;
 
 /// One claim's verdict, in the check's order.
 pub(crate) struct ClaimVerdict<'a> {
@@ -58,8 +59,8 @@ pub(crate) fn guards(task: &Task, initial: &TaskRun<&Task>) -> Vec<bool> {
 
 /// Judges every claim and guard of the run's task on its final state and `answer`; `guards`
 /// says which parts are guards (see [`guards`]).
-pub(crate) fn judge<'a>(
-    run: &'a TaskRun<&'a Task>,
+pub(crate) fn judge<'a, T: Borrow<Task>>(
+    run: &'a TaskRun<T>,
     guards: &[bool],
     answer: Option<&str>,
 ) -> Verdicts<'a> {
@@ -88,7 +89,11 @@ pub(crate) fn judge<'a>(
 }
 
 /// Why a claim or guard does not hold, quoted from the task.
-pub(crate) fn why(run: &TaskRun<&Task>, part: &Pred<Atom>, answer: Option<&str>) -> Option<String> {
+pub(crate) fn why<T: Borrow<Task>>(
+    run: &TaskRun<T>,
+    part: &Pred<Atom>,
+    answer: Option<&str>,
+) -> Option<String> {
     let world = run.world();
     part.unmet(answer, &mut |a| world.holds(a))
 }

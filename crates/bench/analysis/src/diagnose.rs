@@ -6,13 +6,14 @@ use mcpbench_gateway::trace::RunSummary;
 use mcpbench_scoring::analysis::{PARAMETERS_MIN, SELECTION_MIN};
 use mcpbench_scoring::{Failure, FailureGroup, ReferenceMatch};
 use mcpbench_tasks::{Task, TaskRun};
+use std::borrow::Borrow;
 
 use crate::claims::{self, Verdicts};
 use crate::{Fate, Replayed};
 
 /// What the rules look at.
-pub(crate) struct Run<'a> {
-    pub task_run: &'a TaskRun<&'a Task>,
+pub(crate) struct Run<'a, T: Borrow<Task>> {
+    pub task_run: &'a TaskRun<T>,
     pub summary: &'a RunSummary,
     pub answer: Option<&'a str>,
     pub agent_error: Option<&'a str>,
@@ -27,7 +28,7 @@ fn failure(group: FailureGroup, evidence: Option<String>) -> Option<Failure> {
 
 /// The group of a failed run; `None` for a harness error (never scored) or a reason this
 /// version does not know.
-pub(crate) fn diagnose(run: &Run<'_>) -> Option<Failure> {
+pub(crate) fn diagnose<T: Borrow<Task>>(run: &Run<'_, T>) -> Option<Failure> {
     match run.summary.reason.as_str() {
         "budget_exceeded" => {
             let first = run.calls.iter().find(|c| c.fate == Fate::OverBudget);
@@ -54,7 +55,7 @@ const AGENT_WORDS_CHARS: usize = 600;
 
 /// What the harness saw of the agent, cut to a bounded length, NUL bytes replaced (the agent
 /// wrote them; a database's text cannot hold them).
-fn agent_words(run: &Run<'_>) -> Option<String> {
+fn agent_words<T: Borrow<Task>>(run: &Run<'_, T>) -> Option<String> {
     let words = run.agent_error.or(run.summary.detail.as_deref())?;
     let mut out: String = words
         .chars()
@@ -68,7 +69,7 @@ fn agent_words(run: &Run<'_>) -> Option<String> {
 }
 
 /// The five rules for a run whose check does not hold.
-fn unmet(run: &Run<'_>) -> Failure {
+fn unmet<T: Borrow<Task>>(run: &Run<'_, T>) -> Failure {
     let v = run.verdicts;
     let why = |part| claims::why(run.task_run, part, run.answer);
     let first_unmet = v.unmet().next();

@@ -7,15 +7,18 @@
 //! exactly the final state the agent left (the servers are deterministic), and refuses a trace
 //! whose counts the replay does not reproduce: the trace is not of this task. Everything here
 //! is therefore recomputable from stored traces, which is what `mcpbench admin rescore` does.
+//! A worker that has just run the task holds that final state already and skips the replay
+//! ([`analyze_final`]); the rescore test holds the two to the same analysis.
 
 mod claims;
 mod diagnose;
 mod reference;
 
-use mcpbench_gateway::trace::{Line, RunSummary};
+use mcpbench_gateway::trace::{Event, Line, Outcome, RunSummary};
 use mcpbench_scoring::{CallTally, RunAnalysis, RunCounts};
 use mcpbench_tasks::{CallOutcome, Shape, Task, TaskRun};
 use serde_json::{Map, Value};
+use std::borrow::Borrow;
 
 use crate::reference::MadeCall;
 
@@ -93,6 +96,62 @@ pub fn analyze_with(
     facts: &TaskFacts,
     trace: &[Line],
 ) -> Result<RunAnalysis, AnalysisError> {
+    let summary = checked(task, facts, trace)?;
+    let mut run = TaskRun::new(task).map_err(|e| AnalysisError::World(e.to_string()))?;
+    let calls = calls_of(trace, |tool, arguments, _| {
+        match run.attempt(tool, arguments) {
+            CallOutcome::OverBudget { .. } => Fate::OverBudget,
+            CallOutcome::Unlisted => Fate::Unlisted,
+            CallOutcome::InvalidArguments(_) => Fate::Invalid,
+            CallOutcome::InjectedFault(_) => Fate::Fault,
+            CallOutcome::ToolError(_) => Fate::ToolError,
+            CallOutcome::Ok(_) => Fate::Ok,
+        }
+    });
+    finish(task, facts, trace, summary, &run, calls)
+}
+
+/// [`analyze_with`] for a run whose final state is at hand: the gateway's, as the run's calls
+/// left it. The same analysis without the replay (most of its cost): each call's fate is the
+/// one the gateway recorded in the trace, where the replay decides it again. For a trace the
+/// gateway wrote beside `run` the two agree (the rules of a call are decided in one place,
+/// and the servers are deterministic); only the replay can tell a trace that is not of this
+/// task, so stored traces are analysed with [`analyze_with`].
+///
+/// # Panics
+/// When `facts` are not of `task` (a caller's mistake, never the trace's).
+pub fn analyze_final<T: Borrow<Task>>(
+    task: &Task,
+    facts: &TaskFacts,
+    trace: &[Line],
+    run: &TaskRun<T>,
+) -> Result<RunAnalysis, AnalysisError> {
+    let summary = checked(task, facts, trace)?;
+    // In the order the rules decide them (`TaskRun::attempt`).
+    let calls = calls_of(trace, |_, _, e| {
+        if e.over_budget {
+            Fate::OverBudget
+        } else if e.hallucinated {
+            Fate::Unlisted
+        } else if e.invalid_arguments {
+            Fate::Invalid
+        } else if e.injected_fault {
+            Fate::Fault
+        } else if e.outcome == Outcome::Ok {
+            Fate::Ok
+        } else {
+            Fate::ToolError
+        }
+    });
+    finish(task, facts, trace, summary, run, calls)
+}
+
+/// The trace's summary, once the facts and the trace are found to be of `task`.
+fn checked<'t>(
+    task: &Task,
+    facts: &TaskFacts,
+    trace: &'t [Line],
+) -> Result<&'t RunSummary, AnalysisError> {
     assert_eq!(facts.task_id, task.id, "the facts are of another task");
     let summary = summary(trace)?;
     if let Some(Line::Header(h)) = trace.first()
@@ -103,13 +162,18 @@ pub fn analyze_with(
             task: task.id.clone(),
         });
     }
-    let answer = trace.iter().find_map(|l| match l {
-        Line::Agent(a) => a.answer.as_deref(),
-        _ => None,
-    });
-    let mut run = TaskRun::new(task).map_err(|e| AnalysisError::World(e.to_string()))?;
-    let empty = Value::Object(Map::new());
-    let calls: Vec<Replayed<'_>> = trace
+    Ok(summary)
+}
+
+/// The trace's `tools/call` requests, in order, each with the fate `decide` gives it (from the
+/// qualified tool, the arguments and the event).
+fn calls_of<'t>(
+    trace: &'t [Line],
+    mut decide: impl FnMut(&str, &Value, &Event) -> Fate,
+) -> Vec<Replayed<'t>> {
+    static EMPTY: std::sync::LazyLock<Value> =
+        std::sync::LazyLock::new(|| Value::Object(Map::new()));
+    trace
         .iter()
         .filter_map(|l| match l {
             Line::Event(e) if e.method == "tools/call" => Some(e),
@@ -117,15 +181,8 @@ pub fn analyze_with(
         })
         .map(|e| {
             let tool = format!("{}.{}", e.server, e.tool.as_deref().unwrap_or_default());
-            let arguments = e.arguments.as_ref().unwrap_or(&empty);
-            let fate = match run.attempt(&tool, arguments) {
-                CallOutcome::OverBudget { .. } => Fate::OverBudget,
-                CallOutcome::Unlisted => Fate::Unlisted,
-                CallOutcome::InvalidArguments(_) => Fate::Invalid,
-                CallOutcome::InjectedFault(_) => Fate::Fault,
-                CallOutcome::ToolError(_) => Fate::ToolError,
-                CallOutcome::Ok(_) => Fate::Ok,
-            };
+            let arguments = e.arguments.as_ref().unwrap_or(&EMPTY);
+            let fate = decide(&tool, arguments, e);
             Replayed {
                 seq: e.seq,
                 tool,
@@ -133,14 +190,29 @@ pub fn analyze_with(
                 fate,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The analysis of `calls`, which left `run`.
+fn finish<T: Borrow<Task>>(
+    task: &Task,
+    facts: &TaskFacts,
+    trace: &[Line],
+    summary: &RunSummary,
+    run: &TaskRun<T>,
+    calls: Vec<Replayed<'_>>,
+) -> Result<RunAnalysis, AnalysisError> {
     if run.counts() != summary.counts {
         return Err(AnalysisError::Mismatch {
             replayed: run.counts(),
             recorded: summary.counts,
         });
     }
-    let verdicts = claims::judge(&run, &facts.guards, answer);
+    let answer = trace.iter().find_map(|l| match l {
+        Line::Agent(a) => a.answer.as_deref(),
+        _ => None,
+    });
+    let verdicts = claims::judge(run, &facts.guards, answer);
     let made: Vec<MadeCall<'_>> = calls
         .iter()
         .filter(|c| !matches!(c.fate, Fate::OverBudget | Fate::Unlisted))
@@ -152,7 +224,7 @@ pub fn analyze_with(
     let reference = reference::closest(task, &made, summary.counts.tool_calls);
     let failure = (!summary.passed).then(|| {
         diagnose::diagnose(&diagnose::Run {
-            task_run: &run,
+            task_run: run,
             summary,
             answer,
             agent_error: trace.iter().find_map(|l| match l {

@@ -71,6 +71,17 @@ impl ClosedRun {
     pub fn predicate_unmet(&self, answer: Option<&str>) -> Option<String> {
         self.run.unmet(answer)
     }
+
+    /// The server a call found unavailable on our side, if one did
+    /// ([`mcpbench_world::World::refused_copy`]): the run is not the agent's to be scored on.
+    pub fn refused_copy(&self) -> Option<&'static str> {
+        self.run.world().refused_copy()
+    }
+
+    /// The run's final state, as its calls left it.
+    pub fn into_task_run(self) -> TaskRun<Arc<Task>> {
+        self.run
+    }
 }
 
 /// Every open run of this process.

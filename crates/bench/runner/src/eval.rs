@@ -70,13 +70,24 @@ pub struct Report {
 
 /// What the run's trace shows beyond its verdict; `None` for a harness error (never scored).
 /// A trace the task cannot replay (which the runner never writes) is logged and left out.
+///
+/// It takes the run's final state when the result holds it ([`crate::FinalState`]): the
+/// analysis then reads the state the gateway judged instead of replaying the trace's calls.
 pub fn analysis(task: &Task, r: &RunResult) -> Option<RunAnalysis> {
-    analysed(r, || mcpbench_analysis::analyze(task, &r.trace))
+    let facts = match TaskFacts::of(task) {
+        Ok(facts) => facts,
+        Err(e) => return analysed(r, || Err(e)),
+    };
+    analysis_with(task, &facts, r)
 }
 
 /// [`analysis`] with the task's facts worked out already (see [`TaskFacts`]).
 pub fn analysis_with(task: &Task, facts: &TaskFacts, r: &RunResult) -> Option<RunAnalysis> {
-    analysed(r, || mcpbench_analysis::analyze_with(task, facts, &r.trace))
+    let last = r.final_state.as_ref().and_then(|s| s.take());
+    analysed(r, || match &last {
+        Some(run) => mcpbench_analysis::analyze_final(task, facts, &r.trace, run),
+        None => mcpbench_analysis::analyze_with(task, facts, &r.trace),
+    })
 }
 
 fn analysed(
@@ -142,21 +153,19 @@ pub async fn evaluate(
         });
     }
     let mut results: Vec<Option<RunResult>> = (0..tasks.len()).map(|_| None).collect();
+    let mut analyses: Vec<Option<RunAnalysis>> = vec![None; tasks.len()];
     let mut done = 0;
     while let Some(joined) = set.join_next().await {
         let (i, result) = joined.expect("a run panicked");
         done += 1;
         on_done(done, tasks.len(), &result);
+        // Analysed as it comes: the analysis releases the run's final state.
+        analyses[i] = analysis(&tasks[i], &result);
         results[i] = Some(result);
     }
     let results: Vec<RunResult> = results
         .into_iter()
         .map(|r| r.expect("every run reported"))
-        .collect();
-    let analyses: Vec<Option<RunAnalysis>> = tasks
-        .iter()
-        .zip(&results)
-        .map(|(t, r)| analysis(t, r))
         .collect();
     let counted: Vec<Outcome> = tasks
         .iter()

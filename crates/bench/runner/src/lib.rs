@@ -17,7 +17,7 @@ mod signature;
 pub use curve::{Curve, CurvePoint, Rate, point, svg};
 pub use eval::{EvalOptions, Report, RunEntry, analysis, analysis_with, evaluate, outcome};
 pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL};
-pub use run::{AgentTarget, Reason, RunResult, Runner};
+pub use run::{AgentTarget, FinalState, Reason, RunResult, Runner};
 pub use signature::{
     ID_HEADER, LEGACY_HEADER, Refusal, SIGNATURE_HEADER, Signed, TIMESTAMP_HEADER, TOLERANCE_SECS,
     Verifier, sign, sign_request,

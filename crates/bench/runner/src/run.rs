@@ -6,10 +6,10 @@ use mcpbench_egress::{GuardedClient, Policy, Timeouts};
 use mcpbench_gateway::Gateway;
 use mcpbench_gateway::trace::{AgentExchange, Header, Line, RunSummary};
 use mcpbench_scoring::{RunCounts, Usage};
-use mcpbench_tasks::Task;
+use mcpbench_tasks::{Task, TaskRun};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// The largest reply an agent may send.
@@ -71,6 +71,32 @@ pub struct RunResult {
     /// What the agent said the run used; `None` when it said nothing or said it badly.
     pub usage: Option<Usage>,
     pub trace: Vec<Line>,
+    /// The state the run's calls left (a run the gateway held to the end), for its analysis
+    /// without a replay ([`crate::analysis_with`] takes it).
+    pub final_state: Option<FinalState>,
+}
+
+/// The state a run's calls left, held until its analysis takes it: the run's own copies of
+/// the servers it called, released as soon as they are judged. Clones of a [`RunResult`] share
+/// it.
+#[derive(Clone)]
+pub struct FinalState(Arc<Mutex<Option<TaskRun<Arc<Task>>>>>);
+
+impl FinalState {
+    fn new(run: TaskRun<Arc<Task>>) -> Self {
+        Self(Arc::new(Mutex::new(Some(run))))
+    }
+
+    /// The final state, once: a later call (or a clone's) finds `None`.
+    pub fn take(&self) -> Option<TaskRun<Arc<Task>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+impl std::fmt::Debug for FinalState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FinalState(..)")
+    }
 }
 
 /// Runs tasks against agents through one gateway.
@@ -168,12 +194,22 @@ impl Runner {
                 .collect(),
         };
         let exchange = self.post(&request, agent, started).await;
-        let closed = match self.gateway.close_run(&open.run_id) {
+        let mut closed = match self.gateway.close_run(&open.run_id) {
             Some(c) => c,
             None => {
                 return harness_error(&task, "the run vanished from the gateway".into(), started);
             }
         };
+        if let Some(server) = closed.refused_copy() {
+            return harness_error(
+                &task,
+                format!(
+                    "a call found the {server} server unavailable on our side: the memory this \
+                     worker's database engines share was full"
+                ),
+                started,
+            );
+        }
         let counts = closed.counts;
         let (reason, detail) = if counts.budget_exceeded {
             (
@@ -215,9 +251,13 @@ impl Runner {
             set,
             &agent.label,
             rfc3339(started_at),
-            closed.revisions.clone(),
+            std::mem::take(&mut closed.revisions),
         ))];
-        trace.extend(closed.events.iter().cloned().map(Line::Event));
+        trace.extend(
+            std::mem::take(&mut closed.events)
+                .into_iter()
+                .map(Line::Event),
+        );
         trace.push(Line::Agent(exchange.clone()));
         trace.push(Line::Result(summary));
         RunResult {
@@ -231,6 +271,7 @@ impl Runner {
             answer: exchange.answer,
             usage: exchange.usage,
             trace,
+            final_state: Some(FinalState::new(closed.into_task_run())),
         }
     }
 
@@ -389,5 +430,6 @@ fn harness_error(task: &Task, detail: String, started: Instant) -> RunResult {
         answer: None,
         usage: None,
         trace: Vec::new(),
+        final_state: None,
     }
 }

@@ -131,6 +131,9 @@ macro_rules! servers {
         /// the world its seed built until then (`slot.rs`).
         pub struct World {
             $( $name: Option<$crate::Slot<$ty>>, )*
+            /// The first server whose state could not be made this run's own (see
+            /// [`World::refused_copy`]).
+            refused: Option<&'static str>,
         }
 
         impl World {
@@ -147,7 +150,7 @@ macro_rules! servers {
                         other => return Err(WorldError::UnknownServer(other.to_string())),
                     }
                 }
-                Ok(World { $( $name, )* })
+                Ok(World { $( $name, )* refused: None })
             }
 
             /// This world, every server of it kept for the copies made of it ([`World::copy`]),
@@ -157,7 +160,7 @@ macro_rules! servers {
                 World { $( $name: self.$name.map(|slot| match slot {
                     $crate::Slot::Own(state) => $crate::Slot::keep(state, initial.$name.clone().unwrap_or_default()),
                     kept => kept,
-                }), )* }
+                }), )* refused: self.refused }
             }
 
             /// An exact copy of every server's state ([`mcpbench_sim::Simulated::copy`]); a
@@ -166,7 +169,7 @@ macro_rules! servers {
                 Ok(World { $( $name: match &self.$name {
                     Some(s) => Some(s.copy()?),
                     None => None,
-                }, )* })
+                }, )* refused: self.refused })
             }
 
             /// Whether the atom holds; `false` when its server is not part of this world.
@@ -183,6 +186,14 @@ macro_rules! servers {
                     $( stringify!($name) => self.$name.as_ref().map(|s| s.read(mcpbench_sim::Simulated::snapshot)), )*
                     _ => None,
                 }
+            }
+
+            /// The server whose state this world could not make its own on a first call (the
+            /// memory postgres's engines share was full), when one could not: that call was
+            /// answered with an error that is our fault, not the agent's, so a run of this
+            /// world must not be scored (the runner makes it a harness error, which is retried).
+            pub fn refused_copy(&self) -> Option<&'static str> {
+                self.refused
             }
 
             /// The servers this world holds its own state of: every server of a world built
@@ -202,8 +213,11 @@ macro_rules! servers {
                 match server {
                     $( stringify!($name) => {
                         // Only postgres's engine can refuse (its memory limit, shared by every
-                        // run); the slot stays shared, so trying again tries again.
+                        // run); the slot stays shared, so trying again tries again, but the
+                        // run is spoiled on our side all the same (`refused_copy`).
+                        let refused = &mut self.refused;
                         let state = self.$name.as_mut().ok_or_else(missing)?.own().map_err(|_| {
+                            refused.get_or_insert(stringify!($name));
                             ToolError::new(mcpbench_sim::ErrorKind::Unavailable, format!(
                                 "the {server} server could not start: the benchmark is out of memory for a moment (our side, not your call); try again"
                             ))

@@ -60,6 +60,12 @@ pub struct WorkerArgs {
     /// Jobs run at once.
     #[arg(long, env = "MCPBENCH_WORKER_CONCURRENCY", default_value_t = 4)]
     pub concurrency: usize,
+    /// Seconds a worker takes to fill its slots when it starts, or finds work after being
+    /// idle: 16 jobs start at once, then more, evenly, until every slot may be full (0: all at
+    /// once). It spares the agents already running a latency spike when a worker with many
+    /// slots meets a backlog.
+    #[arg(long, env = "MCPBENCH_WORKER_RAMP_SECS", default_value_t = 10)]
+    pub ramp_secs: u64,
     /// Seconds a claim lasts without a heartbeat.
     #[arg(long, env = "MCPBENCH_LEASE_SECS", default_value_t = 30)]
     pub lease_secs: u64,
@@ -147,6 +153,9 @@ impl WorkerArgs {
     pub fn validate(&self) -> Result<(), String> {
         if !(1..=4096).contains(&self.concurrency) {
             return Err("MCPBENCH_WORKER_CONCURRENCY must be between 1 and 4096".into());
+        }
+        if self.ramp_secs > 600 {
+            return Err("MCPBENCH_WORKER_RAMP_SECS must be between 0 and 600".into());
         }
         if !(3..=3600).contains(&self.lease_secs) {
             return Err("MCPBENCH_LEASE_SECS must be between 3 and 3600".into());

@@ -120,8 +120,8 @@ impl Worker {
         self.stage("store", storing);
         let mut record = record(&result, key);
         let analysing = Instant::now();
-        // The analysis replays the trace on a fresh world of the task's: milliseconds of
-        // CPU, kept off the threads that answer other runs' agents.
+        // The analysis judges the state the run left (the rescore replays the trace to the
+        // same analysis): CPU kept off the threads that answer other runs' agents.
         let facts = prepared.clone();
         let (analysis, result) = match tokio::task::spawn_blocking(move || {
             let analysis = facts

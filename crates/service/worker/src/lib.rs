@@ -21,6 +21,7 @@ mod finish;
 mod job;
 mod judging;
 mod model;
+mod ramp;
 mod relay;
 mod rescore;
 mod sandboxed;
@@ -51,6 +52,8 @@ pub struct Config {
     pub id: String,
     /// Jobs run at once.
     pub concurrency: usize,
+    /// How long a worker takes to fill its slots from rest (see `ramp`); zero: at once.
+    pub ramp: Duration,
     /// How long a claim lasts without a heartbeat; heartbeats come every third of it.
     pub lease: Duration,
     /// How often an idle slot looks for work when no notification came.
@@ -81,6 +84,7 @@ impl Config {
         Self {
             id: id.into(),
             concurrency: 4,
+            ramp: Duration::from_secs(10),
             lease: Duration::from_secs(30),
             poll: Duration::from_secs(2),
             time_budget: Duration::from_secs(120),
@@ -204,7 +208,9 @@ impl Worker {
     }
 
     async fn claim_loop(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
-        let slots = Arc::new(Semaphore::new(self.config.concurrency.max(1)));
+        let concurrency = self.config.concurrency.max(1);
+        let slots = Arc::new(Semaphore::new(concurrency));
+        let mut ramp = ramp::Ramp::new(concurrency, self.config.ramp);
         let mut jobs = JoinSet::new();
         loop {
             // Reap finished job tasks so the set does not grow.
@@ -215,6 +221,15 @@ impl Worker {
                 _ = stopped(&mut shutdown) => break,
                 p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
             };
+            // The jobs running besides the one this slot may claim.
+            let running = concurrency - slots.available_permits() - 1;
+            if let Some(wait) = ramp.wait(running, std::time::Instant::now()) {
+                tokio::select! {
+                    biased;
+                    _ = stopped(&mut shutdown) => break,
+                    _ = tokio::time::sleep(wait) => {}
+                }
+            }
             let rules = queue::ClaimRules {
                 docker: self.docker.is_some(),
                 vendor_max_running: self.config.vendor_max_running,
@@ -231,6 +246,8 @@ impl Worker {
                     });
                     continue;
                 }
+                // Few running and nothing to claim: a backlog that comes later ramps anew.
+                Ok(None) if running < ramp::FIRST => ramp.rest(),
                 Ok(None) => {}
                 Err(e) => tracing::warn!(error = %e, "claiming a job failed; retrying"),
             }
@@ -346,6 +363,7 @@ impl Config {
         Ok(Self {
             id: args.id(),
             concurrency: args.concurrency,
+            ramp: Duration::from_secs(args.ramp_secs),
             lease: Duration::from_secs(args.lease_secs),
             time_budget: Duration::from_secs(args.time_budget_secs),
             egress,

@@ -280,5 +280,6 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
         answer: None,
         usage: None,
         trace,
+        final_state: None,
     }
 }

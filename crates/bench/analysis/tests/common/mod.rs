@@ -25,6 +25,16 @@ pub enum End {
 
 /// The trace of `calls` (`server.tool`, arguments) on `task`, then `answer`.
 pub fn trace(task: &Task, calls: &[(&str, Value)], answer: Option<&str>, end: End) -> Vec<Line> {
+    traced(task, calls, answer, end).0
+}
+
+/// [`trace`], and the state the calls left.
+pub fn traced<'t>(
+    task: &'t Task,
+    calls: &[(&str, Value)],
+    answer: Option<&str>,
+    end: End,
+) -> (Vec<Line>, TaskRun<&'t Task>) {
     let mut run = TaskRun::new(task).expect("the task's world");
     let mut lines = vec![Line::Header(Header::of(
         task,
@@ -89,7 +99,7 @@ pub fn trace(task: &Task, calls: &[(&str, Value)], answer: Option<&str>, end: En
         counts,
         duration_ms: 1,
     }));
-    lines
+    (lines, run)
 }
 
 /// The calls of the task's reference solution `i`, and its answer.
