@@ -57,6 +57,28 @@ pub enum Completion {
     Stale,
 }
 
+/// The order a submission's tasks are queued in: shuffled by the submission's id, the same
+/// for one submission every time. A set lists its tasks grouped by server, and the submissions
+/// that run at once would otherwise all run the same few tasks at the same moment: the
+/// costliest servers' (postgres's engines) on every slot of every worker together, then the
+/// cheapest' together. Shuffled, each moment's load is close to the set's mean (the month
+/// benchmark, `cargo bench -p mcpbench-worker-app --bench month`, measures it).
+pub fn queue_order(submission: Uuid, task_ids: &[String]) -> Vec<String> {
+    use sha2::{Digest, Sha256};
+    let mut keyed: Vec<([u8; 32], &String)> = task_ids
+        .iter()
+        .map(|t| {
+            let key = Sha256::new()
+                .chain_update(submission.as_bytes())
+                .chain_update(t.as_bytes())
+                .finalize();
+            (key.into(), t)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, t)| t.clone()).collect()
+}
+
 /// Counts of jobs the reaper moved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reaped {
@@ -68,7 +90,8 @@ fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Queues one job per task and trial (idempotent) and wakes the workers.
+/// Queues one job per task and trial (idempotent) and wakes the workers. A task's trials are
+/// queued together, the tasks in [`queue_order`].
 pub async fn enqueue(
     conn: &mut PgConnection,
     submission: Uuid,
@@ -77,6 +100,7 @@ pub async fn enqueue(
     max_attempts: i32,
     needs_docker: bool,
 ) -> Result<u64, DbError> {
+    let task_ids = queue_order(submission, task_ids);
     let inserted = sqlx::query!(
         "INSERT INTO jobs (submission_id, vendor_id, task_id, trial, max_attempts, needs_docker)
          SELECT $1, (SELECT vendor_id FROM submissions WHERE id = $1), t.task_id, tr, $4, $5
@@ -85,7 +109,7 @@ pub async fn enqueue(
          ORDER BY t.n, tr
          ON CONFLICT (submission_id, task_id, trial) DO NOTHING",
         submission,
-        task_ids,
+        &task_ids,
         trials,
         max_attempts,
         needs_docker

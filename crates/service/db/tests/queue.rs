@@ -69,6 +69,67 @@ async fn every_job_is_claimed_once_and_recorded_once() {
     assert_eq!(queue::depth(&pool).await.unwrap(), (0, 0));
 }
 
+/// Submissions that run at once do not all run the same tasks at the same moment: each
+/// queues its tasks in an order of its own (its trials of one task together), not the set's.
+#[tokio::test]
+async fn each_submission_runs_the_set_in_its_own_order_trials_together() {
+    let (pool, vendor) = fresh(40).await;
+    let set: Vec<String> = (0..40).map(|i| format!("t-{i:03}")).collect();
+    let mut orders = Vec::new();
+    for name in ["first", "second"] {
+        let id = submissions::create(
+            &pool,
+            &submissions::NewSubmission {
+                vendor_id: vendor,
+                set_id: "dev",
+                name,
+                model: "m",
+                agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
+                signing_secret: b"k",
+                trials: 2,
+                max_attempts: 3,
+                monthly_quota: None,
+                max_open: None,
+                distractors: None,
+                about: &Default::default(),
+            },
+        )
+        .await
+        .unwrap();
+        let mut claimed = Vec::new();
+        while let Some(c) = queue::claim(&pool, "w", LEASE).await.unwrap() {
+            assert_eq!(
+                c.submission_id, id,
+                "one submission's jobs after the other's"
+            );
+            claimed.push((c.task_id, c.trial));
+        }
+        assert_eq!(claimed.len(), 80);
+        let tasks: Vec<String> = claimed
+            .chunks(2)
+            .map(|pair| {
+                assert_eq!(
+                    (&pair[0].0, pair[0].1, pair[1].1),
+                    (&pair[1].0, 0, 1),
+                    "{pair:?}"
+                );
+                pair[0].0.clone()
+            })
+            .collect();
+        assert_eq!(
+            tasks,
+            queue::queue_order(id, &set),
+            "the order is the submission's"
+        );
+        let mut sorted = tasks.clone();
+        sorted.sort();
+        assert_eq!(sorted, set, "every task once");
+        assert_ne!(tasks, set, "not the set's order");
+        orders.push(tasks);
+    }
+    assert_ne!(orders[0], orders[1], "each submission its own order");
+}
+
 #[tokio::test]
 async fn a_worker_that_lost_its_lease_cannot_write() {
     let (pool, vendor) = fresh(1).await;
