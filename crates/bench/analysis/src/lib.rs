@@ -32,10 +32,10 @@ pub enum AnalysisError {
     #[error("the task's world could not be built: {0}")]
     World(String),
     #[error(
-        "replaying the trace's calls gives other counts than it records ({replayed:?} against {recorded:?}): it is not a run of this task as it stands"
+        "the trace's calls give other counts than it records ({found:?} against {recorded:?}): it is not a run of this task as it stands"
     )]
     Mismatch {
-        replayed: RunCounts,
+        found: RunCounts,
         recorded: RunCounts,
     },
 }
@@ -51,7 +51,7 @@ pub(crate) enum Fate {
     Ok,
 }
 
-/// One `tools/call` of the trace as the replay decided it.
+/// One `tools/call` of the trace, with the fate the rules gave it.
 pub(crate) struct Replayed<'a> {
     pub seq: u32,
     /// Qualified: `server.tool`.
@@ -119,13 +119,14 @@ pub fn analyze_with(
 /// task, so stored traces are analysed with [`analyze_with`].
 ///
 /// # Panics
-/// When `facts` are not of `task` (a caller's mistake, never the trace's).
+/// When `facts` or `run` are not of `task` (a caller's mistake, never the trace's).
 pub fn analyze_final<T: Borrow<Task>>(
     task: &Task,
     facts: &TaskFacts,
     trace: &[Line],
     run: &TaskRun<T>,
 ) -> Result<RunAnalysis, AnalysisError> {
+    assert_eq!(run.task().id, task.id, "the final state is of another task");
     let summary = checked(task, facts, trace)?;
     // In the order the rules decide them (`TaskRun::attempt`).
     let calls = calls_of(trace, |_, _, e| {
@@ -204,7 +205,7 @@ fn finish<T: Borrow<Task>>(
 ) -> Result<RunAnalysis, AnalysisError> {
     if run.counts() != summary.counts {
         return Err(AnalysisError::Mismatch {
-            replayed: run.counts(),
+            found: run.counts(),
             recorded: summary.counts,
         });
     }

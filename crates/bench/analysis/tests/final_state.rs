@@ -65,7 +65,11 @@ fn the_final_state_gives_the_analysis_the_replay_gives() {
     assert!(seen.judged < made, "{seen:?} of {made} calls");
     assert!(seen.named < seen.judged, "{seen:?}");
     assert!(seen.well_formed < seen.named, "{seen:?}");
-    assert!(seen.succeeded < seen.well_formed, "{seen:?}");
+    assert!(
+        seen.executed < seen.well_formed,
+        "a fault answered: {seen:?}"
+    );
+    assert!(seen.succeeded < seen.executed, "a tool failed: {seen:?}");
     assert!(seen.succeeded > 0, "{seen:?}");
 }
 

@@ -156,11 +156,13 @@ pub async fn evaluate(
     let mut analyses: Vec<Option<RunAnalysis>> = vec![None; tasks.len()];
     let mut done = 0;
     while let Some(joined) = set.join_next().await {
-        let (i, result) = joined.expect("a run panicked");
+        let (i, mut result) = joined.expect("a run panicked");
         done += 1;
         on_done(done, tasks.len(), &result);
-        // Analysed as it comes: the analysis releases the run's final state.
+        // Analysed as it comes (a millisecond or so of CPU beside the runs still going), so
+        // that each run's final state is released at once, analysed or not.
         analyses[i] = analysis(&tasks[i], &result);
+        result.final_state = None;
         results[i] = Some(result);
     }
     let results: Vec<RunResult> = results

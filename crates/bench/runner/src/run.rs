@@ -204,8 +204,9 @@ impl Runner {
             return harness_error(
                 &task,
                 format!(
-                    "a call found the {server} server unavailable on our side: the memory this \
-                     worker's database engines share was full"
+                    "a call found the {server} server unavailable on our side: its state could \
+                     not be set up for this run (the memory this worker's database engines \
+                     share is the likely cause)"
                 ),
                 started,
             );

@@ -49,7 +49,12 @@ async fn unlisted_tool_calls_are_counted_exactly() {
     );
     assert_eq!(r.counts.hallucinated_calls, 2);
     assert!(r.counts.errors_observed >= 2);
-    let analysis = mcpbench_runner::analysis(&task, &r).expect("a live run's trace replays");
+    let replayed = mcpbench_analysis::analyze(&task, &r.trace).expect("a live run's trace replays");
+    let analysis = mcpbench_runner::analysis(&task, &r).expect("a live run is analysed");
+    assert_eq!(
+        analysis, replayed,
+        "the final state the gateway left and the replay of its trace agree"
+    );
     let report =
         mcpbench_scoring::metrics(&[mcpbench_runner::outcome(&task, &r, Some(analysis.clone()))]);
     assert_eq!(report.hallucinated_tool_rate, Some(2.0 / 3.0));
@@ -81,10 +86,18 @@ async fn calls_past_the_budget_fail_the_run() {
         task.max_steps + 2,
         "calls past the budget still count"
     );
-    let detail = r.detail.unwrap();
+    let detail = r.detail.clone().unwrap();
     assert!(
         detail.contains(&format!("budget of {}", task.max_steps)),
         "{detail}"
+    );
+    // The analysis of the final state agrees with the replay of the trace past the budget.
+    let replayed = mcpbench_analysis::analyze(&task, &r.trace).expect("a live run's trace replays");
+    let analysis = mcpbench_runner::analysis(&task, &r).expect("a live run is analysed");
+    assert_eq!(analysis, replayed);
+    assert_eq!(
+        analysis.calls.judged, task.max_steps,
+        "the calls past it are not judged"
     );
 }
 

@@ -157,10 +157,11 @@ macro_rules! servers {
             /// which share each server's state until they call it. `initial` is what it was
             /// built from (a server is built afresh from it when a copy is refused).
             pub(crate) fn into_kept(self, initial: &InitialState) -> World {
+                debug_assert!(self.refused.is_none(), "only a freshly built world is kept");
                 World { $( $name: self.$name.map(|slot| match slot {
                     $crate::Slot::Own(state) => $crate::Slot::keep(state, initial.$name.clone().unwrap_or_default()),
                     kept => kept,
-                }), )* refused: self.refused }
+                }), )* refused: None }
             }
 
             /// An exact copy of every server's state ([`mcpbench_sim::Simulated::copy`]); a

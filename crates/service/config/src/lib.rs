@@ -61,8 +61,8 @@ pub struct WorkerArgs {
     #[arg(long, env = "MCPBENCH_WORKER_CONCURRENCY", default_value_t = 4)]
     pub concurrency: usize,
     /// Seconds a worker takes to fill its slots when it starts, or finds work after being
-    /// idle: 16 jobs start at once, then more, evenly, until every slot may be full (0: all at
-    /// once). It spares the agents already running a latency spike when a worker with many
+    /// idle: up to 16 jobs run at once, then more, evenly, until every slot may be full (0: all
+    /// at once). It spares the agents already running a latency spike when a worker with many
     /// slots meets a backlog.
     #[arg(long, env = "MCPBENCH_WORKER_RAMP_SECS", default_value_t = 10)]
     pub ramp_secs: u64,

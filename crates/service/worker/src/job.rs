@@ -86,6 +86,29 @@ impl Worker {
                 )
                 .await;
         }
+        let analysing = Instant::now();
+        // The analysis judges the state the run left (the rescore replays the trace to the
+        // same analysis), first: that state holds the run's own copies of its servers (and
+        // postgres's engine memory, which every run shares), released here rather than after
+        // the store. CPU kept off the threads that answer other runs' agents.
+        let facts = prepared.clone();
+        let (analysis, result) = match tokio::task::spawn_blocking(move || {
+            let mut result = result;
+            let analysis = facts
+                .facts()
+                .and_then(|f| mcpbench_runner::analysis_with(&facts.task, f, &result));
+            // Released even when the task's facts could not be worked out.
+            result.final_state = None;
+            (analysis, result)
+        })
+        .await
+        {
+            Ok(done) => done,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // The runtime is shutting down: the lease lapses and the job runs again.
+            Err(_) => return,
+        };
+        self.stage("analyse", analysing);
         let storing = Instant::now();
         // The epoch is in the key: a worker that lost its lease can never overwrite the trace
         // of the run that was recorded.
@@ -119,24 +142,6 @@ impl Worker {
         }
         self.stage("store", storing);
         let mut record = record(&result, key);
-        let analysing = Instant::now();
-        // The analysis judges the state the run left (the rescore replays the trace to the
-        // same analysis): CPU kept off the threads that answer other runs' agents.
-        let facts = prepared.clone();
-        let (analysis, result) = match tokio::task::spawn_blocking(move || {
-            let analysis = facts
-                .facts()
-                .and_then(|f| mcpbench_runner::analysis_with(&facts.task, f, &result));
-            (analysis, result)
-        })
-        .await
-        {
-            Ok(done) => done,
-            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            // The runtime is shutting down: the lease lapses and the job runs again.
-            Err(_) => return,
-        };
-        self.stage("analyse", analysing);
         record.analysis = analysis;
         if !target_public
             && let Some(failure) = record.analysis.as_mut().and_then(|a| a.failure.as_mut())

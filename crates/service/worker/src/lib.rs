@@ -246,10 +246,13 @@ impl Worker {
                     });
                     continue;
                 }
-                // Few running and nothing to claim: a backlog that comes later ramps anew.
-                Ok(None) if running < ramp::FIRST => ramp.rest(),
                 Ok(None) => {}
                 Err(e) => tracing::warn!(error = %e, "claiming a job failed; retrying"),
+            }
+            // Few running and nothing claimed (an empty queue, or a database that does not
+            // answer): a backlog met later ramps anew.
+            if running < ramp::FIRST {
+                ramp.rest();
             }
             drop(permit);
             tokio::select! {

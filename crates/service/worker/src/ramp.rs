@@ -8,7 +8,9 @@
 //! at once and then more, linearly, until every slot may be full at the end of
 //! [`crate::Config::ramp`]. Jobs that replace finished ones are never held back once the ramp
 //! is over: it only bounds how fast the number of running jobs grows from rest, as TCP's slow
-//! start does after an idle connection.
+//! start does after an idle connection. Rest is fewer than [`FIRST`] jobs running and nothing
+//! claimed; a worker that stays above that (a few hundred of its slots busy for hours) fills
+//! the rest at once when a backlog comes, as its caches are warm by then.
 
 use std::time::{Duration, Instant};
 
