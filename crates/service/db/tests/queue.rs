@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fresh, submit};
+use common::{fresh, submit, submit_trials};
 use mcpbench_db::queue::{self, Beat, Completion, RunRecord};
 use mcpbench_db::{submissions, vendors};
 use std::collections::HashSet;
@@ -76,26 +76,8 @@ async fn each_submission_runs_the_set_in_its_own_order_trials_together() {
     let (pool, vendor) = fresh(40).await;
     let set: Vec<String> = (0..40).map(|i| format!("t-{i:03}")).collect();
     let mut orders = Vec::new();
-    for name in ["first", "second"] {
-        let id = submissions::create(
-            &pool,
-            &submissions::NewSubmission {
-                vendor_id: vendor,
-                set_id: "dev",
-                name,
-                model: "m",
-                agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
-                signing_secret: b"k",
-                trials: 2,
-                max_attempts: 3,
-                monthly_quota: None,
-                max_open: None,
-                distractors: None,
-                about: &Default::default(),
-            },
-        )
-        .await
-        .unwrap();
+    for _ in 0..2 {
+        let id = submit_trials(&pool, vendor, 2, 3).await;
         let mut claimed = Vec::new();
         while let Some(c) = queue::claim(&pool, "w", LEASE).await.unwrap() {
             assert_eq!(

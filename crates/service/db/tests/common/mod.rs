@@ -58,7 +58,18 @@ pub fn sealed(id: &str) -> sets::DraftTask {
     }
 }
 
+/// A submission of one trial per task over the set `dev`.
 pub async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid {
+    submit_trials(pool, vendor, 1, max_attempts).await
+}
+
+/// A submission of `trials` trials per task over the set `dev`.
+pub async fn submit_trials(
+    pool: &PgPool,
+    vendor: i64,
+    trials: i32,
+    max_attempts: i32,
+) -> uuid::Uuid {
     let s = submissions::NewSubmission {
         vendor_id: vendor,
         set_id: "dev",
@@ -66,7 +77,7 @@ pub async fn submit(pool: &PgPool, vendor: i64, max_attempts: i32) -> uuid::Uuid
         model: "m",
         agent: submissions::Agent::Endpoint("http://127.0.0.1:1/"),
         signing_secret: b"k",
-        trials: 1,
+        trials,
         max_attempts,
         monthly_quota: None,
         max_open: None,
