@@ -2,9 +2,10 @@
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
+use mcpbench_pack::{Pack, PackReport, check_pack};
 use mcpbench_tasks::{
-    CheckReport, SetStats, Task, check_dir, check_set_id, generated_set_id, load_dir,
-    servers_markdown, stats, targets, task_schema, write_set,
+    CheckReport, SetStats, Source, Task, check_dir, check_set_id, generate_from, generated_set_id,
+    load_dir, servers_markdown, stats, targets, task_schema, templates, write_generated, write_set,
 };
 use std::path::Path;
 use std::path::PathBuf;
@@ -28,10 +29,26 @@ pub enum TasksCommand {
         /// under (default `generated-<seed>`; the dev set is generated with `--set dev-v2`).
         #[arg(long)]
         set: Option<String>,
+        /// Draw every task from the families of this pack (docs/packs.md) instead of the
+        /// public generator's templates.
+        #[arg(long)]
+        pack: Option<PathBuf>,
     },
-    /// Prove every task of a directory valid; exits 1 naming each invalid task.
+    /// Prove every task of a directory valid, or with --pack every family of a pack over many
+    /// draws; exits 1 naming each invalid task or family.
     Check {
-        dir: PathBuf,
+        /// A directory of task files (not with --pack).
+        #[arg(required_unless_present = "pack", conflicts_with = "pack")]
+        dir: Option<PathBuf>,
+        /// A pack: each family is drawn --draws times and every draw proven.
+        #[arg(long)]
+        pack: Option<PathBuf>,
+        /// Draws per family (with --pack).
+        #[arg(long, default_value_t = 40, requires = "pack", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        draws: u32,
+        /// The seed the draws come from (with --pack).
+        #[arg(long, default_value_t = 1, requires = "pack")]
+        seed: u64,
         /// Print the report as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -60,6 +77,7 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             out,
             count,
             set,
+            pack,
         } => {
             if seed > MAX_SEED {
                 bail!(
@@ -72,8 +90,25 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             let set = set.unwrap_or_else(|| generated_set_id(seed));
             check_set_id(&set).map_err(anyhow::Error::msg)?;
             let started = Instant::now();
-            let m = write_set(&out, &set, seed, count)
-                .with_context(|| format!("writing the set to {}", out.display()))?;
+            let m = match pack {
+                None => write_set(&out, &set, seed, count),
+                Some(dir) => {
+                    let pack = read_pack(&dir)?;
+                    let families = pack.templates();
+                    let public = templates();
+                    write_generated(
+                        &out,
+                        &set,
+                        seed,
+                        count,
+                        |seed, count| {
+                            generate_from(&Source::new(&families, &public), seed, count, &[])
+                        },
+                        Some(pack.label()),
+                    )
+                }
+            }
+            .with_context(|| format!("writing the set to {}", out.display()))?;
             eprintln!(
                 "wrote {} tasks and manifest.json (set {}) to {} in {:.2?}",
                 m.count,
@@ -83,7 +118,30 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        TasksCommand::Check { dir, json } => {
+        TasksCommand::Check {
+            pack: Some(pack),
+            draws,
+            seed,
+            json,
+            ..
+        } => {
+            let started = Instant::now();
+            let pack = read_pack(&pack)?;
+            let report = check_pack(&pack, draws as usize, seed);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print_pack_report(&report);
+                println!("checked in {:.2?}", started.elapsed());
+            }
+            Ok(if report.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        TasksCommand::Check { dir, json, .. } => {
+            let dir = dir.expect("clap requires a directory without --pack");
             if !dir.is_dir() {
                 bail!("{} is not a directory", dir.display());
             }
@@ -120,6 +178,56 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&task_schema())?);
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// Reads and compiles a pack, or says every problem found.
+fn read_pack(dir: &Path) -> anyhow::Result<Pack> {
+    if !dir.is_dir() {
+        bail!("{} is not a directory", dir.display());
+    }
+    Pack::read(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))
+}
+
+fn print_pack_report(r: &PackReport) {
+    println!("pack {} sha256:{}", r.pack, r.sha256);
+    println!(
+        "{:<32} {:<28} {:>6} {:>6} {:>6} {:>16} {:>6}",
+        "family", "servers", "draws", "drawn", "valid", "mutants killed", "goals"
+    );
+    for f in &r.families {
+        println!(
+            "{:<32} {:<28} {:>6} {:>6} {:>6} {:>9}/{:<6} {:>6}",
+            f.family,
+            f.servers.join("+"),
+            f.draws,
+            f.drawn,
+            f.valid,
+            f.killed,
+            f.mutants,
+            f.distinct_goals
+        );
+    }
+    for f in r.families.iter().filter(|f| !f.ok()) {
+        for p in &f.problems {
+            println!("FAIL {}: {p}", f.family);
+        }
+        if f.problem_count > f.problems.len() {
+            println!(
+                "FAIL {}: ... and {} more",
+                f.family,
+                f.problem_count - f.problems.len()
+            );
+        }
+    }
+    let bad = r.families.iter().filter(|f| !f.ok()).count();
+    if bad == 0 {
+        println!("\nall {} families valid over every draw", r.families.len());
+    } else {
+        println!(
+            "\n{bad} famil{} with problems; the pack is not valid",
+            if bad == 1 { "y" } else { "ies" }
+        );
     }
 }
 

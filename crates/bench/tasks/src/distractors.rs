@@ -169,12 +169,7 @@ pub fn extra_tools(task: &Task) -> Vec<(String, Extra)> {
 
 /// Every tool of every server, qualified, in catalogue order.
 fn every_tool() -> impl Iterator<Item = String> {
-    SERVERS.iter().flat_map(|s| {
-        catalog(s)
-            .unwrap_or_default()
-            .into_iter()
-            .map(move |t| format!("{s}.{}", t.name))
-    })
+    mcpbench_world::qualified_tools(SERVERS.iter().copied()).into_iter()
 }
 
 const STOP: [&str; 16] = [

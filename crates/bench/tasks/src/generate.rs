@@ -17,7 +17,7 @@
 use crate::compose;
 use crate::task::Task;
 use mcpbench_sim::{Category, Difficulty, Rng};
-use mcpbench_world::{AnyTemplate, SERVERS, catalog, single_server_templates};
+use mcpbench_world::{AnyTemplate, SERVERS, qualified_tools, single_server_templates};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -56,6 +56,10 @@ pub struct Manifest {
     pub seed: u64,
     pub generator_version: String,
     pub count: usize,
+    /// The pack the set's families came from (`<name> sha256:<hex>`), when not the public
+    /// generator's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<String>,
     /// The ids of the set, in generation order.
     pub tasks: Vec<String>,
 }
@@ -98,9 +102,56 @@ pub const MAX_GOAL_SIMILARITY: f64 = 0.9;
 /// goals. A slot whose goal comes too near draws again, as a repeated goal does; with `avoid`
 /// empty this is [`generate`], bit for bit.
 pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task> {
-    let avoid = crate::similarity::GoalIndex::new(avoid);
     let all = templates();
-    let longs = long_templates(&all);
+    generate_from(&Source::new(&all, &all), seed, count, avoid)
+        .unwrap_or_else(|e| panic!("the public templates never fail to draw: {e}"))
+}
+
+/// What a set is drawn from: the templates its slots take, and those that give its
+/// distractor servers their worlds (the public templates, whatever the slots take).
+#[derive(Clone, Copy)]
+pub struct Source<'a> {
+    pub templates: &'a [AnyTemplate],
+    pub distractors: &'a [AnyTemplate],
+}
+
+impl<'a> Source<'a> {
+    pub fn new(templates: &'a [AnyTemplate], distractors: &'a [AnyTemplate]) -> Self {
+        Self {
+            templates,
+            distractors,
+        }
+    }
+}
+
+/// Why a set could not be generated: a template that failed every draw of a slot.
+#[derive(Debug, thiserror::Error)]
+#[error("slot {slot}: template {template} failed every draw; the last: {reason}")]
+pub struct GenerateError {
+    pub slot: usize,
+    pub template: String,
+    pub reason: String,
+}
+
+/// [`generate_avoiding`] over the templates of `source` (a pack's families, say). Templates
+/// written in Rust never fail to draw; a family can (a `require` that never holds), and a slot
+/// whose every draw fails is an error naming its template.
+pub fn generate_from(
+    source: &Source,
+    seed: u64,
+    count: usize,
+    avoid: &[String],
+) -> Result<Vec<Task>, GenerateError> {
+    let avoid = crate::similarity::GoalIndex::new(avoid);
+    let all = source.templates;
+    if all.is_empty() {
+        return Err(GenerateError {
+            slot: 0,
+            template: "(none)".into(),
+            reason: "there is no template to draw from".into(),
+        });
+    }
+    let longs = long_templates(all);
     let width = count.saturating_sub(1).to_string().len().max(4);
     // First, in order (each slot's template depends on how often the earlier slots took
     // theirs), every slot's template and first draw: cheap, from the slot's own stream.
@@ -124,8 +175,15 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
                 multi,
                 long,
             };
-            let template = choose(&all, &longs, &usage, &mut rng, wish);
-            *usage.entry(template.id).or_default() += 1;
+            let template = choose(all, &longs, &usage, &mut rng, wish);
+            *usage.entry(template.id.as_str()).or_default() += 1;
+            // A template that does not list the slot's server (a pack without one for it)
+            // files the task under its own first server.
+            let server = if template.servers.contains(&server) {
+                server
+            } else {
+                template.servers[0]
+            };
             let mut slot = Slot {
                 i,
                 server,
@@ -141,10 +199,10 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
     // Then, on every core, each first draw dressed and tried against the strategies without
     // skill: the costly part (a world built per task), and the same whatever came before.
     let proved = crate::cores::on_all_cores(&slots, |slot| {
-        let mut task = slot.first.clone().expect("drawn above");
-        slot.dress(&mut task, &all, seed);
+        let mut task = slot.first.clone().expect("drawn above").ok()?;
+        slot.dress(&mut task, source.distractors, seed);
         let tricked = tricked(&task);
-        (task, tricked)
+        Some((task, tricked))
     });
     // Last, in order again, the goals kept apart: a slot draws again from further streams of
     // its own while its goal came up before (or comes near a goal to avoid) or a strategy
@@ -155,63 +213,77 @@ pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task>
     let repeats = |task: &Task, goals: &std::collections::BTreeSet<String>| {
         goals.contains(&task.goal) || avoid.near(&task.goal, MAX_GOAL_SIMILARITY)
     };
-    slots
-        .into_iter()
-        .zip(proved)
-        .map(|(mut slot, proved)| {
-            let mut first_proved = Some(proved);
-            let i = slot.i as u64;
-            let mut task = slot.first.take().expect("drawn above");
-            let mut retry = 0;
-            let taken = loop {
-                let repeated = repeats(&task, &goals);
-                if !repeated {
-                    let passed_by_trick = match first_proved.take() {
-                        Some((dressed, tricked)) if retry == 0 => {
-                            task = dressed;
-                            tricked
+    let mut out = Vec::with_capacity(count);
+    for (mut slot, proved) in slots.into_iter().zip(proved) {
+        let mut first_proved = proved;
+        let i = slot.i as u64;
+        let mut drawn = slot.first.take().expect("drawn above");
+        let mut retry = 0;
+        let mut last_failure = None;
+        let (mut task, taken) = loop {
+            match drawn {
+                Err(reason) => last_failure = Some(reason),
+                Ok(mut task) => {
+                    let repeated = repeats(&task, &goals);
+                    if !repeated {
+                        let passed_by_trick = match first_proved.take() {
+                            Some((dressed, tricked)) if retry == 0 => {
+                                task = dressed;
+                                tricked
+                            }
+                            _ => {
+                                slot.dress(&mut task, source.distractors, seed);
+                                tricked(&task)
+                            }
+                        };
+                        if !passed_by_trick {
+                            break (task, false);
                         }
-                        _ => {
-                            slot.dress(&mut task, &all, seed);
-                            tricked(&task)
+                    }
+                    if retry == MAX_REDRAWS {
+                        if repeated {
+                            slot.dress(&mut task, source.distractors, seed);
                         }
-                    };
-                    if !passed_by_trick {
-                        break false;
-                    }
-                }
-                if retry == MAX_REDRAWS {
-                    if repeated {
-                        slot.dress(&mut task, &all, seed);
-                    }
-                    break true;
-                }
-                retry += 1;
-                task = slot.draw(slot.template, &mut Rng::new(seed, i | (retry << 40)));
-            };
-            // A private month must not come near a public goal: when the slot's template has
-            // no goal left that is far enough, another template that fits the slot is tried.
-            // (Never with nothing to avoid, so `generate` is unchanged.)
-            if !avoid.is_empty() && taken {
-                let others = all.iter().filter(|t| {
-                    t.id != slot.template.id
-                        && t.servers.contains(&slot.server)
-                        && t.category == slot.category
-                });
-                for (k, other) in others.enumerate() {
-                    let mut candidate =
-                        slot.draw(other, &mut Rng::new(seed, i | ((k as u64 + 1) << 48)));
-                    slot.dress(&mut candidate, &all, seed);
-                    if !repeats(&candidate, &goals) && !tricked(&candidate) {
-                        task = candidate;
-                        break;
+                        break (task, true);
                     }
                 }
             }
-            goals.insert(task.goal.clone());
-            task
-        })
-        .collect()
+            if retry == MAX_REDRAWS {
+                return Err(GenerateError {
+                    slot: slot.i,
+                    template: slot.template.id.clone(),
+                    reason: last_failure.unwrap_or_default(),
+                });
+            }
+            retry += 1;
+            drawn = slot.draw(slot.template, &mut Rng::new(seed, i | (retry << 40)));
+        };
+        // A private month must not come near a public goal: when the slot's template has
+        // no goal left that is far enough, another template that fits the slot is tried.
+        // (Never with nothing to avoid, so `generate` is unchanged.)
+        if !avoid.is_empty() && taken {
+            let others = all.iter().filter(|t| {
+                t.id != slot.template.id
+                    && t.servers.contains(&slot.server)
+                    && t.category == slot.category
+            });
+            for (k, other) in others.enumerate() {
+                let Ok(mut candidate) =
+                    slot.draw(other, &mut Rng::new(seed, i | ((k as u64 + 1) << 48)))
+                else {
+                    continue;
+                };
+                slot.dress(&mut candidate, source.distractors, seed);
+                if !repeats(&candidate, &goals) && !tricked(&candidate) {
+                    task = candidate;
+                    break;
+                }
+            }
+        }
+        goals.insert(task.goal.clone());
+        out.push(task);
+    }
+    Ok(out)
 }
 
 /// One slot of a generated set: its place, its server and category, its template, and its
@@ -223,24 +295,26 @@ struct Slot<'a> {
     template: &'a AnyTemplate,
     /// The digits of a task id's number.
     width: usize,
-    first: Option<Task>,
+    first: Option<Result<Task, String>>,
 }
 
 impl Slot<'_> {
-    /// A task drawn bare from `template` (no distractors, no backgrounds).
-    fn draw(&self, template: &AnyTemplate, rng: &mut Rng) -> Task {
+    /// A task drawn bare from `template` (no distractors, no backgrounds), or why the draw
+    /// failed.
+    fn draw(&self, template: &AnyTemplate, rng: &mut Rng) -> Result<Task, String> {
         let name = template
             .id
             .split_once('.')
-            .map_or(template.id, |(_, s)| s)
-            .replace('_', "-");
+            .map_or(template.id.as_str(), |(_, s)| s)
+            .replace(['_', '.'], "-");
         let id = format!(
             "{}-{name}-{:0width$}",
             mcpbench_world::short_name(self.server).unwrap_or("task"),
             self.i,
             width = self.width
         );
-        Task::from_body(id, self.server, template.id, template.build(rng))
+        let body = template.try_build(rng)?;
+        Ok(Task::from_body(id, self.server, &template.id, body))
     }
 
     /// Dresses a drawn task with its distractor servers and backgrounds, from a stream of the
@@ -253,6 +327,13 @@ impl Slot<'_> {
 /// Whether a strategy without skill passes the task.
 fn tricked(task: &Task) -> bool {
     !crate::no_skill::tricks_passing(task).is_empty()
+}
+
+/// Dresses a bare task as the generator does, from `rng`: its distractor servers (worlds drawn
+/// by `distractors`' templates of each) and every server's background. For proving a family
+/// over many draws in the worlds its tasks will meet.
+pub fn dress(task: &mut Task, distractors: &[AnyTemplate], rng: &mut Rng) {
+    widen(task, distractors, rng);
 }
 
 /// The tool surface a real agent faces: every tool of the task's servers, and one to three
@@ -271,22 +352,15 @@ fn widen(task: &mut Task, all: &[AnyTemplate], rng: &mut Rng) {
     distractors.sort_by_key(|s| SERVERS.iter().position(|x| x == s));
     for server in &distractors {
         let own: Vec<&AnyTemplate> = all.iter().filter(|t| t.servers == [*server]).collect();
+        // The public templates give every server one of its own; a distractor world is drawn
+        // by them whatever the slots take.
         let body = rng.pick(&own).build(rng);
         task.initial_state.take_server(server, body.initial_state);
     }
     task.distractor_servers = distractors.iter().map(|s| s.to_string()).collect();
     // Then every server's history beside the task (a mailbox's months of mail, ...).
     task.initial_state.furnish(rng);
-    task.available_tools = task
-        .offered_servers()
-        .iter()
-        .flat_map(|s| {
-            catalog(s)
-                .unwrap_or_default()
-                .into_iter()
-                .map(move |t| format!("{s}.{}", t.name))
-        })
-        .collect();
+    task.available_tools = qualified_tools(task.offered_servers().iter().map(String::as_str));
 }
 
 /// A slot's wishes for its template.
@@ -306,10 +380,12 @@ const LONG_CALLS: usize = 5;
 
 /// The ids of the templates whose task from a fixed stream has a shortest reference of
 /// [`LONG_CALLS`] calls or more: a property of the template (its fan-out), not of a draw.
-fn long_templates(all: &[AnyTemplate]) -> std::collections::BTreeSet<&'static str> {
+fn long_templates(all: &[AnyTemplate]) -> std::collections::BTreeSet<&str> {
     all.iter()
         .filter(|t| {
-            let body = t.build(&mut Rng::new(0, 0));
+            let Ok(body) = t.try_build(&mut Rng::new(0, 0)) else {
+                return false;
+            };
             let calls =
                 |r: &Vec<mcpbench_sim::Step>| r.iter().filter(|s| s.as_call().is_some()).count();
             body.reference_solutions
@@ -319,13 +395,13 @@ fn long_templates(all: &[AnyTemplate]) -> std::collections::BTreeSet<&'static st
                 .unwrap_or(0)
                 >= LONG_CALLS
         })
-        .map(|t| t.id)
+        .map(|t| t.id.as_str())
         .collect()
 }
 
 fn choose<'a>(
     all: &'a [AnyTemplate],
-    long: &std::collections::BTreeSet<&'static str>,
+    long: &std::collections::BTreeSet<&str>,
     usage: &BTreeMap<&str, usize>,
     rng: &mut Rng,
     wish: Wish,
@@ -341,8 +417,9 @@ fn choose<'a>(
         .iter()
         .filter(|t| t.servers.contains(&server) && t.category == category)
         .collect();
-    let mixed =
-        |t: &AnyTemplate| t.is_multi_server() == multi && (!want_long || long.contains(t.id));
+    let mixed = |t: &AnyTemplate| {
+        t.is_multi_server() == multi && (!want_long || long.contains(t.id.as_str()))
+    };
     // Relax the wishes one at a time: all, then the length, then the server mix, then the
     // difficulty.
     let wishes: [&dyn Fn(&AnyTemplate) -> bool; 5] = [
@@ -352,19 +429,26 @@ fn choose<'a>(
         &|t| t.difficulty == difficulty,
         &|_| true,
     ];
+    // The public templates fit every slot; a pack may have none for a server or a category,
+    // and then the slot takes one of the server's, or any at all.
     let pool = wishes
         .iter()
         .map(|w| fits.iter().copied().filter(|t| w(t)).collect::<Vec<_>>())
         .find(|p| !p.is_empty())
-        .unwrap_or_else(|| panic!("no {} template for server {server}", category.as_str()));
+        .or_else(|| {
+            let own: Vec<&AnyTemplate> =
+                all.iter().filter(|t| t.servers.contains(&server)).collect();
+            (!own.is_empty()).then_some(own)
+        })
+        .unwrap_or_else(|| all.iter().collect());
     let least = pool
         .iter()
-        .map(|t| usage.get(t.id).copied().unwrap_or(0))
+        .map(|t| usage.get(t.id.as_str()).copied().unwrap_or(0))
         .min()
         .unwrap_or(0);
     let tied: Vec<&AnyTemplate> = pool
         .into_iter()
-        .filter(|t| usage.get(t.id).copied().unwrap_or(0) == least)
+        .filter(|t| usage.get(t.id.as_str()).copied().unwrap_or(0) == least)
         .collect();
     tied[rng.below(tied.len() as u64) as usize]
 }
@@ -400,6 +484,26 @@ pub fn generated_set_id(seed: u64) -> String {
 /// replaced; any other task-like file there is left alone and makes this refuse, so nothing
 /// hand-written is lost.
 pub fn write_set(dir: &Path, set: &str, seed: u64, count: usize) -> std::io::Result<Manifest> {
+    write_generated(
+        dir,
+        set,
+        seed,
+        count,
+        |seed, count| Ok(generate(seed, count)),
+        None,
+    )
+}
+
+/// [`write_set`] for a set drawn by `draw` (from a pack, say), recording `pack` in the
+/// manifest.
+pub fn write_generated(
+    dir: &Path,
+    set: &str,
+    seed: u64,
+    count: usize,
+    draw: impl FnOnce(u64, usize) -> Result<Vec<Task>, GenerateError>,
+    pack: Option<String>,
+) -> std::io::Result<Manifest> {
     check_set_id(set).map_err(std::io::Error::other)?;
     std::fs::create_dir_all(dir)?;
     let manifest_path = dir.join("manifest.json");
@@ -417,6 +521,7 @@ pub fn write_set(dir: &Path, set: &str, seed: u64, count: usize) -> std::io::Res
             )));
         }
     }
+    let tasks = draw(seed, count).map_err(std::io::Error::other)?;
     for id in &old {
         std::fs::remove_file(dir.join(format!("{id}.json"))).or_else(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -426,7 +531,6 @@ pub fn write_set(dir: &Path, set: &str, seed: u64, count: usize) -> std::io::Res
             }
         })?;
     }
-    let tasks = generate(seed, count);
     for t in &tasks {
         std::fs::write(dir.join(format!("{}.json", t.id)), task_file_bytes(t))?;
     }
@@ -435,6 +539,7 @@ pub fn write_set(dir: &Path, set: &str, seed: u64, count: usize) -> std::io::Res
         seed,
         generator_version: GENERATOR_VERSION.into(),
         count,
+        pack,
         tasks: tasks.iter().map(|t| t.id.clone()).collect(),
     };
     let mut text = serde_json::to_string_pretty(&manifest).map_err(std::io::Error::other)?;

@@ -23,8 +23,9 @@ pub use check::{CheckReport, ServerSummary, TaskVerdict, check_dir, check_tasks}
 pub use describe::servers_markdown;
 pub use distractors::{Extra, Level, NEAR_DUPLICATE, extra_tools, parse_levels, with_distractors};
 pub use generate::{
-    DEV_SET, DEV_SET_V1, GENERATOR_VERSION, MAX_GOAL_SIMILARITY, Manifest, check_set_id, generate,
-    generate_avoiding, generated_set_id, templates, write_set,
+    DEV_SET, DEV_SET_V1, GENERATOR_VERSION, GenerateError, MAX_GOAL_SIMILARITY, Manifest, Source,
+    check_set_id, dress, generate, generate_avoiding, generate_from, generated_set_id, templates,
+    write_generated, write_set,
 };
 pub use heuristic_run::{heuristic_passes, shown_tools};
 pub use load::{LoadError, load_dir, load_task, parse_task};

@@ -11,7 +11,7 @@ fn multi_server_templates_make_valid_tasks() {
     let mut tasks = Vec::new();
     for t in templates()
         .into_iter()
-        .filter(|t| t.is_multi_server() && wanted(t.id))
+        .filter(|t| t.is_multi_server() && wanted(&t.id))
     {
         for n in 0..40u64 {
             let mut rng = Rng::new(0xC0FFEE, n);
@@ -22,7 +22,7 @@ fn multi_server_templates_make_valid_tasks() {
                 body.initial_state.furnish(&mut rng);
             }
             let id = format!("x-{}-{n}", t.id.replace(['.', '_'], "-"));
-            tasks.push(Task::from_body(id, t.servers[0], t.id, body));
+            tasks.push(Task::from_body(id, t.servers[0], &t.id, body));
         }
     }
     let mut problems = Vec::new();

@@ -23,7 +23,7 @@ const DRAWS: u64 = 300;
 
 /// Estimated per-template figures.
 struct Space {
-    id: &'static str,
+    id: String,
     uses: usize,
     distinct: usize,
     /// The chance two draws give the same goal.
@@ -46,7 +46,7 @@ fn measure(only: &str, play: bool) -> Vec<Space> {
     }
     templates()
         .into_iter()
-        .filter(|t| wanted(t.id))
+        .filter(|t| wanted(&t.id))
         .map(|t| {
             let mut seen: HashMap<String, u64> = HashMap::new();
             let mut shortest = usize::MAX;
@@ -56,7 +56,7 @@ fn measure(only: &str, play: bool) -> Vec<Space> {
                 let calls = body.reference_solutions.iter().map(Vec::len).min();
                 shortest = shortest.min(calls.unwrap_or(0));
                 if play && n < PLAYED {
-                    let task = Task::from_body(format!("s-{n}"), t.servers[0], t.id, body.clone());
+                    let task = Task::from_body(format!("s-{n}"), t.servers[0], &t.id, body.clone());
                     heuristic += usize::from(heuristic_passes(&task));
                 }
                 *seen.entry(body.goal).or_default() += 1;
@@ -64,8 +64,8 @@ fn measure(only: &str, play: bool) -> Vec<Space> {
             let pairs = (DRAWS * (DRAWS - 1) / 2) as f64;
             let equal: u64 = seen.values().map(|c| c * c.saturating_sub(1) / 2).sum();
             Space {
+                uses: uses.get(&t.id).copied().unwrap_or(0),
                 id: t.id,
-                uses: uses.get(t.id).copied().unwrap_or(0),
                 distinct: seen.len(),
                 p: equal as f64 / pairs,
                 shortest,
@@ -84,7 +84,7 @@ fn two_months_are_expected_to_share_under_a_tenth_of_a_percent_of_their_goals() 
     let only = std::env::var("SPACES_ONLY").unwrap_or_default();
     let report = std::env::var_os("SPACES_REPORT").is_some();
     let mut spaces = measure(&only, report);
-    spaces.sort_by(|a, b| shared(b).total_cmp(&shared(a)).then(a.id.cmp(b.id)));
+    spaces.sort_by(|a, b| shared(b).total_cmp(&shared(a)).then(a.id.cmp(&b.id)));
     let expected: f64 = spaces.iter().map(shared).sum();
     if report {
         println!(

@@ -12,7 +12,7 @@ mod slot;
 mod template;
 
 pub use cache::{CAPACITY, cached_worlds};
-pub use template::{AnyTemplate, Composed, TaskBody};
+pub use template::{AnyTemplate, Build, Composed, TaskBody};
 
 pub(crate) use slot::Slot;
 
@@ -41,6 +41,20 @@ pub fn split_tool(qualified: &str) -> Option<(&str, &str)> {
 pub fn tool_spec(qualified: &str) -> Option<ToolSpec<'static>> {
     let (server, tool) = split_tool(qualified)?;
     catalog(server)?.into_iter().find(|t| t.name == tool)
+}
+
+/// Every tool of `servers`, qualified (`server.tool`), server by server in catalogue order;
+/// an unknown server has none.
+pub fn qualified_tools<'a>(servers: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    servers
+        .into_iter()
+        .flat_map(|s| {
+            catalog(s)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |t| format!("{s}.{}", t.name))
+        })
+        .collect()
 }
 
 /// Checks a call's arguments against the tool's input schema.

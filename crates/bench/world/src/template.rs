@@ -35,11 +35,14 @@ pub struct Composed {
     pub params: BTreeMap<String, Value>,
 }
 
-type Build = Box<dyn Fn(&mut Rng) -> TaskBody + Send + Sync>;
+/// How a template draws a task body: infallibly for one written in Rust; a pack's family says
+/// why a draw failed.
+pub type Build = Box<dyn Fn(&mut Rng) -> Result<TaskBody, String> + Send + Sync>;
 
-/// A template of one server or of several, behind one type.
+/// A template of one server or of several, behind one type: one written in Rust, or a family
+/// of a pack (whose draw can fail, and says why).
 pub struct AnyTemplate {
-    pub id: &'static str,
+    pub id: String,
     /// The servers its tasks use; the first is the one it is filed under by default.
     pub servers: Vec<&'static str>,
     pub category: Category,
@@ -58,13 +61,13 @@ impl AnyTemplate {
     ) -> Self {
         let names: Vec<String> = servers.iter().map(|s| s.to_string()).collect();
         Self {
-            id,
+            id: id.to_string(),
             servers,
             category,
             difficulty,
             build: Box::new(move |rng| {
                 let c = build(rng);
-                TaskBody {
+                Ok(TaskBody {
                     servers: names.clone(),
                     category,
                     difficulty,
@@ -76,8 +79,25 @@ impl AnyTemplate {
                     faults: c.faults,
                     reference_solutions: c.reference_solutions,
                     params: c.params,
-                }
+                })
             }),
+        }
+    }
+
+    /// A template whose draw can fail (a pack's family): `build` says why, naming where.
+    pub fn fallible(
+        id: String,
+        servers: Vec<&'static str>,
+        category: Category,
+        difficulty: Difficulty,
+        build: Build,
+    ) -> Self {
+        Self {
+            id,
+            servers,
+            category,
+            difficulty,
+            build,
         }
     }
 
@@ -89,13 +109,13 @@ impl AnyTemplate {
     ) -> Self {
         let (category, difficulty, build) = (t.category, t.difficulty, t.build);
         Self {
-            id: t.id,
+            id: t.id.to_string(),
             servers: vec![S::NAME],
             category,
             difficulty,
             build: Box::new(move |rng| {
                 let d = build(rng);
-                TaskBody {
+                Ok(TaskBody {
                     servers: vec![S::NAME.to_string()],
                     category,
                     difficulty,
@@ -107,12 +127,20 @@ impl AnyTemplate {
                     faults: d.faults,
                     reference_solutions: d.references,
                     params: d.params,
-                }
+                })
             }),
         }
     }
 
+    /// A task body drawn from `rng`. Panics when the draw fails, which a template written in
+    /// Rust never does; the generator calls [`AnyTemplate::try_build`].
     pub fn build(&self, rng: &mut Rng) -> TaskBody {
+        self.try_build(rng)
+            .unwrap_or_else(|e| panic!("template {} failed to draw: {e}", self.id))
+    }
+
+    /// A task body drawn from `rng`, or why the draw failed.
+    pub fn try_build(&self, rng: &mut Rng) -> Result<TaskBody, String> {
         (self.build)(rng)
     }
 
