@@ -1,5 +1,6 @@
 //! `mcpbench admin`: operator commands against the service's database.
 
+use crate::admin_pack::{self, PackCommand};
 use crate::admin_set::{self, SetCommand};
 use anyhow::Context;
 use clap::Subcommand;
@@ -55,6 +56,9 @@ pub enum AdminCommand {
     /// Private task sets: create, activate, rotate, retire, list, bundle.
     #[command(subcommand)]
     Set(SetCommand),
+    /// The private packs of task families the deployment keeps (docs/packs.md).
+    #[command(subcommand)]
+    Pack(PackCommand),
 }
 
 pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
@@ -91,6 +95,7 @@ pub fn run(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                 eprintln!("revoked {n} keys of {name:?}");
             }
             AdminCommand::Set(cmd) => admin_set::run(cmd).await?,
+            AdminCommand::Pack(cmd) => admin_pack::run(cmd).await?,
             AdminCommand::Rescore {
                 set,
                 store,

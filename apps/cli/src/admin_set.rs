@@ -13,7 +13,7 @@ pub struct Db {
 }
 
 impl Db {
-    async fn connect(&self) -> anyhow::Result<PgPool> {
+    pub(crate) async fn connect(&self) -> anyhow::Result<PgPool> {
         let pool = mcpbench_db::connect(&self.database_url, 2)
             .await
             .context("connecting to the database")?;
@@ -47,6 +47,10 @@ pub enum SetCommand {
         /// How many of the tasks come from --pool (default: a quarter, at least 1).
         #[arg(long, requires = "pool")]
         from_pool: Option<usize>,
+        /// The share of the generated tasks drawn from the private families the deployment
+        /// keeps (`admin pack add`): 0 to 1; 0.75 when absent and a family is live.
+        #[arg(long, requires = "generate", conflicts_with = "pool")]
+        pack_share: Option<f64>,
         #[arg(long)]
         public: bool,
         #[command(flatten)]
@@ -71,6 +75,10 @@ pub enum SetCommand {
         /// The share of tasks replaced by fresh ones.
         #[arg(long, default_value_t = 0.25)]
         replace: f64,
+        /// The share of the fresh tasks drawn from the private families the deployment keeps:
+        /// 0 to 1; 0.75 when absent and a family is live.
+        #[arg(long)]
+        pack_share: Option<f64>,
         #[command(flatten)]
         db: Db,
         #[command(flatten)]
@@ -119,7 +127,7 @@ pub enum SetCommand {
     },
 }
 
-fn custody(args: &CustodyArgs) -> anyhow::Result<mcpbench_sets::Custody> {
+pub(crate) fn custody(args: &CustodyArgs) -> anyhow::Result<mcpbench_sets::Custody> {
     mcpbench_sets::Custody::from_args(args).map_err(anyhow::Error::msg)
 }
 
@@ -131,6 +139,7 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
             generate,
             pool: pool_dir,
             from_pool,
+            pack_share,
             public,
             db,
             custody: keys,
@@ -153,10 +162,21 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
                     }
                     match pool_dir {
                         None => {
-                            mcpbench_sets::generate_draft(&pool, &custody, &id, count).await?;
+                            let private = mcpbench_sets::generate_draft(
+                                &pool, &custody, &id, count, pack_share,
+                            )
+                            .await?;
                             eprintln!(
-                                "draft set {id:?} holds {count} fresh tasks, each proven valid"
+                                "draft set {id:?} holds {count} fresh tasks, {private} of them \
+                                 from private families, each proven valid"
                             );
+                            if private == 0 {
+                                eprintln!(
+                                    "warning: every task comes from the public generator, which \
+                                     a script written against it can pass; add a pack of \
+                                     private families (`mcpbench admin pack add DIR`)"
+                                );
+                            }
                         }
                         Some(dir) => {
                             let plan = mcpbench_sets::pool_draft(
@@ -193,12 +213,13 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
             from,
             to,
             replace,
+            pack_share,
             db,
             custody: keys,
         } => {
             let custody = custody(&keys)?;
             let pool = db.connect().await?;
-            let r = mcpbench_sets::rotate(&pool, &custody, &from, &to, replace).await?;
+            let r = mcpbench_sets::rotate(&pool, &custody, &from, &to, replace, pack_share).await?;
             eprintln!(
                 "draft set {to:?}: {} tasks kept from {from:?}, {} fresh ({} of them exposed, \
                  replaced first)",

@@ -205,8 +205,12 @@ impl Pack {
                 ));
                 continue;
             };
-            match text(f).and_then(|t| parse_family(t).map_err(|e| format!("{}: {e}", f.name))) {
-                Err(e) => problems.push(e),
+            let parsed = text(f).map_err(|e| vec![e]).and_then(|t| {
+                parse_family(t)
+                    .map_err(|errs| errs.iter().map(|e| format!("{}: {e}", f.name)).collect())
+            });
+            match parsed {
+                Err(errs) => problems.extend(errs),
                 Ok(file) => match load_family(&file, stem, f, &lib) {
                     Ok(loaded) => families.push(Arc::new(loaded)),
                     Err(errs) => problems.extend(errs),

@@ -47,6 +47,7 @@ struct Step {
     /// `draw[3] ($price)`, for errors.
     at: String,
     kind: Kind,
+    when: Option<Expr>,
     until: Option<Expr>,
 }
 
@@ -68,6 +69,8 @@ enum Kind {
     Wording(Vec<Wording>),
     Repeat {
         times: Num,
+        /// Whether each round also binds the values yielded before it.
+        so_far: bool,
         steps: Vec<Step>,
         yields: Expr,
     },
@@ -196,9 +199,10 @@ impl Compiler<'_> {
     }
 
     fn num(&mut self, count: &Count, scope: &[String], at: &str) -> Option<Num> {
-        match count {
-            Count::Number(n) => Some(Num::Const(*n)),
-            Count::Expr(source) => self.expr(source, scope, at).map(Num::Expr),
+        match (count, count.expr()) {
+            (Count::Number(n), _) => Some(Num::Const(*n)),
+            (_, Some(source)) => self.expr(source, scope, at).map(Num::Expr),
+            (_, None) => unreachable!("a count is a number or an expression"),
         }
     }
 
@@ -206,34 +210,38 @@ impl Compiler<'_> {
     fn steps(&mut self, steps: &[DrawStep], scope: &mut Vec<String>, at: &str) -> Vec<Step> {
         let mut out = Vec::new();
         for (i, step) in steps.iter().enumerate() {
-            let here = match step.name() {
-                Some(name) => format!("{at}[{i}] (${name})"),
+            let binding = step.binding();
+            let here = match binding {
+                Some((name, ..)) => format!("{at}[{i}] (${name})"),
                 None => format!("{at}[{i}]"),
             };
             let kind = self.kind(step, scope, &here);
-            let until = match step.name() {
-                Some(name) => {
-                    if let Err(e) = check_name(name) {
-                        self.errors.push(format!("{here}: {e}"));
-                    } else if scope.iter().any(|n| n == name) {
-                        self.errors
-                            .push(format!("{here}: ${name} is already bound"));
-                    }
-                    scope.push(name.to_string());
-                    step.until()
-                        .and_then(|u| self.expr(u, scope, &format!("{here}.until")))
-                }
-                None => None,
-            };
+            let (mut when, mut until) = (None, None);
+            if let Some((name, when_code, until_code)) = binding {
+                when = when_code.and_then(|w| self.expr(w, scope, &format!("{here}.when")));
+                self.bind(name, scope, &here);
+                until = until_code.and_then(|u| self.expr(u, scope, &format!("{here}.until")));
+            }
             if let Some(kind) = kind {
                 out.push(Step {
                     at: here,
                     kind,
+                    when,
                     until,
                 });
             }
         }
         out
+    }
+
+    /// Binds `name` in `scope`, refusing a name that is not one or is bound already.
+    fn bind(&mut self, name: &str, scope: &mut Vec<String>, at: &str) {
+        if let Err(e) = check_name(name) {
+            self.errors.push(format!("{at}: {e}"));
+        } else if scope.iter().any(|n| n == name) {
+            self.errors.push(format!("{at}: ${name} is already bound"));
+        }
+        scope.push(name.to_string());
     }
 
     fn kind(&mut self, step: &DrawStep, scope: &[String], at: &str) -> Option<Kind> {
@@ -311,16 +319,16 @@ impl Compiler<'_> {
             DrawStep::Repeat(s) => {
                 let times = self.num(&s.repeat, scope, &format!("{at}.repeat"));
                 let mut inner = scope.to_vec();
-                inner.push("i".into());
-                if scope.iter().any(|n| n == "i") {
-                    self.errors.push(format!(
-                        "{at}: a repeat binds $i, which is already bound outside it"
-                    ));
+                let index = s.index.as_deref().unwrap_or("i");
+                self.bind(index, &mut inner, &format!("{at}.as"));
+                if let Some(so_far) = &s.so_far {
+                    self.bind(so_far, &mut inner, &format!("{at}.so_far"));
                 }
                 let steps = self.steps(&s.draw, &mut inner, &format!("{at}.draw"));
                 let yields = self.expr(&s.yields, &inner, &format!("{at}.yield"));
                 Kind::Repeat {
                     times: times?,
+                    so_far: s.so_far.is_some(),
                     steps,
                     yields: yields?,
                 }
@@ -435,6 +443,12 @@ fn run_steps(steps: &[Step], scope: &mut Vec<Val>, rng: &mut Rng) -> Drawn<()> {
             }
             continue;
         }
+        if let Some(when) = &step.when
+            && !truth(when, scope, &format!("{}.when", step.at))?
+        {
+            scope.push(Val::Null);
+            continue;
+        }
         let mut tries = 0;
         loop {
             let value = bind(&step.kind, scope, rng, &step.at)?;
@@ -522,6 +536,7 @@ fn bind(kind: &Kind, scope: &mut Vec<Val>, rng: &mut Rng, at: &str) -> Drawn<Val
         }
         Kind::Repeat {
             times,
+            so_far,
             steps,
             yields,
         } => {
@@ -533,6 +548,9 @@ fn bind(kind: &Kind, scope: &mut Vec<Val>, rng: &mut Rng, at: &str) -> Drawn<Val
             let mut out = Vec::with_capacity(n as usize);
             for i in 0..n {
                 scope.push(Val::from(i as isize));
+                if *so_far {
+                    scope.push(out.iter().cloned().collect());
+                }
                 let result = run_steps(steps, scope, rng).and_then(|()| {
                     yields
                         .eval(scope)

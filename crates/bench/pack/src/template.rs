@@ -10,7 +10,8 @@
 //!   `else` (inside a list, a missing `else` adds nothing);
 //! - inside a list, `{"$each": "expr"}`: every element of the list the expression gives;
 //! - inside a list, `{"$for": "expr", "as": "x", "do": T}`: `T` once per element of the list
-//!   the expression gives, with the element bound as `$x`.
+//!   the expression gives, with the element bound as `$x`; with `"each": [T1, T2]` instead of
+//!   `do`, every item of that list once per element (each may itself be `$each`, `$if`, ...).
 
 use crate::expr::{Expr, compile, from_json, kind};
 use crate::wording::Wording;
@@ -38,7 +39,12 @@ pub enum Node {
 pub enum Item {
     One(Node),
     Each(Expr),
-    For { list: Expr, body: Node },
+    /// `body` is a list whose items are spliced in once per element when `splice`.
+    For {
+        list: Expr,
+        body: Node,
+        splice: bool,
+    },
 }
 
 const DIRECTIVES: &[&str] = &["$", "$text", "$if", "$each", "$for"];
@@ -98,7 +104,7 @@ fn directive(
     let allowed: &[&str] = match key {
         "$" | "$text" | "$each" => &[],
         "$if" => &["then", "else"],
-        "$for" => &["as", "do"],
+        "$for" => &["as", "do", "each"],
         other => {
             return Err(format!(
                 "{at}: unknown directive {other:?}; the directives are {}",
@@ -134,12 +140,17 @@ fn directive(
             }
             let mut inner = scope.to_vec();
             inner.push(name.to_string());
-            let body = map
-                .get("do")
-                .ok_or_else(|| format!("{at}: $for needs \"do\""))?;
+            let (body, splice) = match (map.get("do"), map.get("each")) {
+                (Some(body), None) => (body, false),
+                (None, Some(items @ Value::Array(_))) => (items, true),
+                (None, Some(_)) => return Err(format!("{at}.each: must be a list")),
+                _ => return Err(format!("{at}: $for needs one of \"do\" and \"each\"")),
+            };
+            let field = if splice { "each" } else { "do" };
             Ok(Item::For {
                 list: expr(code("$for")?)?,
-                body: compile_node(body, &inner, lib, &format!("{at}.do"))?,
+                body: compile_node(body, &inner, lib, &format!("{at}.{field}"))?,
+                splice,
             })
         }
         "$each" | "$for" => Err(format!("{at}: {key} stands only inside a list")),
@@ -216,12 +227,19 @@ impl Node {
                         }
                         Item::One(n) => out.push(n.render(scope, rng)?),
                         Item::Each(e) => out.extend(list(e, scope)?),
-                        Item::For { list: l, body } => {
+                        Item::For {
+                            list: l,
+                            body,
+                            splice,
+                        } => {
                             for element in list(l, scope)? {
                                 scope.push(from_json(&element));
                                 let rendered = body.render(scope, rng);
                                 scope.pop();
-                                out.push(rendered?);
+                                match (rendered?, splice) {
+                                    (Value::Array(items), true) => out.extend(items),
+                                    (one, _) => out.push(one),
+                                }
                             }
                         }
                     }
@@ -274,6 +292,7 @@ mod tests {
         let mut vals = vec![from_json(&json!(["ann", "bob"])), from_json(&json!(2))];
         let t = json!({"all": [
             {"$for": "$who", "as": "p", "do": {"posted": {"text": {"$": "\"hi \\($p)\""}}}},
+            {"$for": "$who", "as": "q", "each": [{"$": "$q"}, {"$if": "$q == \"bob\"", "then": "!"}]},
             {"$each": "[range($n)]"},
             {"$if": "$n > 5", "then": "big"},
             {"$if": "$n < 5", "then": "small"},
@@ -285,6 +304,7 @@ mod tests {
             out,
             json!({"all": [
                 {"posted": {"text": "hi ann"}}, {"posted": {"text": "hi bob"}},
+                "ann", "bob", "!",
                 0, 1, "small", {"count": 3, "kind": "two"}
             ]})
         );

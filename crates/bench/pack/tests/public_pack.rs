@@ -3,8 +3,9 @@
 //! stream (so the format reaches what the templates express), and every family proves over
 //! many draws as `tasks check --pack` proves it.
 //!
-//! `PACK_FAMILY=<id>` narrows the first test to one family, and `PACK_DIR=<dir>` reads another
-//! directory instead of the public pack, for their authors.
+//! For the families' authors: `PACK_FAMILY=<id>` narrows the first test to one family,
+//! `PACK_DIR=<dir>` reads another directory instead of the public pack, and `PACK_SEED` and
+//! `PACK_DRAWS` compare other streams, or more of them.
 
 use mcpbench_pack::{Pack, check_pack};
 use mcpbench_sim::Rng;
@@ -12,8 +13,16 @@ use mcpbench_tasks::{Task, templates};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-const SEED: u64 = 20_261_128;
-const DRAWS: u64 = 30;
+/// The streams compared: `(SEED, 0..DRAWS)` unless the environment says otherwise.
+fn streams() -> (u64, u64) {
+    let var = |name, default| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    (var("PACK_SEED", 20_261_128), var("PACK_DRAWS", 30))
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
@@ -66,6 +75,7 @@ fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
 #[test]
 fn every_family_draws_what_its_template_in_rust_draws() {
     let only = std::env::var("PACK_FAMILY").ok();
+    let (seed, draws) = streams();
     let pack = public_pack();
     let rust = templates();
     let mut compared = 0;
@@ -90,11 +100,11 @@ fn every_family_draws_what_its_template_in_rust_draws() {
             "{}: difficulty",
             family.id
         );
-        for stream in 0..DRAWS {
+        for stream in 0..draws {
             let task = |body| Task::from_body("t-1".into(), family.servers[0], &id, body);
-            let want = task(template.build(&mut Rng::new(SEED, stream)));
+            let want = task(template.build(&mut Rng::new(seed, stream)));
             let have = family
-                .draw(&mut Rng::new(SEED, stream))
+                .draw(&mut Rng::new(seed, stream))
                 .unwrap_or_else(|e| panic!("{} draw {stream}: {e}", family.id));
             let have = task(have);
             let (want, have) = (

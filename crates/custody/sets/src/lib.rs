@@ -15,16 +15,23 @@
 //!   fresh ones from a new secret seed (sealed and kept), the rest kept under new salts.
 //! - A month may draw some of its tasks from a private pool of task files kept outside the
 //!   repository ([`pool_draft`]), each pool task into one month only, sealed like the rest.
+//! - Most of a generated month comes from private families (`packs.rs`, `month.rs`): packs the
+//!   deployment keeps sealed, so that knowing the public generator buys little there; the ids
+//!   of a generated month name no family.
 //!
 //! The errors name sets, states and counts, never a task's content.
 
 pub mod anomaly;
+mod month;
+mod packs;
 mod pool;
 mod public;
 mod rotate;
 mod settings;
 
 pub use anomaly::analyze;
+pub use month::{DEFAULT_PACK_SHARE, Draw, check_share, fresh_month, opaque_ids};
+pub use packs::{ADD_DRAWS, add_pack, list_packs, live_families, retire_family};
 pub use pool::{
     MAX_POOL_ID, PoolCounts, PoolPlan, Stored, TaskPool, default_from_pool, plan_pool_month,
     pool_draft, sealed_goals,

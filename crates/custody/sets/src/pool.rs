@@ -17,7 +17,8 @@
 //!
 //! Errors and log lines name files, sets and counts, never a pool task's content.
 
-use crate::rotate::{fresh_tasks, prove_each, secret_seed};
+use crate::month::{Draw, fresh_month};
+use crate::rotate::{prove_each, secret_seed};
 use crate::{Custody, MAX_TASKS, SetError, create_with, open_all};
 use mcpbench_db::{PgPool, sets};
 use mcpbench_sim::Rng;
@@ -237,8 +238,9 @@ fn check_from_pool(count: usize, from_pool: usize) -> Result<(), SetError> {
 }
 
 /// The month `set` of `count` tasks, `from_pool` of them drawn from `pool` by `seed` and the
-/// rest generated from it (apart from every goal held in clear and every goal of the pool);
-/// every id carries the month. The same seed and store give the same month.
+/// rest generated from it as `draw` says (apart from every goal held in clear and every goal of
+/// the pool); every id carries the month. The same seed, store and families give the same
+/// month.
 pub fn plan_pool_month(
     seed: u64,
     set: &str,
@@ -246,6 +248,7 @@ pub fn plan_pool_month(
     from_pool: usize,
     pool: &TaskPool,
     stored: &Stored,
+    draw: &Draw,
 ) -> Result<PoolPlan, SetError> {
     check_from_pool(count, from_pool)?;
     let held: HashSet<&str> = stored
@@ -284,7 +287,7 @@ pub fn plan_pool_month(
 
     let suffix = set.replace('-', "");
     let avoid: Vec<String> = stored.goals().into_iter().chain(goals).collect();
-    let mut tasks = fresh_tasks(seed, count - from_pool, set, &avoid)?;
+    let mut tasks = fresh_month(seed, count - from_pool, set, &avoid, draw)?;
     let generated: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
     candidates.retain(|&i| {
         let clash = generated.contains(format!("{}-{suffix}", pool.tasks[i].id).as_str());
@@ -340,10 +343,23 @@ pub async fn pool_draft(
         return Err(SetError::Conflict(format!("set {id:?} already exists")));
     }
     let stored = Stored::read(pool, keyring).await?;
+    let (families, share) = crate::month::families_and_share(pool, keyring, None).await?;
     let (set, dir) = (id.to_string(), dir.to_path_buf());
     let plan = tokio::task::spawn_blocking(move || {
         let tasks = TaskPool::read(&dir)?;
-        plan_pool_month(secret_seed(), &set, count, from_pool, &tasks, &stored)
+        let draw = Draw {
+            families: &families,
+            share,
+        };
+        plan_pool_month(
+            secret_seed(),
+            &set,
+            count,
+            from_pool,
+            &tasks,
+            &stored,
+            &draw,
+        )
     })
     .await
     .expect("planning a month does not panic")?;

@@ -2,16 +2,18 @@
 //!
 //! Which tasks leave is drawn from the rotation's secret seed, the exposed ones first (tasks sent
 //! to a vendor's own machine, docs/data.md "Exposed tasks"); each leaving task is replaced by
-//! a fresh task generated from the same seed, of the same server, category and difficulty when
-//! the generator has one (else the nearest), so the set keeps its shape. Fresh tasks carry the
-//! new month in their id (`...-202612`), so a task id names one task across all months. Every
+//! a fresh task generated from the same seed (most from the live private families, see
+//! `month.rs`), of the same server, category and difficulty when the generator has one (else
+//! the nearest), so the set keeps its shape. Fresh tasks carry the new month in their id
+//! (`...-202612`), so a task id names one task across all months. Every
 //! fresh task passes the validity proof of `mcpbench tasks check` before the draft is stored.
 
+use crate::month::{Draw, FAMILY_STREAM, fresh_month, opaque_ids};
 use crate::{Custody, SetError, create_with, info, open_all};
 use mcpbench_db::{PgPool, SetState, sets};
 use mcpbench_sim::Rng;
 use mcpbench_tasks::{
-    GoalIndex, MAX_GOAL_SIMILARITY, Task, check_tasks, closest_goal, generate, generate_avoiding,
+    GoalIndex, MAX_GOAL_SIMILARITY, Source, Task, check_tasks, generate, generate_from,
 };
 use std::collections::HashSet;
 
@@ -36,9 +38,12 @@ pub struct Rotation {
 /// tasks whose ids are in `exposed` first (all of them when they are no more than the share;
 /// else the seed draws which). No fresh task repeats or comes near (see
 /// [`MAX_GOAL_SIMILARITY`]) a goal of `avoid`: the goals held in clear when the rotation is
-/// made, so a private month never asks what a public set has shown. The plan is a pure function
-/// of its arguments: with the revealed `previous`, seed and exposed list and the goals then
-/// public, anyone can redo it.
+/// made, so a private month never asks what a public set has shown. `draw.from_families` of the
+/// replaced tasks (the first leaving positions in the seed's order) come from the private
+/// families, the others from the public generator; every fresh task gets an id of the new
+/// month that names no family. The plan is a pure function of its arguments: with the
+/// revealed `previous`, seed and exposed list, the goals then public and the families drawn
+/// from (revealed when the operator retires them), anyone can redo it.
 pub fn plan_rotation(
     previous: &[Task],
     seed: u64,
@@ -46,6 +51,7 @@ pub fn plan_rotation(
     new_set: &str,
     avoid: &[String],
     exposed: &[String],
+    draw: &Draw,
 ) -> Result<RotationPlan, SetError> {
     let n = previous.len();
     if n < 4 {
@@ -66,18 +72,44 @@ pub fn plan_rotation(
     let exposed: HashSet<&str> = exposed.iter().map(String::as_str).collect();
     order.sort_by_key(|&i| !exposed.contains(previous[i].id.as_str()));
     let leaving: HashSet<usize> = order[..leaving_count].iter().copied().collect();
+    // The first of the leaving positions, in the seed's order, take private families' tasks.
+    let private: HashSet<usize> = order[..draw.from_families(leaving_count)]
+        .iter()
+        .copied()
+        .collect();
 
-    let suffix = new_set.replace('-', "");
     // No fresh task repeats a goal of the previous month: not a kept one (the set would hold
     // it twice), nor a leaving one, which the previous month reveals when it retires while
     // this one is still live.
     let previous_goals: HashSet<&str> = previous.iter().map(|t| t.goal.as_str()).collect();
     let public = GoalIndex::new(avoid);
-    let mut candidates: Vec<Option<Task>> = generate(seed, 3 * n)
-        .into_iter()
-        .filter(|t| !public.near(&t.goal, MAX_GOAL_SIMILARITY))
-        .map(Some)
-        .collect();
+    let apart = |tasks: Vec<Task>| -> Vec<Option<Task>> {
+        tasks
+            .into_iter()
+            .filter(|t| !public.near(&t.goal, MAX_GOAL_SIMILARITY))
+            .map(Some)
+            .collect()
+    };
+    let mut candidates = apart(generate(seed, 3 * n));
+    let mut family_candidates = if private.is_empty() {
+        Vec::new()
+    } else {
+        let templates = mcpbench_tasks::templates();
+        let family_seed = Rng::new(seed, FAMILY_STREAM).next_u64();
+        let drawn = generate_from(
+            &Source::new(draw.families, &templates),
+            family_seed,
+            3 * private.len(),
+            avoid,
+        )
+        .map_err(|e| {
+            SetError::Invalid(format!(
+                "the private family {} failed every draw of a slot; `mcpbench tasks check                  --pack` on its pack shows why",
+                e.template
+            ))
+        })?;
+        apart(drawn)
+    };
     let mut tasks = Vec::with_capacity(n);
     let mut kept = Vec::with_capacity(n);
     for (i, old) in previous.iter().enumerate() {
@@ -97,8 +129,13 @@ pub fn plan_rotation(
             &|t| t.server == old.server,
             &|_| true,
         ];
+        let pool = if private.contains(&i) {
+            &mut family_candidates
+        } else {
+            &mut candidates
+        };
         let pick = fits.iter().find_map(|fit| {
-            candidates.iter().position(|c| {
+            pool.iter().position(|c| {
                 c.as_ref()
                     .is_some_and(|t| fit(t) && !previous_goals.contains(t.goal.as_str()))
             })
@@ -108,10 +145,23 @@ pub fn plan_rotation(
                 "the generator ran out of fresh tasks for this rotation".into(),
             ));
         };
-        let mut fresh = candidates[at].take().expect("a candidate not taken yet");
-        fresh.id = format!("{}-{suffix}", fresh.id);
-        tasks.push(fresh);
+        tasks.push(pool[at].take().expect("a candidate not taken yet"));
         kept.push(false);
+    }
+    // Fresh tasks get ids of the new month that name no template or family.
+    let kept_ids: HashSet<String> = previous.iter().map(|t| t.id.clone()).collect();
+    let mut fresh: Vec<Task> = tasks
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| !**k)
+        .map(|(t, _)| t.clone())
+        .collect();
+    opaque_ids(&mut fresh, seed, new_set, &kept_ids);
+    let mut renamed = fresh.into_iter();
+    for (t, k) in tasks.iter_mut().zip(&kept) {
+        if !*k {
+            *t = renamed.next().expect("one renamed task per fresh one");
+        }
     }
     let fresh: Vec<Task> = tasks
         .iter()
@@ -135,7 +185,7 @@ pub(crate) fn prove_each(tasks: &[Task]) -> Vec<usize> {
 
 /// The validity proof of `mcpbench tasks check`: references pass, doing nothing fails,
 /// mutants fail.
-fn prove(tasks: &[Task]) -> Result<(), SetError> {
+pub(crate) fn prove(tasks: &[Task]) -> Result<(), SetError> {
     match check_tasks(tasks)
         .into_iter()
         .find(|v| !v.problems.is_empty())
@@ -158,43 +208,29 @@ pub fn secret_seed() -> u64 {
     u64::from_le_bytes(seed)
 }
 
-/// `count` fresh tasks for set `set` from `seed`, each proven valid, none of whose goals
-/// repeats or comes near (see [`MAX_GOAL_SIMILARITY`]) a goal of `avoid` (the goals held in
-/// clear, and a month's pool's); their ids carry the month (`...-202611`), so that no two
-/// months share an id.
+/// `count` fresh tasks for set `set` from `seed` from the public generator alone: see
+/// [`fresh_month`].
 pub fn fresh_tasks(
     seed: u64,
     count: usize,
     set: &str,
     avoid: &[String],
 ) -> Result<Vec<Task>, SetError> {
-    let suffix = set.replace('-', "");
-    let mut tasks = generate_avoiding(seed, count, avoid);
-    let goals: Vec<String> = tasks.iter().map(|t| t.goal.clone()).collect();
-    let closest = closest_goal(&goals, avoid);
-    if closest > MAX_GOAL_SIMILARITY {
-        // Names no goal: the message may be shown, and the goals are private.
-        return Err(SetError::Invalid(format!(
-            "a generated goal comes too near one held in clear, sealed in another month or in \
-             the pool (similarity {closest:.2}); generate again"
-        )));
-    }
-    for t in &mut tasks {
-        t.id = format!("{}-{suffix}", t.id);
-    }
-    prove(&tasks)?;
-    Ok(tasks)
+    fresh_month(seed, count, set, avoid, &Draw::public())
 }
 
-/// Creates a private draft of `count` tasks generated from a new secret seed, apart from
-/// every goal in clear and every goal sealed in another private set. The seed is not kept:
-/// the sealed tasks are the set.
+/// Creates a private draft of `count` tasks generated from a new secret seed, `share` of them
+/// (by default [`crate::month::DEFAULT_PACK_SHARE`] when a private family is live, else none) drawn from the
+/// live private families, apart from every goal in clear and every goal sealed in another
+/// private set. The seed is not kept: the sealed tasks are the set. How many tasks came from
+/// private families.
 pub async fn generate_draft(
     pool: &PgPool,
     custody: &Custody,
     id: &str,
     count: usize,
-) -> Result<(), SetError> {
+    share: Option<f64>,
+) -> Result<usize, SetError> {
     if count == 0 || count > crate::MAX_TASKS {
         return Err(SetError::Invalid(format!(
             "a set holds 1 to {} tasks, not {count}",
@@ -203,13 +239,21 @@ pub async fn generate_draft(
     }
     let keyring = custody.keyring()?;
     let set = id.to_string();
+    let (families, share) = crate::month::families_and_share(pool, keyring, share).await?;
     // Apart from every goal in clear and every goal sealed in another month.
     let avoid = crate::Stored::read(pool, keyring).await?.goals();
-    let tasks =
-        tokio::task::spawn_blocking(move || fresh_tasks(secret_seed(), count, &set, &avoid))
-            .await
-            .expect("task generation does not panic")?;
-    create_with(pool, custody, id, &tasks, false, None, None).await
+    let (tasks, private) = tokio::task::spawn_blocking(move || {
+        let draw = Draw {
+            families: &families,
+            share,
+        };
+        let tasks = fresh_month(secret_seed(), count, &set, &avoid, &draw)?;
+        Ok::<_, SetError>((tasks, draw.from_families(count)))
+    })
+    .await
+    .expect("task generation does not panic")?;
+    create_with(pool, custody, id, &tasks, false, None, None).await?;
+    Ok(private)
 }
 
 /// The associated data a set's sealed rotation seed is bound to.
@@ -227,6 +271,7 @@ pub async fn rotate(
     from: &str,
     to: &str,
     replace: f64,
+    share: Option<f64>,
 ) -> Result<Rotation, SetError> {
     let source = info(pool, from).await?;
     if source.public || source.state != SetState::Active {
@@ -246,8 +291,13 @@ pub async fn rotate(
     let seed = secret_seed();
     let next = to.to_string();
     let given = exposed.clone();
+    let (families, share) = crate::month::families_and_share(pool, keyring, share).await?;
     let plan = tokio::task::spawn_blocking(move || {
-        plan_rotation(&previous, seed, replace, &next, &public, &given)
+        let draw = Draw {
+            families: &families,
+            share,
+        };
+        plan_rotation(&previous, seed, replace, &next, &public, &given, &draw)
     })
     .await
     .expect("a rotation plan does not panic")?;

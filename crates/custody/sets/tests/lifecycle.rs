@@ -229,7 +229,7 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
         .unwrap();
     // A hosted endpoint was sent two of the month's tasks: the rotation replaces them first.
     let exposed = expose(&pool, "2026-11", &[&tasks[2].id, &tasks[17].id]).await;
-    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
+    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25, None)
         .await
         .unwrap();
     assert_eq!((r.kept, r.replaced), (18, 6));
@@ -290,9 +290,16 @@ async fn a_rotation_is_recorded_and_anyone_can_redo_it_once_both_months_are_reve
     };
     let (before, after) = (revealed("2026-11").await, revealed("2026-12").await);
     // No set was public when the rotation was made, so it had no public goals to avoid.
-    let redone =
-        mcpbench_sets::plan_rotation(&before, seed, 0.25, "2026-12", &[], &exposed_revealed)
-            .unwrap();
+    let redone = mcpbench_sets::plan_rotation(
+        &before,
+        seed,
+        0.25,
+        "2026-12",
+        &[],
+        &exposed_revealed,
+        &mcpbench_sets::Draw::public(),
+    )
+    .unwrap();
     assert_eq!(
         redone.tasks, after,
         "the rotation is redone exactly from what was revealed"
@@ -314,7 +321,7 @@ async fn a_kept_task_stays_withheld_until_no_live_set_holds_it_and_no_rotation_o
         .unwrap()
         .unwrap();
     let key = custody.verifier_key().unwrap();
-    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25)
+    let r = mcpbench_sets::rotate(&pool, &custody, "2026-11", "2026-12", 0.25, None)
         .await
         .unwrap();
     assert_eq!(r.kept, 6);
@@ -345,7 +352,7 @@ async fn a_kept_task_stays_withheld_until_no_live_set_holds_it_and_no_rotation_o
     // A rotation from the retired month is refused, even one that read it while it was live
     // and stores its draft only now (the database checks the source under its lock).
     assert!(matches!(
-        mcpbench_sets::rotate(&pool, &custody, "2026-11", "2027-01", 0.25).await,
+        mcpbench_sets::rotate(&pool, &custody, "2026-11", "2027-01", 0.25, None).await,
         Err(SetError::Conflict(_))
     ));
     let late = sets::create_draft(

@@ -5,13 +5,13 @@
 mod support;
 
 use mcpbench_db::{PgPool, sets};
-use mcpbench_sets::{Custody, PoolCounts, SetError, Stored, TaskPool, plan_pool_month, pool_draft};
+use mcpbench_sets::{Draw, PoolCounts, SetError, Stored, TaskPool, plan_pool_month, pool_draft};
 use mcpbench_tasks::{Task, load_dir};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
-use support::{custody, fresh, pg_dump, workspace};
+use support::{custody, fresh, opened, pg_dump, workspace};
 
 /// Every log line of this test binary.
 static LOGS: Mutex<Vec<u8>> = Mutex::new(Vec::new());
@@ -83,18 +83,6 @@ async fn publish_dev(pool: &PgPool) -> Vec<Task> {
     let rows: Vec<_> = public.iter().map(mcpbench_sets::set_task).collect();
     sets::put_public_set(pool, "dev", &rows).await.unwrap();
     public
-}
-
-/// Every task of a private set, opened.
-async fn opened(pool: &PgPool, custody: &Custody, set: &str) -> Vec<Task> {
-    let mut tasks = Vec::new();
-    for row in sets::sealed_tasks(pool, set).await.unwrap() {
-        let task = mcpbench_sets::task_for_run(pool, custody.keyring.as_ref(), set, &row.task_id)
-            .await
-            .unwrap();
-        tasks.push(serde_json::from_value(task).unwrap());
-    }
-    tasks
 }
 
 fn assert_no_goal(text: &str, goals: &[String]) {
@@ -337,7 +325,7 @@ fn the_draw_is_fixed_by_the_seed_and_keeps_apart_from_held_ids_and_generated_one
         sealed_goals: vec![],
     };
     let draw = |seed: u64| {
-        let plan = plan_pool_month(seed, "2026-11", 5, 3, &pool, &stored).unwrap();
+        let plan = plan_pool_month(seed, "2026-11", 5, 3, &pool, &stored, &Draw::public()).unwrap();
         assert_eq!(plan.counts.held, 2);
         assert_eq!(plan.tasks.len(), 5);
         plan.tasks
@@ -367,7 +355,7 @@ fn the_draw_is_fixed_by_the_seed_and_keeps_apart_from_held_ids_and_generated_one
     renamed.id = base.to_string();
     write(dir.path(), &[renamed]);
     let pool = TaskPool::read(dir.path()).unwrap();
-    let plan = plan_pool_month(1, "2026-11", 5, 3, &pool, &stored).unwrap();
+    let plan = plan_pool_month(1, "2026-11", 5, 3, &pool, &stored, &Draw::public()).unwrap();
     assert_eq!((plan.counts.clash, plan.counts.usable), (1, 5));
     let ids: HashSet<&str> = plan.tasks.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids.len(), 5, "ids stay unique");
@@ -381,7 +369,7 @@ async fn a_new_month_keeps_apart_from_the_goals_sealed_in_other_months() {
     let custody = &custody();
     let keyring = custody.keyring.as_ref().expect("a keyring");
     let public = publish_dev(&pool).await;
-    mcpbench_sets::generate_draft(&pool, custody, "2026-11", 12)
+    mcpbench_sets::generate_draft(&pool, custody, "2026-11", 12, None)
         .await
         .unwrap();
     let mut sealed: Vec<String> = opened(&pool, custody, "2026-11")
@@ -400,7 +388,7 @@ async fn a_new_month_keeps_apart_from_the_goals_sealed_in_other_months() {
             "a goal the next month must avoid is missing"
         );
     }
-    mcpbench_sets::generate_draft(&pool, custody, "2026-12", 12)
+    mcpbench_sets::generate_draft(&pool, custody, "2026-12", 12, None)
         .await
         .unwrap();
     let next = opened(&pool, custody, "2026-12").await;

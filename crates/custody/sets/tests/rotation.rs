@@ -1,7 +1,7 @@
 //! Rotation keeps 75% +- 5% of a set, replaces the rest with fresh tasks of the same shape, and
 //! the result passes the validity proof of `mcpbench tasks check`, read back from files.
 
-use mcpbench_sets::plan_rotation;
+use mcpbench_sets::{Draw, plan_rotation};
 use mcpbench_tasks::{GoalIndex, MAX_GOAL_SIMILARITY, Task, check_dir, generate, load_dir};
 use std::collections::HashSet;
 use std::path::Path;
@@ -14,7 +14,8 @@ fn dev_set() -> Vec<Task> {
 fn a_rotation_keeps_three_quarters_and_passes_tasks_check() {
     let previous: Vec<Task> = dev_set().into_iter().step_by(2).take(60).collect();
     for seed in [1u64, 2, 0xDEAD_BEEF] {
-        let plan = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &[]).unwrap();
+        let plan =
+            plan_rotation(&previous, seed, 0.25, "2026-12", &[], &[], &Draw::public()).unwrap();
         let n = plan.tasks.len();
         let kept = plan.kept.iter().filter(|k| **k).count();
         let share = kept as f64 / n as f64;
@@ -54,17 +55,17 @@ fn a_rotation_keeps_three_quarters_and_passes_tasks_check() {
         assert_eq!(report.tasks, n);
     }
     // Another seed replaces other tasks.
-    let a = plan_rotation(&previous, 1, 0.25, "2026-12", &[], &[])
+    let a = plan_rotation(&previous, 1, 0.25, "2026-12", &[], &[], &Draw::public())
         .unwrap()
         .kept;
-    let b = plan_rotation(&previous, 2, 0.25, "2026-12", &[], &[])
+    let b = plan_rotation(&previous, 2, 0.25, "2026-12", &[], &[], &Draw::public())
         .unwrap()
         .kept;
     assert_ne!(a, b);
     // The same seed, the same rotation (it is recorded, sealed, to be redone).
     assert_eq!(
         a,
-        plan_rotation(&previous, 1, 0.25, "2026-12", &[], &[])
+        plan_rotation(&previous, 1, 0.25, "2026-12", &[], &[], &Draw::public())
             .unwrap()
             .kept
     );
@@ -73,9 +74,12 @@ fn a_rotation_keeps_three_quarters_and_passes_tasks_check() {
 #[test]
 fn rotations_outside_their_bounds_are_refused() {
     let previous = dev_set();
-    assert!(plan_rotation(&previous[..3], 1, 0.25, "2026-12", &[], &[]).is_err());
-    assert!(plan_rotation(&previous[..20], 1, 0.9, "2026-12", &[], &[]).is_err());
-    assert!(plan_rotation(&previous[..20], 1, 0.0, "2026-12", &[], &[]).is_err());
+    let refused = |previous: &[Task], replace: f64| {
+        plan_rotation(previous, 1, replace, "2026-12", &[], &[], &Draw::public()).is_err()
+    };
+    assert!(refused(&previous[..3], 0.25));
+    assert!(refused(&previous[..20], 0.9));
+    assert!(refused(&previous[..20], 0.0));
 }
 
 #[test]
@@ -88,8 +92,17 @@ fn a_rotation_asks_nothing_a_public_set_has_shown() {
         .step_by(2)
         .map(|t| t.goal)
         .collect();
-    let plain = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &[]).unwrap();
-    let apart = plan_rotation(&previous, seed, 0.25, "2026-12", &public, &[]).unwrap();
+    let plain = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &[], &Draw::public()).unwrap();
+    let apart = plan_rotation(
+        &previous,
+        seed,
+        0.25,
+        "2026-12",
+        &public,
+        &[],
+        &Draw::public(),
+    )
+    .unwrap();
     let fresh = |plan: &mcpbench_sets::RotationPlan| -> Vec<String> {
         plan.tasks
             .iter()
@@ -124,7 +137,16 @@ fn exposed_tasks_leave_first_and_the_plan_stays_reproducible() {
         .iter()
         .map(|&i| previous[i].id.clone())
         .collect();
-    let plan = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &exposed).unwrap();
+    let plan = plan_rotation(
+        &previous,
+        seed,
+        0.25,
+        "2026-12",
+        &[],
+        &exposed,
+        &Draw::public(),
+    )
+    .unwrap();
     let left: Vec<&str> = previous
         .iter()
         .zip(&plan.kept)
@@ -136,17 +158,44 @@ fn exposed_tasks_leave_first_and_the_plan_stays_reproducible() {
         assert!(left.contains(&id.as_str()), "{id} was exposed and stayed");
     }
     // With the same inputs (the seed and exposed list are revealed) the plan is the same.
-    let again = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &exposed).unwrap();
+    let again = plan_rotation(
+        &previous,
+        seed,
+        0.25,
+        "2026-12",
+        &[],
+        &exposed,
+        &Draw::public(),
+    )
+    .unwrap();
     assert_eq!(again.tasks, plan.tasks);
     // More exposed than the share: only the share leaves, every one of them exposed, and the
     // seed decides which.
     let many: Vec<String> = previous[..20].iter().map(|t| t.id.clone()).collect();
-    let plan = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &many).unwrap();
+    let plan = plan_rotation(
+        &previous,
+        seed,
+        0.25,
+        "2026-12",
+        &[],
+        &many,
+        &Draw::public(),
+    )
+    .unwrap();
     let left: Vec<usize> = (0..previous.len()).filter(|&i| !plan.kept[i]).collect();
     assert_eq!(left.len(), 10);
     assert!(left.iter().all(|&i| i < 20), "{left:?}");
     // Ids that are not in the set change nothing.
-    let plain = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &[]).unwrap();
-    let stray = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &["nope".into()]).unwrap();
+    let plain = plan_rotation(&previous, seed, 0.25, "2026-12", &[], &[], &Draw::public()).unwrap();
+    let stray = plan_rotation(
+        &previous,
+        seed,
+        0.25,
+        "2026-12",
+        &[],
+        &["nope".into()],
+        &Draw::public(),
+    )
+    .unwrap();
     assert_eq!(plain.kept, stray.kept);
 }

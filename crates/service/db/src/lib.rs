@@ -14,6 +14,7 @@ pub mod exports;
 pub mod exposures;
 pub mod judgements;
 pub mod leaderboard;
+pub mod packs;
 pub mod queue;
 pub mod runs;
 pub mod sets;

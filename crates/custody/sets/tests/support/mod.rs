@@ -43,6 +43,18 @@ pub fn custody() -> Custody {
     }
 }
 
+/// Every task of a private set, opened.
+pub async fn opened(pool: &PgPool, custody: &Custody, set: &str) -> Vec<mcpbench_tasks::Task> {
+    let mut tasks = Vec::new();
+    for row in mcpbench_db::sets::sealed_tasks(pool, set).await.unwrap() {
+        let task = mcpbench_sets::task_for_run(pool, custody.keyring.as_ref(), set, &row.task_id)
+            .await
+            .unwrap();
+        tasks.push(serde_json::from_value(task).unwrap());
+    }
+    tasks
+}
+
 /// The whole database as `pg_dump` writes it.
 pub fn pg_dump(url: &str) -> String {
     let out = Command::new(cluster().client_tool("pg_dump"))

@@ -22,6 +22,11 @@ pub struct NewSet {
     /// How many tasks to generate from a new secret seed (1 to 5000).
     #[serde(deserialize_with = "crate::body::whole")]
     pub generate: usize,
+    /// The share of them drawn from the deployment's private families (0 to 1; 0.75 when absent
+    /// and a family is live, else 0).
+    #[serde(default)]
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    pub pack_share: Option<f64>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -32,6 +37,11 @@ pub struct RotateSet {
     /// The share of tasks replaced by fresh ones (0.05 to 0.5; 0.25 when absent).
     #[serde(default = "quarter")]
     pub replace: f64,
+    /// The share of the fresh ones drawn from the deployment's private families (0 to 1; 0.75
+    /// when absent and a family is live, else 0).
+    #[serde(default)]
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    pub pack_share: Option<f64>,
 }
 
 fn quarter() -> f64 {
@@ -68,8 +78,10 @@ pub async fn create(
 ) -> Result<(StatusCode, AppJson<SetView>), ApiError> {
     let id = name("id", &req.id)?;
     let custody = &state.config().custody;
-    mcpbench_sets::generate_draft(state.pool(), custody, &id, req.generate).await?;
-    tracing::info!(set = %id, by = %admin.name, tasks = req.generate, "set drafted");
+    let private =
+        mcpbench_sets::generate_draft(state.pool(), custody, &id, req.generate, req.pack_share)
+            .await?;
+    tracing::info!(set = %id, by = %admin.name, tasks = req.generate, from_private_families = private, "set drafted");
     Ok((StatusCode::CREATED, AppJson(view(&state, &id).await?)))
 }
 
@@ -105,7 +117,15 @@ pub async fn rotate(
 ) -> Result<(StatusCode, AppJson<Rotated>), ApiError> {
     let (from, to) = (name("id", &id)?, name("to", &req.to)?);
     let custody = &state.config().custody;
-    let r = mcpbench_sets::rotate(state.pool(), custody, &from, &to, req.replace).await?;
+    let r = mcpbench_sets::rotate(
+        state.pool(),
+        custody,
+        &from,
+        &to,
+        req.replace,
+        req.pack_share,
+    )
+    .await?;
     tracing::info!(from = %from, to = %to, by = %admin.name, kept = r.kept, replaced = r.replaced, "set rotated");
     Ok((
         StatusCode::CREATED,

@@ -6,6 +6,7 @@ pub(crate) mod auth;
 pub(crate) mod compare;
 pub(crate) mod exports;
 pub(crate) mod ops;
+pub(crate) mod packs;
 pub(crate) mod public;
 pub(crate) mod run_view;
 pub(crate) mod sets;
@@ -47,6 +48,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(sets::checkpoint))
         .routes(routes!(sets::bundle))
         .routes(routes!(sets::key))
+        .routes(routes!(packs::list))
+        .routes(routes!(packs::file))
         .routes(routes!(exports::results))
         .routes(routes!(exports::traces))
         .routes(routes!(admin::create_vendor))

@@ -150,7 +150,7 @@ pub async fn get(
     }))
 }
 
-fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Response {
+pub(crate) fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type.to_string()),
