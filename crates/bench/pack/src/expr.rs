@@ -11,7 +11,7 @@ use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
 use jaq_json::Val;
 use serde_json::Value;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 type Filter = jaq_core::Filter<data::JustLut<Val>>;
 
@@ -44,13 +44,15 @@ def stderr: error("stderr is not available to a family");
 def input_filename: error("input_filename is not available to a family");
 "#;
 
-/// A compiled expression: its source (for errors) and the number of variables it reads, the
-/// first that many of the scope it was compiled in.
+/// An expression of a family: its source (for errors), its place in the family's program, and
+/// the places in its scope of the variables it reads.
 #[derive(Clone)]
 pub struct Expr {
     source: Arc<str>,
-    filter: Arc<Filter>,
-    arity: usize,
+    index: usize,
+    /// Where in the scope each variable it reads stands, in the order its code binds them.
+    reads: Arc<[usize]>,
+    program: Arc<OnceLock<Filter>>,
 }
 
 impl std::fmt::Debug for Expr {
@@ -76,12 +78,154 @@ pub enum ExprError {
     NotJson(String),
 }
 
-/// Compiles `source` against the variables `scope` (names without `$`), with the pack's own
-/// definitions `lib` (jq `def`s) after the prelude.
-pub fn compile(source: &str, scope: &[String], lib: &str) -> Result<Expr, ExprError> {
+/// The expressions of one family, compiled together into one jq program once they are all
+/// known ([`Exprs::finish`]): jq's standard library, our prelude and the pack's `lib.jq` are
+/// compiled once per family rather than once per expression (a few milliseconds each).
+///
+/// Each expression becomes a definition that binds the variables it reads from `$__v` and
+/// runs its code; the program's body picks the definition `$__k` names.
+pub struct Exprs {
+    lib: String,
+    items: Vec<Item>,
+    program: Arc<OnceLock<Filter>>,
+}
+
+struct Item {
+    source: Arc<str>,
+    /// Where it stands, for errors (`draw[3] ($price)`).
+    at: String,
+    /// The names it reads, in the order of `Expr::reads`.
+    names: Vec<String>,
+    /// The whole scope it was written in, to compile it alone when the program does not.
+    scope: Vec<String>,
+}
+
+impl Exprs {
+    /// A new family's expressions, with the pack's own definitions `lib` (jq `def`s).
+    pub fn new(lib: &str) -> Self {
+        Self {
+            lib: lib.to_string(),
+            items: Vec::new(),
+            program: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// Adds the expression `source`, written where `scope` (names without `$`) is bound; `at`
+    /// names its place in errors. Whether it compiles is known at [`Exprs::finish`].
+    pub fn add(&mut self, source: &str, scope: &[String], at: &str) -> Expr {
+        // The variables it reads: every `$name` of its text that the scope binds (a name in a
+        // string literal only binds a variable it does not use).
+        let mut reads = Vec::new();
+        let mut names = Vec::new();
+        for name in dollar_names(source) {
+            if let Some(k) = scope.iter().rposition(|n| *n == name)
+                && !names.contains(&name)
+            {
+                reads.push(k);
+                names.push(name);
+            }
+        }
+        let source: Arc<str> = source.into();
+        self.items.push(Item {
+            source: source.clone(),
+            at: at.to_string(),
+            names,
+            scope: scope.to_vec(),
+        });
+        Expr {
+            source,
+            index: self.items.len() - 1,
+            reads: reads.into(),
+            program: self.program.clone(),
+        }
+    }
+
+    /// Compiles every expression added, as one program; when that fails, each alone, to say
+    /// which fail and why (`<at>: the expression does not compile: undefined: $x`).
+    pub fn finish(self) -> Result<(), Vec<String>> {
+        if self.items.is_empty() {
+            return Ok(());
+        }
+        let mut code = String::new();
+        for (k, item) in self.items.iter().enumerate() {
+            code.push_str(&format!("def __e{k}: "));
+            for (j, name) in item.names.iter().enumerate() {
+                code.push_str(&format!("$__v[{j}] as ${name} | "));
+            }
+            // On lines of its own, so that a trailing comment ends with the line.
+            code.push_str(&format!("(\n{}\n);\n", item.source));
+        }
+        code.push_str(&dispatch(0, self.items.len()));
+        match build(&code, &self.lib, &["$__k", "$__v"]) {
+            Ok(filter) => {
+                self.program
+                    .set(filter)
+                    .unwrap_or_else(|_| unreachable!("a family's program is compiled once"));
+                Ok(())
+            }
+            Err(whole) => {
+                let problems: Vec<String> = (self.items.iter())
+                    .filter_map(|item| {
+                        let names: Vec<String> =
+                            item.scope.iter().map(|n| format!("${n}")).collect();
+                        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+                        build(&item.source, &self.lib, &refs)
+                            .err()
+                            .map(|e| format!("{}: the expression {e}", item.at))
+                    })
+                    .collect();
+                if problems.is_empty() {
+                    // Each compiles alone: the library itself, or a definition two share.
+                    Err(vec![format!("the family's expressions {whole}")])
+                } else {
+                    Err(problems)
+                }
+            }
+        }
+    }
+}
+
+/// The body that runs expression `$__k` of `lo..hi`: a balanced tree of comparisons.
+fn dispatch(lo: usize, hi: usize) -> String {
+    if hi - lo == 1 {
+        return format!("__e{lo}");
+    }
+    let mid = (lo + hi) / 2;
+    format!(
+        "if $__k < {mid} then {} else {} end",
+        dispatch(lo, mid),
+        dispatch(mid, hi)
+    )
+}
+
+/// The names written `$name` in `source`.
+fn dollar_names(source: &str) -> Vec<String> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'$' {
+            let start = i + 1;
+            let mut end = start;
+            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                end += 1;
+            }
+            if end > start {
+                out.push(source[start..end].to_string());
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Compiles `code` after the prelude and `lib`, with the global variables `globals`.
+fn build(code: &str, lib: &str, globals: &[&str]) -> Result<Filter, ExprError> {
     // The family's code follows the prelude and the library, so their definitions are in scope
-    // and a family's own may shadow them. Line numbers in errors count from the family's code.
-    let code = format!("{PRELUDE}\n{lib}\n{source}");
+    // and a family's own may shadow them.
+    let code = format!("{PRELUDE}\n{lib}\n{code}");
     let defs = jaq_core::defs()
         .chain(jaq_std::defs())
         .chain(jaq_json::defs());
@@ -100,10 +244,9 @@ pub fn compile(source: &str, scope: &[String], lib: &str) -> Result<Expr, ExprEr
             },
         )
         .map_err(|errors| ExprError::Parse(describe_load(&errors, &code)))?;
-    let names: Vec<String> = scope.iter().map(|n| format!("${n}")).collect();
-    let filter = Compiler::default()
+    Compiler::default()
         .with_funs(funs)
-        .with_global_vars(names.iter().map(String::as_str))
+        .with_global_vars(globals.iter().copied())
         .compile(modules)
         .map_err(|errors| {
             let undefined: Vec<String> = errors
@@ -111,12 +254,7 @@ pub fn compile(source: &str, scope: &[String], lib: &str) -> Result<Expr, ExprEr
                 .flat_map(|(_, errs)| errs.iter().map(|(name, _)| name.to_string()))
                 .collect();
             ExprError::Compile(format!("undefined: {}", undefined.join(", ")))
-        })?;
-    Ok(Expr {
-        source: source.into(),
-        filter: Arc::new(filter),
-        arity: scope.len(),
-    })
+        })
 }
 
 /// Functions of ours written in Rust, for what jq cannot compute (it has no 64-bit wrapping
@@ -173,15 +311,17 @@ impl Expr {
         &self.source
     }
 
-    /// Runs the expression with `scope`'s values (at least as many as it was compiled with).
+    /// Runs the expression with `scope`'s values (the scope it was written in, or a longer one
+    /// that starts with it).
     pub fn eval(&self, scope: &[Val]) -> Result<Val, ExprError> {
-        debug_assert!(
-            scope.len() >= self.arity,
-            "a scope shorter than at compile time"
-        );
-        let vars = Vars::new(scope[..self.arity].iter().cloned());
-        let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, vars);
-        let mut out = self.filter.id.run((ctx, Val::Null)).map(unwrap_valr);
+        let filter = self
+            .program
+            .get()
+            .expect("a family's expressions run once its program is compiled");
+        let read: Val = self.reads.iter().map(|&k| scope[k].clone()).collect();
+        let vars = Vars::new([Val::from(self.index as isize), read]);
+        let ctx = Ctx::<data::JustLut<Val>>::new(&filter.lut, vars);
+        let mut out = filter.id.run((ctx, Val::Null)).map(unwrap_valr);
         let first = match out.next() {
             None => return Err(ExprError::Empty),
             Some(Err(e)) => return Err(ExprError::Run(e.to_string())),
@@ -219,31 +359,23 @@ pub fn from_json(value: &Value) -> Val {
     }
 }
 
-/// The largest integer a float stands for exactly, and that canonical JSON keeps.
-const EXACT: f64 = 9_007_199_254_740_992.0;
-
-/// A jq value as JSON. jq has one number type, so a whole float (`4 / 2` gives `2.0`) becomes
-/// an integer; strings must be text and object keys strings.
+/// A jq value as JSON. jaq tells integers (`7`, `floor`, `length`) from floats (`7 / 2`,
+/// `4 / 2`, a float read from JSON): an integer stays one, a float stays a float even when
+/// whole (`2.0`), as a Rust template's `f64` does. Strings must be text, object keys strings.
 pub fn to_json(value: &Val) -> Result<Value, ExprError> {
     use jaq_std::ValT as _;
     Ok(match value {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
-        Val::Num(_) => {
-            if let Some(i) = value.as_isize() {
-                Value::from(i as i64)
-            } else {
-                let f = value
+        Val::Num(n) => {
+            let float = matches!(n, jaq_json::Num::Float(_));
+            match value.as_isize() {
+                Some(i) if !float => Value::from(i as i64),
+                _ => value
                     .as_f64()
-                    .filter(|f| f.is_finite())
-                    .ok_or_else(|| ExprError::NotJson(value.to_string()))?;
-                if f.fract() == 0.0 && f.abs() <= EXACT {
-                    Value::from(f as i64)
-                } else {
-                    serde_json::Number::from_f64(f)
-                        .map(Value::Number)
-                        .ok_or_else(|| ExprError::NotJson(value.to_string()))?
-                }
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+                    .ok_or_else(|| ExprError::NotJson(value.to_string()))?,
             }
         }
         Val::TStr(_) => Value::String(text(value)?),
@@ -271,12 +403,16 @@ fn text(value: &Val) -> Result<String, ExprError> {
     String::from_utf8(bytes.to_vec()).map_err(|_| ExprError::NotJson("invalid UTF-8".into()))
 }
 
-/// A jq value as the text a wording slot inserts: strings as they are, numbers as JSON writes
-/// them; anything else is an error.
+/// A jq value as the text a wording slot inserts: strings as they are, integers as they are,
+/// floats as Rust writes an `f64` (`767` for 767.0, `0.1`); anything else is an error.
 pub fn to_text(value: &Val) -> Result<String, ExprError> {
     match to_json(value)? {
         Value::String(s) => Ok(s),
-        Value::Number(n) => Ok(n.to_string()),
+        Value::Number(n) => Ok(match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) if !n.is_f64() => i.to_string(),
+            (_, Some(f)) => format!("{f}"),
+            _ => n.to_string(),
+        }),
         other => Err(ExprError::Run(format!(
             "a wording slot needs a string or a number, not {}",
             kind(&other)
@@ -301,10 +437,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn run(code: &str, vars: &[(&str, Value)]) -> Result<Value, ExprError> {
+    fn run(code: &str, vars: &[(&str, Value)]) -> Result<Value, String> {
         let names: Vec<String> = vars.iter().map(|(n, _)| n.to_string()).collect();
         let vals: Vec<Val> = vars.iter().map(|(_, v)| from_json(v)).collect();
-        compile(code, &names, "")?.eval_json(&vals)
+        let mut exprs = Exprs::new("");
+        let e = exprs.add(code, &names, "here");
+        exprs.finish().map_err(|p| p.join("; "))?;
+        e.eval_json(&vals).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -319,8 +458,13 @@ mod tests {
             .unwrap(),
             json!("15.60")
         );
-        assert_eq!(run("4 / 2", &[]).unwrap(), json!(2));
+        assert_eq!(run("4 / 2", &[]).unwrap(), json!(2.0), "a float stays one");
+        assert_eq!(run("4 / 2 | floor", &[]).unwrap(), json!(2));
         assert_eq!(run("7 / 2", &[]).unwrap(), json!(3.5));
+        assert_eq!(run("$x", &[("x", json!(767.0))]).unwrap(), json!(767.0));
+        assert_eq!(to_text(&from_json(&json!(767.0))).unwrap(), "767");
+        assert_eq!(to_text(&from_json(&json!(0.1))).unwrap(), "0.1");
+        assert_eq!(to_text(&from_json(&json!(42))).unwrap(), "42");
         assert_eq!(
             run("[\"a\", \"b\", \"c\"] | and_list", &[]).unwrap(),
             json!("a, b and c")
@@ -346,11 +490,36 @@ mod tests {
 
     #[test]
     fn names_its_errors() {
-        assert!(matches!(run("$nope", &[]), Err(ExprError::Compile(m)) if m.contains("$nope")));
-        assert!(matches!(run("[1,", &[]), Err(ExprError::Parse(_))));
-        assert!(matches!(run("empty", &[]), Err(ExprError::Empty)));
-        assert!(matches!(run("1, 2", &[]), Err(ExprError::Many)));
-        assert!(matches!(run("error(\"x\")", &[]), Err(ExprError::Run(_))));
-        assert!(matches!(run("infinite", &[]), Err(ExprError::NotJson(_))));
+        let e = run("$nope", &[]).unwrap_err();
+        assert!(
+            e.contains("here: the expression does not compile") && e.contains("$nope"),
+            "{e}"
+        );
+        let e = run("[1,", &[]).unwrap_err();
+        assert!(e.contains("does not parse as jq"), "{e}");
+        assert_eq!(run("empty", &[]).unwrap_err(), "gave no value");
+        assert_eq!(run("1, 2", &[]).unwrap_err(), "gave more than one value");
+        assert!(run("error(\"x\")", &[]).unwrap_err().starts_with("failed"));
+        assert!(run("infinite", &[]).unwrap_err().contains("not JSON"));
+        // A trailing comment ends with its line.
+        assert_eq!(run("1 # one", &[]).unwrap(), json!(1));
+    }
+
+    #[test]
+    fn a_family_compiles_once_and_each_expression_reads_its_own_variables() {
+        let scope: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let mut exprs = Exprs::new("def twice: . * 2;");
+        let first = exprs.add("$a | twice", &scope[..1], "one");
+        let second = exprs.add("\"\\($c)-\\($b)\" # $a in a comment", &scope, "two");
+        let third = exprs.add("def f: $b + 1; f", &scope[..2], "three");
+        exprs.finish().unwrap();
+        let vals = [
+            from_json(&json!(3)),
+            from_json(&json!(4)),
+            from_json(&json!("x")),
+        ];
+        assert_eq!(first.eval_json(&vals).unwrap(), json!(6));
+        assert_eq!(second.eval_json(&vals).unwrap(), json!("x-4"));
+        assert_eq!(third.eval_json(&vals[..2]).unwrap(), json!(5));
     }
 }

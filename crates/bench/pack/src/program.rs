@@ -5,7 +5,7 @@
 //! Every random choice is one of [`Rng`]'s (`below`, `range`, `shuffle`, `chance`) in a fixed
 //! order, so a family gives the same tasks from the same stream on any machine, for good.
 
-use crate::expr::{Expr, compile, from_json, kind, to_json};
+use crate::expr::{Expr, Exprs, from_json, kind, to_json};
 use crate::family::{Count, DrawStep, FamilyFile};
 use crate::template::{Node, compile_node};
 use crate::wording::Wording;
@@ -85,6 +85,11 @@ enum Num {
 
 /// Whether `name` can be bound: a lower-case letter or `_`, then letters, digits or `_`.
 pub fn check_name(name: &str) -> Result<(), String> {
+    if name.starts_with("__") {
+        return Err(format!(
+            "{name:?} is not a name: names that start with __ are ours"
+        ));
+    }
     let mut chars = name.chars();
     let first_ok = chars
         .next()
@@ -102,7 +107,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 /// field.
 pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String>> {
     let mut c = Compiler {
-        lib,
+        exprs: Exprs::new(lib),
         errors: Vec::new(),
     };
     let servers = c.servers(&file.servers);
@@ -125,7 +130,7 @@ pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String
         c.errors.push("goal: lists no wording".into());
     }
     let max_steps = c.num(&file.max_steps, &scope, "max_steps");
-    let mut part = |value: &Value, at: &str| match compile_node(value, &scope, lib, at) {
+    let mut part = |value: &Value, at: &str| match compile_node(value, &scope, &mut c.exprs, at) {
         Ok(n) => Some(n),
         Err(e) => {
             c.errors.push(e);
@@ -138,6 +143,10 @@ pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String
     let references = part(&file.references, "references");
     let faults = file.faults.as_ref().map(|f| part(f, "faults"));
     let params = file.params.as_ref().map(|p| part(p, "params"));
+    // Every expression is known: the family's program is compiled once.
+    if let Err(problems) = c.exprs.finish() {
+        c.errors.extend(problems);
+    }
     if !c.errors.is_empty() {
         return Err(c.errors);
     }
@@ -160,12 +169,12 @@ pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String
     })
 }
 
-struct Compiler<'a> {
-    lib: &'a str,
+struct Compiler {
+    exprs: Exprs,
     errors: Vec<String>,
 }
 
-impl Compiler<'_> {
+impl Compiler {
     fn servers(&mut self, names: &[String]) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
         for (i, name) in names.iter().enumerate() {
@@ -187,13 +196,11 @@ impl Compiler<'_> {
     }
 
     fn expr(&mut self, source: &str, scope: &[String], at: &str) -> Option<Expr> {
-        compile(source, scope, self.lib)
-            .map_err(|e| self.errors.push(format!("{at}: the expression {e}")))
-            .ok()
+        Some(self.exprs.add(source, scope, at))
     }
 
     fn wording(&mut self, text: &str, scope: &[String], at: &str) -> Option<Wording> {
-        Wording::parse(text, scope, self.lib)
+        Wording::parse(text, scope, &mut self.exprs, at)
             .map_err(|e| self.errors.push(format!("{at}: {e}")))
             .ok()
     }
@@ -292,13 +299,15 @@ impl Compiler<'_> {
                 let on = self.expr(&s.on, scope, &format!("{at}.on"));
                 let arguments = match &s.arguments {
                     None => None,
-                    Some(a) => match compile_node(a, scope, self.lib, &format!("{at}.arguments")) {
-                        Ok(n) => Some(n),
-                        Err(e) => {
-                            self.errors.push(e);
-                            return None;
+                    Some(a) => {
+                        match compile_node(a, scope, &mut self.exprs, &format!("{at}.arguments")) {
+                            Ok(n) => Some(n),
+                            Err(e) => {
+                                self.errors.push(e);
+                                return None;
+                            }
                         }
-                    },
+                    }
                 };
                 Kind::Call {
                     server,
@@ -427,7 +436,14 @@ fn typed<T: serde::de::DeserializeOwned>(value: Value, at: &str) -> Drawn<T> {
         } else {
             format!("{at}.{path}")
         };
-        broken(&at, format!("not of the task format: {}", e.inner()))
+        let inner = e.inner().to_string();
+        // jq's division gives a float even when whole; the integer fields want `floor`.
+        let hint = if inner.contains("floating point") {
+            " (a number computed by division is a float in jq, even 4 / 2: take its floor)"
+        } else {
+            ""
+        };
+        broken(&at, format!("not of the task format: {inner}{hint}"))
     })
 }
 

@@ -13,7 +13,7 @@
 //!   the expression gives, with the element bound as `$x`; with `"each": [T1, T2]` instead of
 //!   `do`, every item of that list once per element (each may itself be `$each`, `$if`, ...).
 
-use crate::expr::{Expr, compile, from_json, kind};
+use crate::expr::{Expr, Exprs, from_json, kind};
 use crate::wording::Wording;
 use jaq_json::Val;
 use mcpbench_sim::Rng;
@@ -51,8 +51,13 @@ const DIRECTIVES: &[&str] = &["$", "$text", "$if", "$each", "$for"];
 
 /// Compiles `value` against the names of `scope`, reporting errors under `at` (`predicate`,
 /// `references[0][2].arguments`).
-pub fn compile_node(value: &Value, scope: &[String], lib: &str, at: &str) -> Result<Node, String> {
-    node(value, scope, lib, at, false).map(|item| match item {
+pub fn compile_node(
+    value: &Value,
+    scope: &[String],
+    exprs: &mut Exprs,
+    at: &str,
+) -> Result<Node, String> {
+    node(value, scope, exprs, at, false).map(|item| match item {
         Item::One(n) => n,
         _ => unreachable!("a list item directive only parses inside a list"),
     })
@@ -61,7 +66,7 @@ pub fn compile_node(value: &Value, scope: &[String], lib: &str, at: &str) -> Res
 fn node(
     value: &Value,
     scope: &[String],
-    lib: &str,
+    exprs: &mut Exprs,
     at: &str,
     in_list: bool,
 ) -> Result<Item, String> {
@@ -72,18 +77,18 @@ fn node(
         Value::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.iter().enumerate() {
-                out.push(node(v, scope, lib, &format!("{at}[{i}]"), true)?);
+                out.push(node(v, scope, exprs, &format!("{at}[{i}]"), true)?);
             }
             Ok(Item::One(Node::Array(out)))
         }
         Value::Object(map) => match map.keys().find(|k| k.starts_with('$')) {
-            Some(key) => directive(key, map, scope, lib, at, in_list),
+            Some(key) => directive(key, map, scope, exprs, at, in_list),
             None => {
                 let mut out = Vec::with_capacity(map.len());
                 for (k, v) in map {
                     out.push((
                         k.clone(),
-                        compile_node(v, scope, lib, &format!("{at}.{k}"))?,
+                        compile_node(v, scope, exprs, &format!("{at}.{k}"))?,
                     ));
                 }
                 Ok(Item::One(Node::Object(out)))
@@ -97,7 +102,7 @@ fn directive(
     key: &str,
     map: &Map<String, Value>,
     scope: &[String],
-    lib: &str,
+    exprs: &mut Exprs,
     at: &str,
     in_list: bool,
 ) -> Result<Item, String> {
@@ -123,15 +128,13 @@ fn directive(
             .and_then(Value::as_str)
             .ok_or_else(|| format!("{at}.{field}: must be a string"))
     };
-    let expr = |source: &str| {
-        compile(source, scope, lib).map_err(|e| format!("{at}.{key}: the expression {e}"))
-    };
+    let place = format!("{at}.{key}");
     match key {
-        "$" => Ok(Item::One(Node::Expr(expr(code("$")?)?))),
-        "$text" => Wording::parse(code("$text")?, scope, lib)
+        "$" => Ok(Item::One(Node::Expr(exprs.add(code("$")?, scope, &place)))),
+        "$text" => Wording::parse(code("$text")?, scope, exprs, &place)
             .map(|w| Item::One(Node::Text(w)))
             .map_err(|e| format!("{at}.$text: {e}")),
-        "$each" if in_list => Ok(Item::Each(expr(code("$each")?)?)),
+        "$each" if in_list => Ok(Item::Each(exprs.add(code("$each")?, scope, &place))),
         "$for" if in_list => {
             let name = code("as")?;
             crate::program::check_name(name).map_err(|e| format!("{at}.as: {e}"))?;
@@ -147,9 +150,10 @@ fn directive(
                 _ => return Err(format!("{at}: $for needs one of \"do\" and \"each\"")),
             };
             let field = if splice { "each" } else { "do" };
+            let list = exprs.add(code("$for")?, scope, &place);
             Ok(Item::For {
-                list: expr(code("$for")?)?,
-                body: compile_node(body, &inner, lib, &format!("{at}.{field}"))?,
+                list,
+                body: compile_node(body, &inner, exprs, &format!("{at}.{field}"))?,
                 splice,
             })
         }
@@ -162,15 +166,16 @@ fn directive(
                 Some(v) => Some(Box::new(compile_node(
                     v,
                     scope,
-                    lib,
+                    exprs,
                     &format!("{at}.else"),
                 )?)),
                 None if in_list => None,
                 None => return Err(format!("{at}: $if outside a list needs \"else\"")),
             };
+            let cond = exprs.add(code("$if")?, scope, &place);
             Ok(Item::One(Node::If {
-                cond: expr(code("$if")?)?,
-                then: Box::new(compile_node(then, scope, lib, &format!("{at}.then"))?),
+                cond,
+                then: Box::new(compile_node(then, scope, exprs, &format!("{at}.then"))?),
                 otherwise,
             }))
         }
@@ -298,7 +303,9 @@ mod tests {
             {"$if": "$n < 5", "then": "small"},
             {"count": {"$": "$n + 1"}, "kind": {"$if": "$n == 2", "then": "two", "else": "other"}}
         ]});
-        let node = compile_node(&t, &names, "", "predicate").unwrap();
+        let mut exprs = Exprs::new("");
+        let node = compile_node(&t, &names, &mut exprs, "predicate").unwrap();
+        exprs.finish().unwrap();
         let out = node.render(&mut vals, &mut Rng::new(0, 0)).unwrap();
         assert_eq!(
             out,
@@ -325,7 +332,11 @@ mod tests {
                 "already bound",
             ),
         ] {
-            let e = compile_node(&t, &names, "", "predicate").unwrap_err();
+            let mut exprs = Exprs::new("");
+            let e = match compile_node(&t, &names, &mut exprs, "predicate") {
+                Err(e) => e,
+                Ok(_) => exprs.finish().unwrap_err().join("; "),
+            };
             assert!(e.contains(want), "{t}: {e}");
         }
     }

@@ -9,7 +9,7 @@
 //! A choice draws only when it is rendered, first to last, so one wording's choices never move
 //! another's.
 
-use crate::expr::{Expr, ExprError, compile, to_text};
+use crate::expr::{Expr, ExprError, Exprs, to_text};
 use jaq_json::Val;
 use mcpbench_sim::Rng;
 
@@ -34,14 +34,21 @@ pub enum WordingError {
 }
 
 impl Wording {
-    /// Parses `text`, compiling every slot against `scope` and the pack's definitions `lib`.
-    pub fn parse(text: &str, scope: &[String], lib: &str) -> Result<Self, WordingError> {
+    /// Parses `text`, adding every slot to `exprs` as written where `scope` is bound (`at`
+    /// names the wording in errors).
+    pub fn parse(
+        text: &str,
+        scope: &[String],
+        exprs: &mut Exprs,
+        at: &str,
+    ) -> Result<Self, WordingError> {
         let chars: Vec<char> = text.chars().collect();
         let mut parser = Parser {
             chars: &chars,
             at: 0,
             scope,
-            lib,
+            exprs,
+            place: at,
         };
         let pieces = parser.sequence(false)?;
         match parser.peek() {
@@ -92,7 +99,9 @@ struct Parser<'a> {
     chars: &'a [char],
     at: usize,
     scope: &'a [String],
-    lib: &'a str,
+    exprs: &'a mut Exprs,
+    /// The wording's place, for errors.
+    place: &'a str,
 }
 
 impl Parser<'_> {
@@ -183,11 +192,8 @@ impl Parser<'_> {
                 "the slot at character {open} is empty"
             )));
         }
-        let expr = compile(&source, self.scope, self.lib).map_err(|error| WordingError::Slot {
-            code: source.clone(),
-            error,
-        })?;
-        Ok(Piece::Slot(expr))
+        let at = format!("{}: slot {{{source}}}", self.place);
+        Ok(Piece::Slot(self.exprs.add(&source, self.scope, &at)))
     }
 }
 
@@ -240,6 +246,14 @@ mod tests {
     use crate::expr::from_json;
     use serde_json::json;
 
+    /// Parses `text` and compiles its slots.
+    fn parsed(text: &str, names: &[String]) -> Result<Wording, String> {
+        let mut exprs = Exprs::new("");
+        let w = Wording::parse(text, names, &mut exprs, "w").map_err(|e| e.to_string())?;
+        exprs.finish().map_err(|p| p.join("; "))?;
+        Ok(w)
+    }
+
     fn scope() -> (Vec<String>, Vec<Val>) {
         (
             vec!["name".into(), "n".into()],
@@ -250,10 +264,9 @@ mod tests {
     #[test]
     fn renders_slots_and_choices() {
         let (names, vals) = scope();
-        let w = Wording::parse(
+        let w = parsed(
             "[Please |Could you ]send {$name} {$n * 2} [apples|pears|{ {a: $n}.a } plums].",
             &names,
-            "",
         )
         .unwrap();
         let mut seen = std::collections::BTreeSet::new();
@@ -267,7 +280,7 @@ mod tests {
     #[test]
     fn slots_hold_jq_with_braces_and_strings() {
         let (names, vals) = scope();
-        let w = Wording::parse(r#"{ "}\($name)}" } and \{literal\}"#, &names, "").unwrap();
+        let w = parsed(r#"{ "}\($name)}" } and \{literal\}"#, &names).unwrap();
         assert_eq!(
             w.render(&vals, &mut Rng::new(1, 1)).unwrap(),
             "}Ada} and {literal}"
@@ -285,10 +298,10 @@ mod tests {
             ("{ $other }", "$other"),
             ("a \\x", "backslash"),
         ] {
-            let e = Wording::parse(text, &names, "").unwrap_err().to_string();
+            let e = parsed(text, &names).unwrap_err();
             assert!(e.contains(want), "{text}: {e}");
         }
-        let w = Wording::parse("{ [1] }", &names, "").unwrap();
+        let w = parsed("{ [1] }", &names).unwrap();
         let e = w
             .render(&vals, &mut Rng::new(0, 0))
             .unwrap_err()

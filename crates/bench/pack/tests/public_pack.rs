@@ -21,7 +21,7 @@ fn streams() -> (u64, u64) {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    (var("PACK_SEED", 20_261_128), var("PACK_DRAWS", 30))
+    (var("PACK_SEED", 20_261_128), var("PACK_DRAWS", 12))
 }
 
 fn root() -> PathBuf {
@@ -145,4 +145,35 @@ fn every_family_proves_over_many_draws() {
             f.mutants
         );
     }
+}
+
+#[test]
+fn the_public_pack_reaches_every_server_category_and_composition() {
+    let pack = public_pack();
+    let rust = templates();
+    let families: Vec<&mcpbench_pack::Family> = pack.families.iter().map(|f| &f.family).collect();
+    assert!(
+        families.len() * 3 >= rust.len(),
+        "{} families port less than a third of the {} templates",
+        families.len(),
+        rust.len()
+    );
+    for server in mcpbench_tasks::SERVERS {
+        for category in mcpbench_tasks::Category::ALL {
+            assert!(
+                families
+                    .iter()
+                    .any(|f| f.servers[0] == *server && f.category == category)
+                    || !rust
+                        .iter()
+                        .any(|t| t.servers[0] == *server && t.category == category),
+                "no {} family of {server}",
+                category.as_str()
+            );
+        }
+    }
+    assert!(
+        families.iter().any(|f| f.servers.len() == 3),
+        "no family across three servers"
+    );
 }
