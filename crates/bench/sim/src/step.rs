@@ -80,7 +80,9 @@ impl Step {
 }
 
 /// An error injected into a run: calls `on_call .. on_call + times` (1-based, counted per tool)
-/// of `tool` fail with `error` without touching the state.
+/// of `tool` fail with `error` without touching the state, or (`landed`) after the call was
+/// carried out: the change happened though the agent is told it failed, so a blind retry
+/// makes it twice.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fault {
@@ -96,6 +98,13 @@ pub struct Fault {
     pub error: ErrorKind,
     /// The text the agent reads after the error kind.
     pub message: String,
+    /// The call is carried out before the error answers (extension, benchmark version 3).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub landed: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn one() -> u32 {

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 /// What became of one tool call. The rules apply in this order: the call is counted; past the
 /// step budget it is refused; a tool not among the task's is unlisted; arguments that do not
-/// fit the input schema are invalid; a fault due on this call of the tool answers in its place;
-/// otherwise the tool runs.
+/// fit the input schema are invalid; a fault due on this call of the tool answers in its place
+/// (after running it, for a fault that `landed`); otherwise the tool runs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallOutcome {
     /// The call came after the task's `max_steps` calls (`call` is its 1-based number).
@@ -124,6 +124,11 @@ impl<T: Borrow<Task>> TaskRun<T> {
         let n = self.reached.entry(tool.to_string()).or_default();
         *n += 1;
         if let Some(f) = task.faults.iter().find(|f| f.hits(tool, *n)) {
+            if f.landed {
+                // The change is made and the agent told it failed: whatever the tool answered
+                // is lost, as a timeout's answer is.
+                let _ = self.world.call(tool, args);
+            }
             return CallOutcome::InjectedFault(ToolError::new(f.error, f.message.clone()));
         }
         match self.world.call(tool, args) {

@@ -118,3 +118,47 @@ fn a_clean_run_counts_only_calls() {
         }
     );
 }
+
+/// A task whose first write of a note times out: before or after the write landed.
+fn note_task(landed: bool) -> Task {
+    mcpbench_tasks::parse_task(
+        &json!({
+            "id": "fs-note-1",
+            "server": "filesystem",
+            "servers": ["filesystem"],
+            "category": "recovery",
+            "difficulty": "easy",
+            "max_steps": 5,
+            "goal": "Write hello into /notes/a.txt.",
+            "initial_state": {"filesystem": {"files": {"/notes/readme.txt": "notes"}}},
+            "available_tools": ["filesystem.write_file", "filesystem.read_text_file"],
+            "success_predicate": {"filesystem.fileEquals": {"path": "/notes/a.txt", "content": "hello"}},
+            "faults": [{"tool": "filesystem.write_file", "on_call": 1, "error": "timeout",
+                        "message": "no response within 30 seconds", "landed": landed}],
+            "reference_solutions": []
+        })
+        .to_string(),
+        Path::new("fs-note-1.json"),
+    )
+    .expect("the task loads")
+}
+
+#[test]
+fn a_fault_that_landed_answers_its_error_after_the_change_is_made() {
+    let write = json!({"path": "/notes/a.txt", "content": "hello"});
+    let read = json!({"path": "/notes/a.txt"});
+    for landed in [false, true] {
+        let task = note_task(landed);
+        let mut run = TaskRun::new(&task).expect("world");
+        assert!(matches!(
+            run.attempt("filesystem.write_file", &write),
+            CallOutcome::InjectedFault(_)
+        ));
+        let after = run.attempt("filesystem.read_text_file", &read);
+        assert_eq!(
+            matches!(after, CallOutcome::Ok(_)),
+            landed,
+            "landed {landed}: {after:?}"
+        );
+    }
+}

@@ -57,6 +57,7 @@ pub(crate) fn create_after_outage(rng: &mut Rng) -> Draft<Calendar> {
             times: 1,
             error: kind,
             message: "the calendar service did not respond; no event was created, try again".into(),
+            landed: false,
         }],
         params: params(&[
             ("title", json!(title)),
@@ -249,6 +250,7 @@ pub(crate) fn room_conflict(rng: &mut Rng) -> Draft<Calendar> {
             times: 1,
             error: ErrorKind::RateLimited,
             message: "too many requests to the room booking service; retry in a moment".into(),
+            landed: false,
         }],
         params: params(&[
             ("room", json!(room_id)),

@@ -40,6 +40,7 @@ pub(crate) fn send_after_outage(rng: &mut Rng) -> Draft<Email> {
             error: kind,
             message: "the mail service did not accept the message; nothing was sent, try again"
                 .into(),
+            landed: false,
         }],
         params: params(&[("to", json!(to)), ("error", json!(kind.as_str()))]),
     }
@@ -159,6 +160,7 @@ pub(crate) fn forward_fallback(rng: &mut Rng) -> Draft<Email> {
             times: 1,
             error: ErrorKind::Timeout,
             message: "the search backend timed out; try again".into(),
+            landed: false,
         }],
         params: params(&[
             ("from", json!(from)),

@@ -45,6 +45,7 @@ pub(super) fn move_after_outage(rng: &mut Rng) -> Draft<Filesystem> {
             error: kind,
             message: "the storage backend did not answer in time; nothing was changed, try again"
                 .into(),
+            landed: false,
         }],
         params: params(&[("from", json!(from)), ("error", json!(kind.as_str()))]),
     }
@@ -137,6 +138,7 @@ pub(super) fn write_into_new_dir(rng: &mut Rng) -> Draft<Filesystem> {
             times: 1,
             error: ErrorKind::RateLimited,
             message: "too many requests; retry after a moment".into(),
+            landed: false,
         }],
         params: params(&[("app", json!(app)), ("year", json!(year))]),
     }

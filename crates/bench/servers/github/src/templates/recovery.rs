@@ -87,6 +87,7 @@ pub(crate) fn merge_after_outage(rng: &mut Rng) -> Draft<Github> {
             times: 1,
             error: kind,
             message: message.into(),
+            landed: false,
         }],
         params: params(&[
             ("repo", json!(format!("{owner}/{name}"))),

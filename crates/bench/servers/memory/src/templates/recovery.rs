@@ -63,6 +63,7 @@ pub(super) fn count_after_outage(rng: &mut Rng) -> Draft<Memory> {
             times: 1,
             error: kind,
             message: "the memory file is locked by another process; try again".into(),
+            landed: false,
         }],
         params: params(&[
             ("org", json!(org)),
@@ -169,6 +170,7 @@ pub(super) fn offboard_with_timeouts(rng: &mut Rng) -> Draft<Memory> {
             error: ErrorKind::Timeout,
             message: "the memory store took too long to answer; nothing was written, try again"
                 .into(),
+            landed: false,
         }],
         params: params(&[
             ("person", json!(who)),

@@ -63,6 +63,7 @@ pub(super) fn retry_status_update(rng: &mut Rng) -> Draft<Postgres> {
             error: ErrorKind::Timeout,
             message: "canceling statement due to statement timeout; the transaction was rolled back and nothing was changed"
                 .into(),
+            landed: false,
         }],
         params: params(&[("order", json!(id)), ("status", json!(status))]),
     }

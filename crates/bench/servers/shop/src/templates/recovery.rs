@@ -200,6 +200,7 @@ pub(crate) fn refund_after_timeout(rng: &mut Rng) -> Draft<Shop> {
             times: 1,
             error: ErrorKind::Timeout,
             message: "the payment provider did not answer in time; no refund was issued".into(),
+            landed: false,
         }],
         params: params(&[
             ("order", json!(order.id)),

@@ -39,6 +39,7 @@ pub(super) fn post_after_rate_limit(rng: &mut Rng) -> Draft<Slack> {
             times: 1,
             error: kind,
             message: "ratelimited: too many messages in a short time; nothing was posted, retry in a second".into(),
+            landed: false,
         }],
         params: params(&[("channel", json!(name)), ("text", json!(text)), ("error", json!(kind.as_str()))]),
     }

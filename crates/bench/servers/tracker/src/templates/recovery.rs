@@ -76,6 +76,7 @@ pub(crate) fn comment_after_outage(rng: &mut Rng) -> Draft<Tracker> {
             times: 1,
             error: kind,
             message: "the tracker is busy; the comment was not saved, try again".into(),
+            landed: false,
         }],
         params: params(&[("issue", json!(issue.id)), ("error", json!(kind.as_str()))]),
     }

@@ -40,6 +40,7 @@ pub(super) fn forecast_outage(rng: &mut Rng) -> Draft<Weather> {
             times,
             error: ErrorKind::Unavailable,
             message: "the forecast service is temporarily unavailable; try again".into(),
+            landed: false,
         }],
         params: params(&[
             ("place", json!(id)),

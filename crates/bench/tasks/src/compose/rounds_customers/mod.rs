@@ -79,5 +79,6 @@ pub(super) fn transient(rng: &mut Rng, tool: &str, on_call: u32, lost: &str) -> 
         times: 1,
         error,
         message: message.replace("{lost}", lost),
+        landed: false,
     }
 }

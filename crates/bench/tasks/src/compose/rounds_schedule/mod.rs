@@ -89,6 +89,7 @@ fn transient(rng: &mut Rng, tool: &str, on_call: u32, what: &str) -> Fault {
         times: 1,
         error,
         message,
+        landed: false,
     }
 }
 

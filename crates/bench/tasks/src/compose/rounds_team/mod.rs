@@ -98,6 +98,7 @@ fn transient_fault(
         times: 1,
         error,
         message,
+        landed: false,
     }]
 }
 

@@ -1,0 +1,87 @@
+//! `cargo bench -p mcpbench-pack`: what a pack costs, side by side with the public generator it
+//! stands beside, in one run (median of several repetitions): loading the public pack (every
+//! family compiled), drawing a month of 200 from it against drawing one from the templates in
+//! Rust (the target: under 10 s), and proving a family over many draws. Prints; asserts
+//! nothing.
+
+use mcpbench_pack::{Pack, check_pack};
+use mcpbench_tasks::{Source, generate_from, templates};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut last = None;
+    let runs = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            last = Some(f());
+            t.elapsed()
+        })
+        .collect();
+    (median(runs), last.expect("one repetition at least"))
+}
+
+fn row(what: &str, took: Duration, against: Option<(&str, Duration)>) {
+    match against {
+        Some((name, other)) => println!(
+            "{what:<52} {:>8.3} s   {name} {:>8.3} s   ratio {:.2}",
+            took.as_secs_f64(),
+            other.as_secs_f64(),
+            took.as_secs_f64() / other.as_secs_f64()
+        ),
+        None => println!("{what:<52} {:>8.3} s", took.as_secs_f64()),
+    }
+}
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/packs/public");
+    let (load, pack) = time(3, || Pack::read(&dir).expect("the public pack loads"));
+    row(
+        &format!("load the public pack ({} families)", pack.families.len()),
+        load,
+        None,
+    );
+    let families = pack.templates();
+    let public = templates();
+    let (rust, _) = time(3, || {
+        generate_from(&Source::new(&public, &public), 7, 200, &[]).expect("a month")
+    });
+    let (packed, month) = time(3, || {
+        generate_from(&Source::new(&families, &public), 7, 200, &[]).expect("a month")
+    });
+    assert_eq!(month.len(), 200);
+    row(
+        "a month of 200 from the public pack",
+        packed,
+        Some(("from the templates in Rust", rust)),
+    );
+    row(
+        "the same, with loading the pack (target 10 s)",
+        packed + load,
+        Some(("target", Duration::from_secs(10))),
+    );
+    let one = Pack::from_files(
+        pack.files
+            .iter()
+            .filter(|f| {
+                !f.name.ends_with(".json")
+                    || f.name == "pack.json"
+                    || f.name == "compose.report-file-and-announce.json"
+            })
+            .cloned()
+            .collect(),
+    )
+    .expect("one family loads");
+    let (check, report) = time(3, || check_pack(&one, 40, 1));
+    assert!(report.ok());
+    row(
+        "prove the three-server report family over 40 draws",
+        check,
+        None,
+    );
+}
