@@ -479,3 +479,21 @@ def wx_add_alert($today; $id; $event; $severity; $onset):
       headline: "\($event | wx_alert_title) for \(.name) until \($today + 1 | cal_date) 18:00",
       onset: "\($today | cal_date)T\($onset | pad(2)):00", expires: "\($today + 1 | cal_date)T18:00"}] else . end);
 def wx_and_list: if length <= 1 then (.[0] // "") else (.[:-1] | join(", ")) + " and " + .[-1] end;
+# ---- port f: helpers of the templates ported here ----
+# mcpbench_sim::dates::spoken_date (not the builtin `spoken_date`): a day number (1970-01-01
+# is 0, days from 0 on) as `Wednesday 4 March`.
+def sim_weekday: ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"][. % 7];
+def sim_spoken_date: civil_date as $d | "\(sim_weekday) \($d[8:10] | tonumber) \($d[5:7] | tonumber | month_name)";
+# compose::rounds_customers::TRANSIENT: [error, message with {lost}], as `transient` picks them.
+def rc_transient_errors: [
+  ["rate_limited", "too many requests in a short time; {lost}. Retry in a few seconds"],
+  ["unavailable", "the service is briefly unavailable (503); {lost}"],
+  ["timeout", "no response within 30 seconds; {lost}"]];
+# compose::rounds_customers::transient's fault: the picked [error, message] with what was lost.
+def rc_fault($tool; $on_call; $transient; $lost):
+  {tool: $tool, on_call: $on_call, times: 1, error: $transient[0], message: ($transient[1] | split("{lost}") | join($lost))};
+# compose::rounds_team::transient_fault's message for an error kind and what was not done.
+def team_fault_message($error; $undone):
+  if $error == "rate_limited" then "rate limit exceeded (429): too many requests in a short time; nothing was \($undone), retry in a few seconds"
+  elif $error == "unavailable" then "service temporarily unavailable (503); nothing was \($undone), please try again"
+  else "the request timed out after 30 seconds and was rolled back; nothing was \($undone), it is safe to retry" end;
