@@ -8,6 +8,11 @@ use mcpbench_storage::TraceStore;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// mimalloc rather than the system's allocator: an admin's new month is drawn from the packs'
+/// families in this process, and jq allocates and frees in every step.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The MCPBench HTTP API. Every flag can also be given as the environment variable shown.
 #[derive(Parser)]
 #[command(name = "mcpbench-api", version)]

@@ -15,6 +15,12 @@ mod verify;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc rather than the system's allocator: drawing a month from a pack runs jq, which
+/// allocates and frees in every step (glibc's malloc took a third of `tasks generate --pack`),
+/// and `mcpbench up` runs a worker, which builds and drops a world for every run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "mcpbench",

@@ -5,6 +5,10 @@
 //! nothing.
 
 use mcpbench_pack::{Pack, check_pack};
+
+/// The allocator of the binaries that draw months (`mcpbench`, `mcpbench-api`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use mcpbench_tasks::{Source, generate_from, templates};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -65,6 +69,27 @@ fn main() {
         packed + load,
         Some(("target", Duration::from_secs(10))),
     );
+    // Where the time goes: the families slowest to draw (five draws each).
+    let mut per_family: Vec<(Duration, &str)> = pack
+        .families
+        .iter()
+        .map(|f| {
+            let t = Instant::now();
+            for stream in 0..5 {
+                let _ = f.family.draw(&mut mcpbench_sim::Rng::new(7, stream));
+            }
+            (t.elapsed() / 5, f.family.id.as_str())
+        })
+        .collect();
+    per_family.sort_by(|a, b| b.cmp(a));
+    let all: Duration = per_family.iter().map(|(d, _)| *d).sum();
+    println!(
+        "one draw of each family: {:.1} ms in all; the slowest:",
+        all.as_secs_f64() * 1e3
+    );
+    for (d, id) in per_family.iter().take(8) {
+        println!("  {:>8.2} ms  {id}", d.as_secs_f64() * 1e3);
+    }
     let one = Pack::from_files(
         pack.files
             .iter()

@@ -14,6 +14,7 @@ use mcpbench_sim::{Category, Difficulty, Fault, Pred, Rng, Step as RefStep};
 use mcpbench_world::{Atom, InitialState, SERVERS, TaskBody, qualified_tools};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// How often a draw starts again after a `require` fails (or an `until` never holds), and how
 /// often an `until` draws its step again, before the family is given up as unable to draw.
@@ -561,11 +562,14 @@ fn bind(kind: &Kind, scope: &mut Vec<Val>, rng: &mut Rng, at: &str) -> Drawn<Val
                 return Err(broken(at, format!("repeats {n} times; 0 to {MAX_REPEAT}")));
             }
             let mark = scope.len();
-            let mut out = Vec::with_capacity(n as usize);
+            // The list yielded so far, shared with the round that reads it: once the round's
+            // bindings are dropped it is this one's alone again, so a push copies nothing and
+            // a repeat of n rounds costs n, not n squared.
+            let mut out = Rc::new(Vec::with_capacity(n as usize));
             for i in 0..n {
                 scope.push(Val::from(i as isize));
                 if *so_far {
-                    scope.push(out.iter().cloned().collect());
+                    scope.push(Val::Arr(out.clone()));
                 }
                 let result = run_steps(steps, scope, rng).and_then(|()| {
                     yields
@@ -573,9 +577,9 @@ fn bind(kind: &Kind, scope: &mut Vec<Val>, rng: &mut Rng, at: &str) -> Drawn<Val
                         .map_err(|e| broken(&format!("{at}.yield"), e))
                 });
                 scope.truncate(mark);
-                out.push(result?);
+                Rc::make_mut(&mut out).push(result?);
             }
-            out.into_iter().collect()
+            Val::Arr(out)
         }
         Kind::Require(..) => unreachable!("requires bind nothing"),
     })
