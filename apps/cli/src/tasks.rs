@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
-use mcpbench_pack::{Pack, PackReport, check_pack};
+use mcpbench_pack::{Pack, PackReport, check_families, draw_tasks};
 use mcpbench_tasks::{
     CheckReport, SetStats, Source, Task, check_dir, check_set_id, generate_from, generated_set_id,
     load_dir, servers_markdown, stats, targets, task_schema, templates, write_generated, write_set,
@@ -49,6 +49,13 @@ pub enum TasksCommand {
         /// The seed the draws come from (with --pack).
         #[arg(long, default_value_t = 1, requires = "pack")]
         seed: u64,
+        /// Only this family of the pack (with --pack).
+        #[arg(long, requires = "pack")]
+        family: Option<String>,
+        /// Also write every draw, dressed as it was proven, as a task file in this directory
+        /// (`<family>-<draw>.json`), to read or check a failing draw (with --pack).
+        #[arg(long, requires = "pack")]
+        write: Option<PathBuf>,
         /// Print the report as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -122,12 +129,21 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             pack: Some(pack),
             draws,
             seed,
+            family,
+            write,
             json,
             ..
         } => {
             let started = Instant::now();
             let pack = read_pack(&pack)?;
-            let report = check_pack(&pack, draws as usize, seed);
+            let wanted = |id: &str| family.as_deref().is_none_or(|f| f == id);
+            if !pack.families.iter().any(|f| wanted(&f.family.id)) {
+                bail!("the pack has no family {:?}", family.unwrap_or_default());
+            }
+            if let Some(out) = &write {
+                write_draws(&pack, draws as usize, seed, &wanted, out)?;
+            }
+            let report = check_families(&pack, draws as usize, seed, wanted);
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -179,6 +195,30 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Writes every draw of the wanted families, dressed, as task files in `out`.
+fn write_draws(
+    pack: &Pack,
+    draws: usize,
+    seed: u64,
+    wanted: &dyn Fn(&str) -> bool,
+    out: &Path,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let public = templates();
+    for f in pack.families.iter().filter(|f| wanted(&f.family.id)) {
+        let (tasks, failures) = draw_tasks(f, draws, seed, &public);
+        for t in &tasks {
+            let path = out.join(format!("{}.json", t.id));
+            std::fs::write(&path, mcpbench_tasks::task_file_bytes(t))
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        for failure in failures {
+            eprintln!("{}: {failure}", f.family.id);
+        }
+    }
+    Ok(())
 }
 
 /// Reads and compiles a pack, or says every problem found.

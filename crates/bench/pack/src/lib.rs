@@ -19,7 +19,7 @@ mod template;
 mod wording;
 mod worlds;
 
-pub use check::{FamilyReport, PackReport, check_pack, draw_tasks};
+pub use check::{FamilyReport, PackReport, check_families, check_pack, draw_tasks};
 pub use family::{FAMILY_FORMAT, FamilyFile, parse_family};
 pub use pack::{
     LoadedFamily, MAX_FAMILIES, MAX_FILE_BYTES, MAX_PACK_BYTES, PACK_FORMAT, Pack, PackError,

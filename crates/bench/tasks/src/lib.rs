@@ -24,8 +24,8 @@ pub use describe::servers_markdown;
 pub use distractors::{Extra, Level, NEAR_DUPLICATE, extra_tools, parse_levels, with_distractors};
 pub use generate::{
     DEV_SET, DEV_SET_V1, GENERATOR_VERSION, GenerateError, MAX_GOAL_SIMILARITY, Manifest, Source,
-    check_set_id, dress, generate, generate_avoiding, generate_from, generated_set_id, templates,
-    write_generated, write_set,
+    check_set_id, dress, generate, generate_avoiding, generate_from, generated_set_id,
+    task_file_bytes, templates, write_generated, write_set,
 };
 pub use heuristic_run::{heuristic_passes, shown_tools};
 pub use load::{LoadError, load_dir, load_task, parse_task};
