@@ -26,6 +26,7 @@ pub use pack::{
     PackFile, PackManifest, pack_hash, template,
 };
 pub use program::Family;
+pub use wording::Shape;
 
 use schemars::generate::SchemaSettings;
 use serde_json::Value;

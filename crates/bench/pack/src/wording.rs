@@ -24,6 +24,26 @@ enum Piece {
     Choice(Vec<Vec<Piece>>),
 }
 
+/// A wording as its reader sees it: text, slots (by their expression's source) and choices.
+/// What a script written against a family knows of its goals.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Text(String),
+    Slot(String),
+    Choice(Vec<Vec<Shape>>),
+}
+
+fn shape(pieces: &[Piece]) -> Vec<Shape> {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t) => Shape::Text(t.clone()),
+            Piece::Slot(e) => Shape::Slot(e.source().to_string()),
+            Piece::Choice(alts) => Shape::Choice(alts.iter().map(|a| shape(a)).collect()),
+        })
+        .collect()
+}
+
 /// Why a wording did not parse or render.
 #[derive(Debug, thiserror::Error)]
 pub enum WordingError {
@@ -58,6 +78,11 @@ impl Wording {
                 parser.at
             ))),
         }
+    }
+
+    /// The wording's shape.
+    pub fn shape(&self) -> Vec<Shape> {
+        shape(&self.0)
     }
 
     /// Renders the wording with the values of `scope`, drawing its choices from `rng`.

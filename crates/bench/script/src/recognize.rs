@@ -1,0 +1,121 @@
+//! Goals read as a script reads them: each wording of each family a regular expression, built
+//! from the wording's shape (`Family::goal_shapes`), so no wording is typed twice and a family
+//! added to the public pack is recognised at once.
+
+use mcpbench_pack::{Pack, Shape};
+use regex::Regex;
+
+/// A goal recognised as a family's, with the text each slot of the matching wording holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recognition {
+    pub family: String,
+    /// `(the slot's expression, the text it holds)`, in the wording's order; slots of choices
+    /// not taken are left out.
+    pub slots: Vec<(String, String)>,
+}
+
+impl Recognition {
+    /// The text the first slot written `source` holds (`"$p.title"`).
+    pub fn slot(&self, source: &str) -> Option<&str> {
+        self.slots
+            .iter()
+            .find(|(s, _)| s == source)
+            .map(|(_, text)| text.as_str())
+    }
+}
+
+struct Wording {
+    regex: Regex,
+    /// The expression of each capture group, in group order (group `k + 1`).
+    slots: Vec<String>,
+}
+
+/// Every wording of every family of a pack, as regular expressions.
+pub struct Recognizer {
+    families: Vec<(String, Vec<Wording>)>,
+}
+
+impl Recognizer {
+    /// The recognizer of `pack`'s families. A wording with too little text of its own to tell
+    /// it apart (a goal computed whole by an expression: `{$text}`), or whose expression the
+    /// regex engine refuses (too large), is left out.
+    pub fn new(pack: &Pack) -> Self {
+        let families = pack
+            .families
+            .iter()
+            .map(|f| {
+                let wordings = (f.family.goal_shapes().iter())
+                    .filter(|shape| literal_chars(shape) >= MIN_TEXT)
+                    .filter_map(|shape| {
+                        let mut slots = Vec::new();
+                        let pattern = format!("(?s)^{}$", pattern(shape, &mut slots));
+                        Regex::new(&pattern)
+                            .ok()
+                            .map(|regex| Wording { regex, slots })
+                    })
+                    .collect();
+                (f.family.id.clone(), wordings)
+            })
+            .collect();
+        Self { families }
+    }
+
+    /// Every family one of whose wordings matches `goal` whole, with its slots' texts.
+    pub fn recognize(&self, goal: &str) -> Vec<Recognition> {
+        let mut out = Vec::new();
+        for (family, wordings) in &self.families {
+            for w in wordings {
+                if let Some(caps) = w.regex.captures(goal) {
+                    let slots = (w.slots.iter().enumerate())
+                        .filter_map(|(k, source)| {
+                            caps.get(k + 1)
+                                .map(|m| (source.clone(), m.as_str().to_string()))
+                        })
+                        .collect();
+                    out.push(Recognition {
+                        family: family.clone(),
+                        slots,
+                    });
+                    break;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The least text of its own (outside its slots, in the shortest choices) a wording needs to
+/// be told apart from others.
+const MIN_TEXT: usize = 12;
+
+/// The characters of a shape's own text, taking the shortest alternative of each choice.
+fn literal_chars(shape: &[Shape]) -> usize {
+    shape
+        .iter()
+        .map(|piece| match piece {
+            Shape::Text(t) => t.chars().filter(|c| !c.is_whitespace()).count(),
+            Shape::Slot(_) => 0,
+            Shape::Choice(alts) => alts.iter().map(|a| literal_chars(a)).min().unwrap_or(0),
+        })
+        .sum()
+}
+
+/// The regular expression of a shape: its text escaped, its choices as alternatives, its slots
+/// as lazy captures (each slot's expression pushed on `slots`).
+fn pattern(shape: &[Shape], slots: &mut Vec<String>) -> String {
+    let mut out = String::new();
+    for piece in shape {
+        match piece {
+            Shape::Text(t) => out.push_str(&regex::escape(t)),
+            Shape::Slot(source) => {
+                slots.push(source.clone());
+                out.push_str("(.+?)");
+            }
+            Shape::Choice(alts) => {
+                let alts: Vec<String> = alts.iter().map(|a| pattern(a, slots)).collect();
+                out.push_str(&format!("(?:{})", alts.join("|")));
+            }
+        }
+    }
+    out
+}
