@@ -11,7 +11,7 @@ use std::sync::Arc;
 pub enum AgentCommand {
     /// Serve a reference agent over mcpbench/1.
     Serve {
-        /// oracle, null, random, heuristic, or llm: the standard scaffold driving the model
+        /// oracle, null, random, heuristic, script, or llm: the standard scaffold driving the model
         /// named by MCPBENCH_MODEL at OPENAI_BASE_URL (an OpenAI-compatible chat-completions
         /// API; OPENAI_API_KEY when it needs a key).
         #[arg(long)]

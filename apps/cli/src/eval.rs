@@ -20,7 +20,7 @@ pub struct EvalArgs {
     /// The directory of task files.
     #[arg(long)]
     tasks: PathBuf,
-    /// `oracle`, `null`, `random`, `heuristic` (reference agents served here), or an agent's
+    /// `oracle`, `null`, `random`, `heuristic`, `script` (reference agents served here), or an agent's
     /// URL.
     #[arg(long)]
     agent: String,

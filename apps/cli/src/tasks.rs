@@ -178,7 +178,7 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
         TasksCommand::Stats { dir, against, json } => {
             let tasks = load(&dir)?;
             let other = against.as_deref().map(load).transpose()?;
-            let s = stats(&tasks, other.as_deref());
+            let s = stats(&tasks, other.as_deref()).with_script(&tasks, mcpbench_script::passes);
             if json {
                 println!("{}", serde_json::to_string_pretty(&s)?);
             } else {
@@ -385,6 +385,15 @@ fn print_stats(s: &SetStats) {
         s.heuristic_pass_rate * 100.0,
         s.heuristic_passes[..s.heuristic_passes.len().min(10)].join(" ")
     );
+    if let (Some(rate), Some(passes)) = (s.script_pass_rate, &s.script_passes) {
+        println!(
+            "script baseline: passes {} of {} ({:.0}%)  {}",
+            passes.len(),
+            s.tasks,
+            rate * 100.0,
+            passes[..passes.len().min(10)].join(" ")
+        );
+    }
     if let Some(sim) = &s.similarity
         && let Some((here, there)) = &sim.closest
     {

@@ -4,7 +4,7 @@
 //! Ctrl-C); traces go to `DIR/traces`. The API and a worker run in this process; the dev set
 //! is loaded under the id its manifest names (`dev-v2`; a set without one is `dev`, benchmark
 //! version 1, whose results stay on the board under that id); on the first start the reference
-//! agents (oracle, null, random, heuristic) are run on it so the leaderboard is not empty; a
+//! agents (oracle, null, random, heuristic, script) are run on it so the leaderboard is not empty; a
 //! `demo` vendor gets a fresh key at each start (the earlier ones are revoked). The URL, the database URL (its password masked) and the demo key are
 //! printed, and written to `DIR/up.json` (mode 0600).
 
@@ -357,6 +357,7 @@ async fn reference_runs(
         (AgentKind::Null, "null"),
         (AgentKind::Random, "random"),
         (AgentKind::Heuristic, "heuristic"),
+        (AgentKind::Script, "script"),
     ] {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
@@ -386,7 +387,7 @@ async fn reference_runs(
         .await?;
     }
     eprintln!(
-        "queued the reference agents oracle, null, random and heuristic on the dev set {set}"
+        "queued the reference agents oracle, null, random, heuristic and script on the dev set {set}"
     );
     Ok(Some((vendor, servers)))
 }

@@ -149,6 +149,7 @@ fn stats_prints_each_figure_beside_its_target_and_refuses_a_broken_set() {
         "no-skill passes",
         "heuristic agent passes",
         "heuristic agent: passes",
+        "script baseline: passes",
         "goals in API vocabulary",
     ] {
         assert!(out.contains(figure), "{figure} missing from:\n{out}");
@@ -167,6 +168,15 @@ fn stats_prints_each_figure_beside_its_target_and_refuses_a_broken_set() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
     assert_eq!(json["tasks"], 200);
     assert_eq!(json["similarity"]["identical_goals"], 200);
+    // The script, written against the public families, passes a share of the public set.
+    let rate = json["script_pass_rate"]
+        .as_f64()
+        .expect("the script's rate");
+    assert!(rate > 0.1 && rate < 1.0, "{rate}");
+    assert_eq!(
+        json["script_passes"].as_array().map(Vec::len),
+        Some((rate * 200.0).round() as usize)
+    );
 
     let broken = tempfile::tempdir().unwrap();
     std::fs::write(broken.path().join("bad.json"), "{ not json").unwrap();

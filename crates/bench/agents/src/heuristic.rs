@@ -1,11 +1,13 @@
-//! The `heuristic` agent over MCP: it lists every server's tools, then runs
-//! [`mcpbench_heuristic::solve`] on a blocking thread whose calls come back here, through a
-//! channel, to be made on the MCP sessions.
+//! The agents without a model over MCP, `heuristic` and `script`: each lists every server's
+//! tools, then runs its solver ([`mcpbench_heuristic::solve`], [`mcpbench_script::Script`]) on
+//! a blocking thread whose calls come back here, through a channel, to be made on the MCP
+//! sessions.
 
 use crate::client::Session;
 use crate::client::{Revision, connect_all};
 use mcpbench_heuristic::{ToolInfo, Tools, solve};
 use mcpbench_runner::AgentRequest;
+use mcpbench_script::Script;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -26,10 +28,18 @@ impl Tools for Bridge {
     }
 }
 
+/// Which solver plays.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Solver {
+    Heuristic,
+    Script,
+}
+
 pub(crate) async fn run(
     http: &reqwest::Client,
     revision: Revision,
     request: &AgentRequest,
+    solver: Solver,
 ) -> Option<String> {
     let sessions = connect_all(http, &request.mcp_servers, revision).await;
     let mut tools = Vec::new();
@@ -45,14 +55,19 @@ pub(crate) async fn run(
     let (calls, mut pending) = mpsc::channel(1);
     let goal = request.goal.clone();
     let budget = request.max_steps;
-    let solver =
-        tokio::task::spawn_blocking(move || solve(&goal, &tools, budget, &mut Bridge(calls)));
+    let playing = tokio::task::spawn_blocking(move || {
+        let mut bridge = Bridge(calls);
+        match solver {
+            Solver::Heuristic => solve(&goal, &tools, budget, &mut bridge),
+            Solver::Script => Script::public().solve(&goal, &tools, budget, &mut bridge),
+        }
+    });
     // Ends when the solver is done and its side of the channel dropped.
     while let Some((tool, args, reply)) = pending.recv().await {
         let _ = reply.send(call(&sessions, &tool, &args).await);
     }
-    let answer = solver.await.unwrap_or_else(|e| {
-        tracing::warn!(error = %e, "the heuristic solver failed");
+    let answer = playing.await.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, ?solver, "the solver failed");
         None
     });
     for (_, s) in sessions {

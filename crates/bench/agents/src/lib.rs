@@ -11,6 +11,10 @@
 //!   words they share with the goal, arguments filled from the goal's values and from what it
 //!   reads, no model. It stands for pattern matching without reasoning: it passes some easy
 //!   single-tool tasks, and a set worth ranking on lets it pass at most 10%.
+//! - `script` plays [`mcpbench_script::Script`]: a script written against the public families
+//!   (their wordings as regular expressions, their references followed with what the goal and
+//!   the answers show, blind retries). It shows what knowing the public generator buys: much
+//!   of a public set, and almost nothing of a month drawn from families held out of it.
 //!
 //! Beside them, `llm` is the standard scaffold: a model behind any OpenAI-compatible
 //! chat-completions endpoint, given every tool as a function.

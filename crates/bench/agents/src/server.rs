@@ -2,6 +2,7 @@
 
 use crate::chat::LlmConfig;
 use crate::client::{Revision, connect_all};
+use crate::heuristic::Solver;
 use crate::random::value_for;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -25,6 +26,7 @@ pub enum AgentKind {
     Null,
     Random,
     Heuristic,
+    Script,
 }
 
 impl std::str::FromStr for AgentKind {
@@ -35,8 +37,9 @@ impl std::str::FromStr for AgentKind {
             "null" => Ok(Self::Null),
             "random" => Ok(Self::Random),
             "heuristic" => Ok(Self::Heuristic),
+            "script" => Ok(Self::Script),
             other => Err(format!(
-                "unknown agent kind {other:?}; the kinds are oracle, null, random, heuristic"
+                "unknown agent kind {other:?}; the kinds are oracle, null, random, heuristic, script"
             )),
         }
     }
@@ -218,7 +221,12 @@ async fn handle(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes
             }
         },
         AgentKind::Random => random(&agent.http, agent.revision, &request).await,
-        AgentKind::Heuristic => crate::heuristic::run(&agent.http, agent.revision, &request).await,
+        AgentKind::Heuristic => {
+            crate::heuristic::run(&agent.http, agent.revision, &request, Solver::Heuristic).await
+        }
+        AgentKind::Script => {
+            crate::heuristic::run(&agent.http, agent.revision, &request, Solver::Script).await
+        }
     };
     reply(StatusCode::OK, json!({ "answer": answer }))
 }

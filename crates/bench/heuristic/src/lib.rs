@@ -49,7 +49,12 @@ const MAX_WRITES: usize = 2;
 
 /// Works on `goal` with `tools`, making at most `budget` calls through `env`, and gives the
 /// final answer.
-pub fn solve(goal: &str, tools: &[ToolInfo], budget: u32, env: &mut impl Tools) -> Option<String> {
+pub fn solve(
+    goal: &str,
+    tools: &[ToolInfo],
+    budget: u32,
+    env: &mut (impl Tools + ?Sized),
+) -> Option<String> {
     let facts = goal::Facts::of(goal);
     let ranked = words::rank(tools, &facts.stems);
     // Whether the goal alone fills a tool's arguments (before anything is read).

@@ -311,6 +311,11 @@ impl Expr {
         &self.source
     }
 
+    /// Where in its scope each name it reads stands.
+    pub fn reads(&self) -> &[usize] {
+        &self.reads
+    }
+
     /// Runs the expression with `scope`'s values (the scope it was written in, or a longer one
     /// that starts with it).
     pub fn eval(&self, scope: &[Val]) -> Result<Val, ExprError> {

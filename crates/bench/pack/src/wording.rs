@@ -31,6 +31,10 @@ pub enum Shape {
     Text(String),
     Slot(String),
     Choice(Vec<Vec<Shape>>),
+    /// A slot that only repeats a text a `wording` step drew (`{$text}`), with that step's
+    /// wordings ([`crate::Family::goal_shapes`]): the whole text is the name's value, and its
+    /// own slots hold the values it was drawn from.
+    Drawn(String, Vec<Vec<Shape>>),
 }
 
 fn shape(pieces: &[Piece]) -> Vec<Shape> {
@@ -83,6 +87,22 @@ impl Wording {
     /// The wording's shape.
     pub fn shape(&self) -> Vec<Shape> {
         shape(&self.0)
+    }
+
+    /// Every slot's expression, in every choice.
+    pub fn slots(&self) -> Vec<&Expr> {
+        fn walk<'a>(pieces: &'a [Piece], out: &mut Vec<&'a Expr>) {
+            for p in pieces {
+                match p {
+                    Piece::Text(_) => {}
+                    Piece::Slot(e) => out.push(e),
+                    Piece::Choice(alts) => alts.iter().for_each(|a| walk(a, out)),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.0, &mut out);
+        out
     }
 
     /// Renders the wording with the values of `scope`, drawing its choices from `rng`.

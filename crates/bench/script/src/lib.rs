@@ -6,8 +6,97 @@
 //!
 //! - `recognize`: every goal wording of every public family as a regular expression (its
 //!   text, its choices as alternatives, its slots as captures), so a goal names its family and
-//!   hands over the values its slots hold.
+//!   hands over the values its slots hold;
+//! - `slots`: those texts read back into the family's values, through the family's own
+//!   filters (`{$price | euros}`);
+//! - `harvest`: the records the servers answer with, matched to what the goal described;
+//! - `play`: the family's first reference followed call by call with what is known, the rest
+//!   guessed, errors that sound passing retried blindly.
+//!
+//! A goal it does not recognise is played by the heuristic agent ([`mcpbench_heuristic`]), as
+//! a script would fall back on matching words. It knows the public pack as built into it
+//! (`build.rs`), never a task's references, world or predicate.
 
+mod harvest;
+mod play;
 mod recognize;
+mod slots;
 
 pub use recognize::{Recognition, Recognizer};
+
+use mcpbench_heuristic::{ToolInfo, Tools};
+use mcpbench_pack::{Pack, PackFile};
+use std::sync::{Arc, LazyLock};
+
+mod public {
+    include!(concat!(env!("OUT_DIR"), "/public_pack.rs"));
+}
+
+/// The public pack and its recognizer, built once.
+pub struct Script {
+    pack: Pack,
+    recognizer: Recognizer,
+}
+
+static PUBLIC: LazyLock<Arc<Script>> = LazyLock::new(|| {
+    let files = (public::FILES.iter())
+        .map(|(name, bytes)| PackFile {
+            name: (*name).to_string(),
+            bytes: bytes.to_vec(),
+        })
+        .collect();
+    let pack = Pack::from_files(files).unwrap_or_else(|e| panic!("the public pack built in: {e}"));
+    Arc::new(Script::new(pack))
+});
+
+impl Script {
+    /// The script written against the public pack (built into this crate).
+    pub fn public() -> Arc<Script> {
+        PUBLIC.clone()
+    }
+
+    /// The script written against `pack`'s families.
+    pub fn new(pack: Pack) -> Self {
+        let recognizer = Recognizer::new(&pack);
+        Self { pack, recognizer }
+    }
+
+    pub fn recognizer(&self) -> &Recognizer {
+        &self.recognizer
+    }
+
+    /// Works on `goal` with `tools`, making at most `budget` calls through `env`, and gives the
+    /// final answer.
+    pub fn solve(
+        &self,
+        goal: &str,
+        tools: &[ToolInfo],
+        budget: u32,
+        env: &mut (impl Tools + ?Sized),
+    ) -> Option<String> {
+        // The wording that reads the most of the goal into slots is the likeliest.
+        let found = self.recognizer.recognize(goal);
+        let best = found.iter().max_by_key(|r| r.slots.len());
+        let family =
+            best.and_then(|r| (self.pack.families.iter()).find(|f| f.family.id == r.family));
+        match (best, family) {
+            (Some(r), Some(f)) => play::Play {
+                family: &f.family,
+                tools,
+                budget,
+                env,
+            }
+            .run(&r.slots),
+            _ => mcpbench_heuristic::solve(goal, tools, budget, env),
+        }
+    }
+}
+
+/// Whether the script passes `task`, played in process under the rules agents meet (as
+/// `tasks stats` plays the heuristic agent).
+pub fn passes(task: &mcpbench_tasks::Task) -> bool {
+    let script = Script::public();
+    mcpbench_tasks::agent_passes(task, |goal, tools, budget, env| {
+        script.solve(goal, tools, budget, env)
+    })
+}

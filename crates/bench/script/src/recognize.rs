@@ -95,13 +95,16 @@ fn literal_chars(shape: &[Shape]) -> usize {
         .map(|piece| match piece {
             Shape::Text(t) => t.chars().filter(|c| !c.is_whitespace()).count(),
             Shape::Slot(_) => 0,
-            Shape::Choice(alts) => alts.iter().map(|a| literal_chars(a)).min().unwrap_or(0),
+            Shape::Choice(alts) | Shape::Drawn(_, alts) => {
+                alts.iter().map(|a| literal_chars(a)).min().unwrap_or(0)
+            }
         })
         .sum()
 }
 
 /// The regular expression of a shape: its text escaped, its choices as alternatives, its slots
-/// as lazy captures (each slot's expression pushed on `slots`).
+/// as lazy captures, a drawn text captured whole around its own (each slot's expression pushed
+/// on `slots`).
 fn pattern(shape: &[Shape], slots: &mut Vec<String>) -> String {
     let mut out = String::new();
     for piece in shape {
@@ -114,6 +117,13 @@ fn pattern(shape: &[Shape], slots: &mut Vec<String>) -> String {
             Shape::Choice(alts) => {
                 let alts: Vec<String> = alts.iter().map(|a| pattern(a, slots)).collect();
                 out.push_str(&format!("(?:{})", alts.join("|")));
+            }
+            // The drawn text is captured whole, then its own slots inside it: a group's number
+            // is the order of its opening parenthesis.
+            Shape::Drawn(source, alts) => {
+                slots.push(source.clone());
+                let alts: Vec<String> = alts.iter().map(|a| pattern(a, slots)).collect();
+                out.push_str(&format!("((?:{}))", alts.join("|")));
             }
         }
     }

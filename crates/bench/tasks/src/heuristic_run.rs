@@ -1,7 +1,8 @@
 //! The heuristic reference agent ([`mcpbench_heuristic`]) on one task, in process, under the
 //! rules agents meet: it is shown the task's tools as the gateway lists them, its calls go
 //! through [`TaskRun::attempt`], and it passes as the runner would judge it (the budget kept
-//! and the predicate holding on its answer).
+//! and the predicate holding on its answer). [`agent_passes`] plays any such agent the same way
+//! (the `script` baseline's crate uses it).
 
 use crate::run::TaskRun;
 use crate::task::Task;
@@ -42,10 +43,21 @@ impl<T: Borrow<Task>> Tools for Attempts<'_, T> {
 
 /// Whether the heuristic agent passes `task`.
 pub fn heuristic_passes(task: &Task) -> bool {
+    agent_passes(task, |goal, tools, budget, env| {
+        solve(goal, tools, budget, env)
+    })
+}
+
+/// Whether an agent without a model passes `task`: `play` is given the goal, the tools shown,
+/// the budget and the run's tools, and gives the final answer.
+pub fn agent_passes(
+    task: &Task,
+    play: impl FnOnce(&str, &[ToolInfo], u32, &mut dyn Tools) -> Option<String>,
+) -> bool {
     let Ok(mut run) = TaskRun::new(task) else {
         return false;
     };
     let tools = shown_tools(task);
-    let answer = solve(&task.goal, &tools, task.max_steps, &mut Attempts(&mut run));
+    let answer = play(&task.goal, &tools, task.max_steps, &mut Attempts(&mut run));
     !run.counts().budget_exceeded && run.unmet(answer.as_deref()).is_none()
 }

@@ -27,7 +27,7 @@ pub use generate::{
     check_set_id, dress, generate, generate_avoiding, generate_from, generated_set_id,
     task_file_bytes, templates, write_generated, write_set,
 };
-pub use heuristic_run::{heuristic_passes, shown_tools};
+pub use heuristic_run::{agent_passes, heuristic_passes, shown_tools};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use no_skill::{STRATEGIES, tricks_passing};
 pub use run::{CallOutcome, TaskRun};

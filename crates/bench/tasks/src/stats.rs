@@ -52,6 +52,15 @@ pub struct SetStats {
     pub heuristic_pass_rate: f64,
     /// The tasks it passes.
     pub heuristic_passes: Vec<String>,
+    /// Share of tasks the `script` baseline passes: a script written against the public
+    /// families, which knows their wordings and references ([`SetStats::with_script`]; it is
+    /// played by the crate that holds it). A public set is scriptable by construction; a month
+    /// worth ranking on keeps it near zero.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script_pass_rate: Option<f64>,
+    /// The tasks it passes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script_passes: Option<Vec<String>>,
     /// Declared difficulty labels, per label.
     pub by_difficulty: BTreeMap<String, usize>,
     /// Difficulty computed from the tasks (see [`crate::difficulty`]), per label.
@@ -61,6 +70,23 @@ pub struct SetStats {
     /// Against another set (`--against`), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<Similarity>,
+}
+
+impl SetStats {
+    /// The figures with the `script` baseline's passes among `tasks` (those `passes` holds).
+    pub fn with_script(mut self, tasks: &[Task], passes: impl Fn(&Task) -> bool) -> Self {
+        let passed: Vec<String> = (tasks.iter())
+            .filter(|t| passes(t))
+            .map(|t| t.id.clone())
+            .collect();
+        self.script_pass_rate = Some(if tasks.is_empty() {
+            0.0
+        } else {
+            passed.len() as f64 / tasks.len() as f64
+        });
+        self.script_passes = Some(passed);
+        self
+    }
 }
 
 /// Minimum, quartiles, maximum and mean of a count.
@@ -191,6 +217,8 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         no_skill: no_skill(tasks),
         heuristic_pass_rate: share(heuristic.len(), tasks.len()),
         heuristic_passes: heuristic,
+        script_pass_rate: None,
+        script_passes: None,
         by_difficulty,
         by_computed_difficulty,
         difficulty_agrees,

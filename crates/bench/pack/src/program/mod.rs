@@ -25,7 +25,8 @@ pub struct Family {
     pub servers: Vec<&'static str>,
     pub category: Category,
     pub difficulty: Difficulty,
-    /// Values of `data`, in the order of their names.
+    /// The names of `data`, and their values in the same order.
+    data_names: Vec<String>,
     data: Vec<Value>,
     steps: Vec<Step>,
     goals: Vec<Wording>,
@@ -154,6 +155,7 @@ pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String
         servers,
         category: file.category,
         difficulty: file.difficulty,
+        data_names: file.data.keys().cloned().collect(),
         data: file.data.values().cloned().collect(),
         steps,
         goals,
@@ -348,8 +350,8 @@ impl Compiler {
 
 impl Family {
     /// The shapes of the goal's wordings, each slot that only repeats a text a `wording` step
-    /// drew (`{$goal_text}`) replaced by that step's wordings, as a choice: every phrasing the
-    /// family can give, with the slots that hold values.
+    /// drew (`{$goal_text}`) replaced by that step's wordings (`Shape::Drawn`): every phrasing
+    /// the family can give, with the slots that hold values.
     pub fn goal_shapes(&self) -> Vec<Vec<Shape>> {
         let drawn: BTreeMap<&str, &[Wording]> = (self.steps.iter())
             .filter_map(|s| match &s.kind {
@@ -373,7 +375,8 @@ fn expand(shape: &[Shape], drawn: &BTreeMap<&str, &[Wording]>, depth: usize) -> 
             Shape::Slot(source) if depth > 0 => {
                 let name = source.trim().strip_prefix('$').unwrap_or_default();
                 match drawn.get(name) {
-                    Some(words) => Shape::Choice(
+                    Some(words) => Shape::Drawn(
+                        source.clone(),
                         (words.iter())
                             .map(|w| expand(&w.shape(), drawn, depth - 1))
                             .collect(),
@@ -384,9 +387,16 @@ fn expand(shape: &[Shape], drawn: &BTreeMap<&str, &[Wording]>, depth: usize) -> 
             Shape::Choice(alts) => {
                 Shape::Choice(alts.iter().map(|a| expand(a, drawn, depth)).collect())
             }
+            Shape::Drawn(source, alts) => Shape::Drawn(
+                source.clone(),
+                alts.iter().map(|a| expand(a, drawn, depth)).collect(),
+            ),
             other => other.clone(),
         })
         .collect()
 }
 
 mod draw;
+mod reading;
+
+pub use reading::{Bindings, Field, Known, UNKNOWN, path};
