@@ -21,7 +21,7 @@ pub struct BoardEntry {
     pub vendor: String,
     pub model: String,
     pub name: String,
-    /// A reference agent run by us (oracle, null, random, heuristic), not a vendor's.
+    /// A reference agent run by us (oracle, null, random, heuristic, script), not a vendor's.
     pub reference: bool,
     /// What the submission says of its model and agent (`null`: not stated).
     pub about: About,
