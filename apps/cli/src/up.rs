@@ -284,9 +284,20 @@ fn masked(url: &str) -> String {
     }
 }
 
+/// The reference agents a first start runs on the dev set, in the order they are queued.
+const REFERENCE_AGENTS: [(AgentKind, &str); 5] = [
+    (AgentKind::Oracle, "oracle"),
+    (AgentKind::Null, "null"),
+    (AgentKind::Random, "random"),
+    (AgentKind::Heuristic, "heuristic"),
+    (AgentKind::Script, "script"),
+];
+
 /// The line that sums up the reference submissions queued at this start, once they all ended.
 async fn reference_summary(pool: &PgPool, vendor: i64, set: &str, url: &str) -> Option<String> {
-    let all = submissions::list(pool, vendor, None, 4).await.ok()?;
+    let all = submissions::list(pool, vendor, None, REFERENCE_AGENTS.len() as i64)
+        .await
+        .ok()?;
     if all.is_empty() || all.iter().any(|s| s.status.is_open()) {
         return None;
     }
@@ -352,13 +363,7 @@ async fn reference_runs(
     }
     let tasks: Vec<Arc<Task>> = tasks.iter().cloned().map(Arc::new).collect();
     let mut servers = Vec::new();
-    for (kind, name) in [
-        (AgentKind::Oracle, "oracle"),
-        (AgentKind::Null, "null"),
-        (AgentKind::Random, "random"),
-        (AgentKind::Heuristic, "heuristic"),
-        (AgentKind::Script, "script"),
-    ] {
+    for (kind, name) in REFERENCE_AGENTS {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
         let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK)?;

@@ -71,6 +71,11 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                     let Some(step) = step_at(family, &b, k - 1) else {
                         continue;
                     };
+                    // What was learnt may have moved the steps: play this one only if it is
+                    // still the same tool's.
+                    if step.get("tool").and_then(Value::as_str) != Some(tool) {
+                        continue;
+                    }
                     let arguments = step.get("arguments").cloned().unwrap_or(Value::Null);
                     match settle(arguments, &info.input_schema, &answers) {
                         Some(a) => a,
@@ -90,14 +95,14 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                         family.derive(&mut b);
                         answers.push(v);
                         // A reference written for a fault calls again; one call went through.
-                        if next_is_same(family, &b, k, tool, &arguments) {
+                        if next_is_same(family, &b, k, info, &arguments, &answers) {
                             k += 1;
                         }
                         break;
                     }
                     Err(e) if passing(&e) && tries < RETRIES => {
                         // The reference's own retry, when it has one, is the next step.
-                        if next_is_same(family, &b, k, tool, &arguments) {
+                        if next_is_same(family, &b, k, info, &arguments, &answers) {
                             break;
                         }
                         tries += 1;
@@ -139,9 +144,25 @@ fn step_at(family: &Family, b: &Bindings, k: usize) -> Option<Value> {
     refs.get(0)?.as_array()?.get(k).cloned()
 }
 
-fn next_is_same(family: &Family, b: &Bindings, k: usize, tool: &str, args: &Value) -> bool {
+/// Whether step `k` makes the call just made (`tool` with `args`, as sent: guessed and typed
+/// the same way).
+fn next_is_same(
+    family: &Family,
+    b: &Bindings,
+    k: usize,
+    info: &ToolInfo,
+    args: &Value,
+    answers: &[Value],
+) -> bool {
     step_at(family, b, k).is_some_and(|s| {
-        s.get("tool").and_then(Value::as_str) == Some(tool) && s.get("arguments") == Some(args)
+        s.get("tool").and_then(Value::as_str) == Some(info.name.as_str())
+            && settle(
+                s.get("arguments").cloned().unwrap_or(Value::Null),
+                &info.input_schema,
+                answers,
+            )
+            .as_ref()
+                == Some(args)
     })
 }
 
@@ -171,6 +192,10 @@ fn settle(arguments: Value, schema: &Value, answers: &[Value]) -> Option<Value> 
     let Value::Object(args) = arguments else {
         return Some(Value::Object(Map::new()));
     };
+    if args.contains_key(UNKNOWN) {
+        // The arguments are worked out whole by one expression that is not known yet.
+        return None;
+    }
     let required: Vec<&str> = (schema.get("required").and_then(Value::as_array))
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();

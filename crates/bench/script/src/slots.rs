@@ -13,6 +13,10 @@ pub fn read(family: &Family, slots: &[(String, String)], b: &mut Bindings) {
         slots.iter().partition(|(source, _)| path(source).is_some());
     for (source, text) in plain {
         let (name, fields) = path(source).expect("partitioned on it");
+        if b.known(name) == Known::Whole {
+            // A constant of the family's data, or a value read already: the text adds nothing.
+            continue;
+        }
         let value = typed(text);
         if fields.is_empty() {
             b.set(name, &value);
@@ -83,7 +87,7 @@ fn candidates(text: &str) -> Vec<Value> {
     for token in numbers(text) {
         if let Ok(n) = token.parse::<i64>() {
             out.push(Value::from(n));
-            out.push(Value::from(n * 100));
+            out.extend(n.checked_mul(100).map(Value::from));
         }
         if let Ok(f) = token.parse::<f64>() {
             out.push(Value::from(f));
@@ -105,7 +109,11 @@ fn candidates(text: &str) -> Vec<Value> {
             text.get(i + 1..i + 3),
         );
         if let (Some(Ok(h)), Some(Ok(m))) = (h.map(str::parse::<i64>), m.map(str::parse::<i64>)) {
-            out.push(Value::from(h * 60 + m));
+            out.extend(
+                h.checked_mul(60)
+                    .and_then(|h| h.checked_add(m))
+                    .map(Value::from),
+            );
         }
     }
     for word in text.split(|c: char| c.is_whitespace() || c == ',') {

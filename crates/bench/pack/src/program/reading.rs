@@ -181,11 +181,17 @@ impl Bindings {
     /// other could turn a field not known yet into a value (`"\($p.sku)-1"` gives
     /// `"null-1"`).
     fn eval(&self, e: &Expr) -> Option<Value> {
-        let partial = e.reads().iter().any(|&k| self.known[k] == Known::Partial);
-        if !self.ready(e) || (partial && path(e.source()).is_none()) {
+        if !self.workable(e) {
             return None;
         }
         e.eval_json(&self.vals).ok().filter(|v| !v.is_null())
+    }
+
+    /// Whether `e` can be worked out: every name it reads known, and a partly known one only
+    /// through a path.
+    fn workable(&self, e: &Expr) -> bool {
+        let partial = e.reads().iter().any(|&k| self.known[k] == Known::Partial);
+        self.ready(e) && !(partial && path(e.source()).is_none())
     }
 }
 
@@ -224,7 +230,7 @@ impl Family {
                 if let (Some(v), Some((from, fields))) = (b.value(&step.name), path(e.source()))
                     && !fields.is_empty()
                     && b.known(from) != Known::Whole
-                    && b.part(from, &fields).as_ref() != Some(&v)
+                    && b.part(from, &fields).is_none()
                 {
                     more |= b.set_path(from, &fields, &v);
                 }
@@ -284,11 +290,16 @@ fn known_node(node: &Node, b: &mut Bindings, rng: &mut Rng) -> Value {
     match node {
         Node::Literal(v) => v.clone(),
         Node::Expr(e) => b.eval(e).unwrap_or_else(|| unknown(e)),
-        Node::Text(w) => match w.slots().into_iter().find(|e| !b.ready(e)) {
-            Some(e) => unknown(e),
-            None => (w.render(&b.vals, rng).ok())
-                .map_or_else(|| Value::Object(Map::new()), Value::String),
-        },
+        Node::Text(w) => {
+            let slots = w.slots();
+            match slots.iter().find(|e| !b.workable(e)) {
+                Some(e) => unknown(e),
+                None => match w.render(&b.vals, rng) {
+                    Ok(text) => Value::String(text),
+                    Err(_) => slots.first().map_or(Value::Null, |e| unknown(e)),
+                },
+            }
+        }
         Node::If {
             cond,
             then,
