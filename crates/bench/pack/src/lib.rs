@@ -25,7 +25,7 @@ pub use pack::{
     LoadedFamily, MAX_FAMILIES, MAX_FILE_BYTES, MAX_PACK_BYTES, PACK_FORMAT, Pack, PackError,
     PackFile, PackManifest, pack_hash, template,
 };
-pub use program::{Bindings, Family, Field, Known, UNKNOWN, path};
+pub use program::{Bindings, Family, Field, Known, Reading, UNKNOWN, path};
 pub use wording::Shape;
 
 use schemars::generate::SchemaSettings;

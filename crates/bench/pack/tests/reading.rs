@@ -107,3 +107,34 @@ fn a_path_binds_part_of_a_list_or_an_object() {
         "an object is not a list"
     );
 }
+
+#[test]
+fn a_derived_value_follows_what_it_reads_and_a_reading_takes_an_answer() {
+    let pack = family();
+    let f = &pack.families[0].family;
+    let lib = "";
+    let mut b = f.bindings();
+    b.set("price", &json!(990));
+    b.set("p", &json!({"title": "Mug", "id": 7, "sku": "MUG-1"}));
+    f.derive(&mut b);
+    assert_eq!(b.value("label"), Some(json!("MUG-1-990")));
+    // The record read again, changed: what was worked out from it is worked out again.
+    b.set("p", &json!({"title": "Mug", "id": 7, "sku": "MUG-2"}));
+    assert!(f.derive(&mut b));
+    assert_eq!(b.value("label"), Some(json!("MUG-2-990")));
+    assert!(!f.derive(&mut b), "nothing more follows");
+
+    // A reader's own expression over the names and a tool's answer.
+    let r = f
+        .reading("$answer.products[] | select(.title == $title) | .id", lib)
+        .unwrap();
+    let answer = json!({"products": [{"title": "Cup", "id": 3}, {"title": "Mug", "id": 7}]});
+    let mut fresh = f.bindings();
+    assert_eq!(fresh.read(&r, &answer), None, "$title is not known yet");
+    fresh.set("title", &json!("Mug"));
+    assert_eq!(fresh.read(&r, &answer), Some(json!(7)));
+    assert!(
+        f.reading("$nope", lib).is_err(),
+        "a name the family does not have"
+    );
+}

@@ -66,5 +66,8 @@ async fn served_script_passes_what_it_passes_in_process() {
     let (passed, tasks) =
         served_matches_in_process(AgentKind::Script, mcpbench_script::passes).await;
     // It knows the public families: a share of a public set, never all of it.
-    assert!(passed * 5 >= tasks && passed < tasks, "{passed} of {tasks}");
+    assert!(
+        passed * 5 >= tasks * 2 && passed < tasks,
+        "{passed} of {tasks}"
+    );
 }

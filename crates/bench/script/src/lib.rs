@@ -10,6 +10,8 @@
 //! - `slots`: those texts read back into the family's values, through the family's own
 //!   filters (`{$price | euros}`);
 //! - `harvest`: the records the servers answer with, matched to what the goal described;
+//! - `hints`: the author's own knowledge of some families (`hints.json`), jq over the
+//!   family's names and what a tool answered;
 //! - `play`: the family's first reference followed call by call with what is known, the rest
 //!   guessed, errors that sound passing retried blindly.
 //!
@@ -18,6 +20,7 @@
 //! (`build.rs`), never a task's references, world or predicate.
 
 mod harvest;
+mod hints;
 mod play;
 mod recognize;
 mod slots;
@@ -32,10 +35,13 @@ mod public {
     include!(concat!(env!("OUT_DIR"), "/public_pack.rs"));
 }
 
-/// The public pack and its recognizer, built once.
+/// The public pack, its recognizer and the author's hints, built once.
 pub struct Script {
     pack: Pack,
+    lib: String,
     recognizer: Recognizer,
+    /// Per family of the pack, in its order.
+    hints: Vec<Vec<hints::Hint>>,
 }
 
 static PUBLIC: LazyLock<Arc<Script>> = LazyLock::new(|| {
@@ -58,7 +64,31 @@ impl Script {
     /// The script written against `pack`'s families.
     pub fn new(pack: Pack) -> Self {
         let recognizer = Recognizer::new(&pack);
-        Self { pack, recognizer }
+        let lib = (pack.files.iter())
+            .find(|f| f.name == "lib.jq")
+            .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+            .unwrap_or_default();
+        let hints = (pack.families.iter())
+            .map(|f| hints::of(&f.family, &lib))
+            .collect();
+        Self {
+            pack,
+            lib,
+            recognizer,
+            hints,
+        }
+    }
+
+    /// The pack's family `id`.
+    pub fn family(&self, id: &str) -> Option<&mcpbench_pack::Family> {
+        (self.pack.families.iter())
+            .find(|f| f.family.id == id)
+            .map(|f| &f.family)
+    }
+
+    /// The pack's own jq definitions (`lib.jq`).
+    pub fn lib(&self) -> &str {
+        &self.lib
     }
 
     pub fn recognizer(&self) -> &Recognizer {
@@ -78,10 +108,11 @@ impl Script {
         let found = self.recognizer.recognize(goal);
         let best = found.iter().max_by_key(|r| r.slots.len());
         let family =
-            best.and_then(|r| (self.pack.families.iter()).find(|f| f.family.id == r.family));
+            best.and_then(|r| (self.pack.families.iter()).position(|f| f.family.id == r.family));
         match (best, family) {
-            (Some(r), Some(f)) => play::Play {
-                family: &f.family,
+            (Some(r), Some(k)) => play::Play {
+                family: &self.pack.families[k].family,
+                hints: &self.hints[k],
                 tools,
                 budget,
                 env,

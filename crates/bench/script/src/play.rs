@@ -5,6 +5,7 @@
 //! that sounds passing is retried blindly.
 
 use crate::harvest;
+use crate::hints::{self, Hint};
 use crate::slots;
 use mcpbench_heuristic::{ToolInfo, Tools};
 use mcpbench_pack::{Bindings, Family, UNKNOWN};
@@ -15,6 +16,7 @@ const RETRIES: u32 = 2;
 
 pub struct Play<'a, E: Tools + ?Sized> {
     pub family: &'a Family,
+    pub hints: &'a [Hint],
     pub tools: &'a [ToolInfo],
     pub budget: u32,
     pub env: &'a mut E,
@@ -25,6 +27,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
     pub fn run(self, slot_texts: &[(String, String)]) -> Option<String> {
         let Play {
             family,
+            hints,
             tools,
             budget,
             env,
@@ -32,6 +35,8 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         let mut b = family.bindings();
         slots::read(family, slot_texts, &mut b);
         family.derive(&mut b);
+        // Hints over the goal's values alone, then over what follows from them.
+        while hints::apply(hints, None, &Value::Null, &mut b) && family.derive(&mut b) {}
         let mut answers: Vec<Value> = Vec::new();
         let mut calls = 0u32;
         let mut answer = None;
@@ -92,6 +97,9 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                 match env.call(tool, &arguments) {
                     Ok(v) => {
                         harvest::records(&v, &mut b);
+                        family.derive(&mut b);
+                        hints::apply(hints, Some(tool), &v, &mut b);
+                        hints::apply(hints, None, &Value::Null, &mut b);
                         family.derive(&mut b);
                         answers.push(v);
                         // A reference written for a fault calls again; one call went through.

@@ -3,7 +3,7 @@
 //! month drawn from the held-out pack, whose families it was not written against. Every
 //! figure is deterministic (the tasks' worlds and the script's play), so each is asserted: the
 //! held-out month at the target (at most 5%), the public sets at what the script reaches
-//! today (44 of 200 dev tasks, 20 of 100 of a fresh month: the target is half), so that a
+//! today (91 of 200 dev tasks, 44 of 100 of a fresh month: the target is half), so that a
 //! script made weaker by a change is noticed.
 
 use mcpbench_pack::Pack;
@@ -28,7 +28,7 @@ fn the_script_passes_much_of_the_public_dev_set() {
     let dev = load_dir(&repo().join("tasks/dev")).expect("the dev set loads");
     let (n, _) = rate(&dev);
     println!("script on the dev set: {n} of {}", dev.len());
-    assert!(n * 5 >= dev.len(), "{n} of {}", dev.len());
+    assert!(n * 5 >= dev.len() * 2, "{n} of {}", dev.len());
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn the_script_passes_much_of_a_fresh_public_month() {
     let month = generate_from(&Source::new(&public, &public), 77, 100, &[]).expect("a month");
     let (n, _) = rate(&month);
     println!("script on a fresh public month: {n} of {}", month.len());
-    assert!(n * 5 >= month.len(), "{n} of {}", month.len());
+    assert!(n * 5 >= month.len() * 2, "{n} of {}", month.len());
 }
 
 #[test]

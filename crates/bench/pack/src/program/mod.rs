@@ -399,4 +399,4 @@ fn expand(shape: &[Shape], drawn: &BTreeMap<&str, &[Wording]>, depth: usize) -> 
 mod draw;
 mod reading;
 
-pub use reading::{Bindings, Field, Known, UNKNOWN, path};
+pub use reading::{Bindings, Field, Known, Reading, UNKNOWN, path};

@@ -5,7 +5,7 @@
 //! hold and what the servers answer, and follows the family's own references.
 
 use super::{Family, Kind};
-use crate::expr::{Expr, from_json, to_json, to_text};
+use crate::expr::{Expr, Exprs, from_json, to_json, to_text};
 use crate::template::{Item, Node};
 use jaq_json::Val;
 use mcpbench_sim::Rng;
@@ -102,9 +102,27 @@ pub struct Bindings {
     names: Vec<String>,
     vals: Vec<Val>,
     known: Vec<Known>,
+    /// Whether the value was worked out by [`Family::derive`] (and is worked out again when
+    /// what it reads changes), rather than told.
+    derived: Vec<bool>,
 }
 
+/// A reader's expression ([`Family::reading`]).
+#[derive(Clone, Debug)]
+pub struct Reading(Expr);
+
 impl Bindings {
+    /// The value of a reader's expression with `answer` as `$answer`, as any expression of the
+    /// family is worked out (every name it reads known, nothing owed to parts not known).
+    pub fn read(&self, r: &Reading, answer: &Value) -> Option<Value> {
+        let mut b = self.clone();
+        b.names.push("answer".into());
+        b.vals.push(from_json(answer));
+        b.known.push(Known::Whole);
+        b.derived.push(false);
+        b.eval(&r.0)
+    }
+
     pub fn names(&self) -> &[String] {
         &self.names
     }
@@ -128,6 +146,7 @@ impl Bindings {
         };
         self.vals[k] = from_json(value);
         self.known[k] = Known::Whole;
+        self.derived[k] = false;
         true
     }
 
@@ -177,21 +196,50 @@ impl Bindings {
 
     /// The expression's value, when every name it reads is known and it gives something other
     /// than `null` (a field of a partly known object that is not known yet). An expression
-    /// that reads a partly known value is worked out only when it is a path (`$p.id`): any
-    /// other could turn a field not known yet into a value (`"\($p.sku)-1"` gives
-    /// `"null-1"`).
+    /// that reads a partly known value other than through a path (`$p.id`) could turn a part
+    /// not known into a value (`"\($p.sku)-1"` gives `"null-1"`): its value is taken only when
+    /// it owes nothing to such parts ([`Bindings::clean`]).
     fn eval(&self, e: &Expr) -> Option<Value> {
-        if !self.workable(e) {
+        if !self.ready(e) {
             return None;
         }
-        e.eval_json(&self.vals).ok().filter(|v| !v.is_null())
+        let value = e.eval_json(&self.vals).ok().filter(|v| !v.is_null())?;
+        let partial = e.reads().iter().any(|&k| self.known[k] == Known::Partial);
+        (!partial || path(e.source()).is_some() || self.clean(e, &value)).then_some(value)
     }
 
-    /// Whether `e` can be worked out: every name it reads known, and a partly known one only
-    /// through a path.
-    fn workable(&self, e: &Expr) -> bool {
-        let partial = e.reads().iter().any(|&k| self.known[k] == Known::Partial);
-        self.ready(e) && !(partial && path(e.source()).is_none())
+    /// Whether `value`, which `e` gave from a partly known value, owes nothing to the parts not
+    /// known: it holds no `null` and no text `null` (what jq makes of a field not there), and
+    /// the elements not known of a partly known list, made text, give the same value.
+    fn clean(&self, e: &Expr, value: &Value) -> bool {
+        fn nulls(v: &Value) -> bool {
+            match v {
+                Value::Null => true,
+                Value::String(s) => s.contains("null"),
+                Value::Array(items) => items.iter().any(nulls),
+                Value::Object(m) => m.values().any(nulls),
+                _ => false,
+            }
+        }
+        fn marked(v: Value) -> Value {
+            match v {
+                Value::Null => Value::String("\u{1}".into()),
+                Value::Array(items) => Value::Array(items.into_iter().map(marked).collect()),
+                other => other,
+            }
+        }
+        if nulls(value) {
+            return false;
+        }
+        let mut vals = self.vals.clone();
+        for &k in e.reads() {
+            if self.known[k] == Known::Partial
+                && let Ok(v) = to_json(&self.vals[k])
+            {
+                vals[k] = from_json(&marked(v));
+            }
+        }
+        e.eval_json(&vals).ok().as_ref() == Some(value)
     }
 }
 
@@ -206,11 +254,18 @@ impl Family {
             vals.push(Val::Null);
             known.push(Known::No);
         }
-        Bindings { names, vals, known }
+        let derived = vec![false; names.len()];
+        Bindings {
+            names,
+            vals,
+            known,
+            derived,
+        }
     }
 
     /// Works out every `value` step whose names are known (a step drawn only `when` a
-    /// condition holds is left alone), in order, and back: a step that only reads a path
+    /// condition holds is left alone), in order, again when what it reads has changed, and
+    /// back: a step that only reads a path
     /// (`"value": "$project.name"`) tells that part of the value it reads. Until nothing more
     /// follows; whether anything new became known.
     pub fn derive(&self, b: &mut Bindings) -> bool {
@@ -221,10 +276,14 @@ impl Family {
                 let (Kind::Value(e), None) = (&step.kind, &step.when) else {
                     continue;
                 };
-                if b.known(&step.name) != Known::Whole
+                let k = b.index(&step.name).expect("a step's name is bound");
+                let again = b.derived[k];
+                if (b.known[k] != Known::Whole || again)
                     && let Some(v) = b.eval(e)
+                    && !(again && b.value(&step.name).as_ref() == Some(&v))
                 {
                     b.set(&step.name, &v);
+                    b.derived[k] = true;
                     more = true;
                 }
                 if let (Some(v), Some((from, fields))) = (b.value(&step.name), path(e.source()))
@@ -257,6 +316,18 @@ impl Family {
             return None;
         }
         e.eval(&b.vals).ok().and_then(|v| to_text(&v).ok())
+    }
+
+    /// An expression of a reader's own over the family's names and `$answer` (what a tool
+    /// answered), compiled with the pack's definitions `lib`: how a script written against the
+    /// family works out a value its references need from what it read.
+    pub fn reading(&self, source: &str, lib: &str) -> Result<Reading, Vec<String>> {
+        let mut scope = self.bindings().names;
+        scope.push("answer".into());
+        let mut exprs = Exprs::new(lib);
+        let expr = exprs.add(source, &scope, "reading");
+        exprs.finish()?;
+        Ok(Reading(expr))
     }
 
     /// The task's references as far as `b`'s values go: each value not known yet is an
@@ -292,7 +363,7 @@ fn known_node(node: &Node, b: &mut Bindings, rng: &mut Rng) -> Value {
         Node::Expr(e) => b.eval(e).unwrap_or_else(|| unknown(e)),
         Node::Text(w) => {
             let slots = w.slots();
-            match slots.iter().find(|e| !b.workable(e)) {
+            match slots.iter().find(|e| b.eval(e).is_none()) {
                 Some(e) => unknown(e),
                 None => match w.render(&b.vals, rng) {
                     Ok(text) => Value::String(text),
@@ -338,10 +409,12 @@ fn known_node(node: &Node, b: &mut Bindings, rng: &mut Rng) -> Value {
                             b.names.push(String::new());
                             b.vals.push(from_json(&element));
                             b.known.push(Known::Whole);
+                            b.derived.push(false);
                             let rendered = known_node(body, b, rng);
                             b.names.pop();
                             b.vals.pop();
                             b.known.pop();
+                            b.derived.pop();
                             match (rendered, splice) {
                                 (Value::Array(items), true) => out.extend(items),
                                 (one, _) => out.push(one),
