@@ -48,7 +48,8 @@ impl Recognizer {
                     .filter(|shape| literal_chars(shape) >= MIN_TEXT)
                     .filter_map(|shape| {
                         let mut slots = Vec::new();
-                        let pattern = format!("(?s)^{}$", pattern(shape, &mut slots));
+                        let choices = |source: &str| f.family.slot_choices(source);
+                        let pattern = format!("(?s)^{}$", pattern(shape, &choices, &mut slots));
                         Regex::new(&pattern)
                             .ok()
                             .map(|regex| Wording { regex, slots })
@@ -84,6 +85,9 @@ impl Recognizer {
     }
 }
 
+/// The texts a slot can hold, when the family's constants give them all.
+type Choices<'a> = dyn Fn(&str) -> Option<Vec<String>> + 'a;
+
 /// The least text of its own (outside its slots, in the shortest choices) a wording needs to
 /// be told apart from others.
 const MIN_TEXT: usize = 12;
@@ -105,24 +109,33 @@ fn literal_chars(shape: &[Shape]) -> usize {
 /// The regular expression of a shape: its text escaped, its choices as alternatives, its slots
 /// as lazy captures, a drawn text captured whole around its own (each slot's expression pushed
 /// on `slots`).
-fn pattern(shape: &[Shape], slots: &mut Vec<String>) -> String {
+fn pattern(shape: &[Shape], choices: &Choices, slots: &mut Vec<String>) -> String {
     let mut out = String::new();
     for piece in shape {
         match piece {
             Shape::Text(t) => out.push_str(&regex::escape(t)),
+            // A slot whose every text the family's constants give is one of them, the longest
+            // first (an opener before the name that follows it is no longer a guess).
             Shape::Slot(source) => {
                 slots.push(source.clone());
-                out.push_str("(.+?)");
+                match choices(source) {
+                    Some(mut texts) if !texts.is_empty() => {
+                        texts.sort_by_key(|t| std::cmp::Reverse(t.len()));
+                        let texts: Vec<String> = texts.iter().map(|t| regex::escape(t)).collect();
+                        out.push_str(&format!("({})", texts.join("|")));
+                    }
+                    _ => out.push_str("(.+?)"),
+                }
             }
             Shape::Choice(alts) => {
-                let alts: Vec<String> = alts.iter().map(|a| pattern(a, slots)).collect();
+                let alts: Vec<String> = alts.iter().map(|a| pattern(a, choices, slots)).collect();
                 out.push_str(&format!("(?:{})", alts.join("|")));
             }
             // The drawn text is captured whole, then its own slots inside it: a group's number
             // is the order of its opening parenthesis.
             Shape::Drawn(source, alts) => {
                 slots.push(source.clone());
-                let alts: Vec<String> = alts.iter().map(|a| pattern(a, slots)).collect();
+                let alts: Vec<String> = alts.iter().map(|a| pattern(a, choices, slots)).collect();
                 out.push_str(&format!("((?:{}))", alts.join("|")));
             }
         }

@@ -1,10 +1,9 @@
-//! What knowing the public generator buys, measured: the script passes a share of the public
-//! dev set and of a month freshly drawn from the public templates, and almost nothing of a
-//! month drawn from the held-out pack, whose families it was not written against. Every
-//! figure is deterministic (the tasks' worlds and the script's play), so each is asserted: the
-//! held-out month at the target (at most 5%), the public sets at what the script reaches
-//! today (91 of 200 dev tasks, 44 of 100 of a fresh month: the target is half), so that a
-//! script made weaker by a change is noticed.
+//! What knowing the public generator buys, measured: the script passes half of the public dev
+//! set and of a month freshly drawn from the public templates, and almost nothing of a month
+//! drawn from the held-out pack, whose families it was not written against. Every figure is
+//! deterministic (the tasks' worlds and the script's play), so each target is asserted: at
+//! least half of the dev set (101 of 200 today), at most 5% of the held-out month (0 of 200);
+//! the fresh month (50 of 100 today) at two fifths, so that a script made weaker is noticed.
 
 use mcpbench_pack::Pack;
 use mcpbench_script::passes;
@@ -24,11 +23,11 @@ fn rate(tasks: &[Task]) -> (usize, Vec<String>) {
 }
 
 #[test]
-fn the_script_passes_much_of_the_public_dev_set() {
+fn the_script_passes_half_of_the_public_dev_set() {
     let dev = load_dir(&repo().join("tasks/dev")).expect("the dev set loads");
     let (n, _) = rate(&dev);
     println!("script on the dev set: {n} of {}", dev.len());
-    assert!(n * 5 >= dev.len() * 2, "{n} of {}", dev.len());
+    assert!(n * 2 >= dev.len(), "{n} of {}", dev.len());
 }
 
 #[test]

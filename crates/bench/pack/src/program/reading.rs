@@ -308,6 +308,29 @@ impl Family {
         Some(e.reads().iter().map(|&k| names[k].clone()).collect())
     }
 
+    /// The texts a goal slot can hold when it writes a name drawn by `pick` from a list that
+    /// only the family's constants make (`{$opener}` of `"pick": "$openers"`): a reader knows
+    /// them all.
+    pub fn slot_choices(&self, source: &str) -> Option<Vec<String>> {
+        let (name, fields) = path(source)?;
+        if !fields.is_empty() {
+            return None;
+        }
+        let step = self.steps.iter().find(|s| s.name == name)?;
+        let Kind::Pick(list) = &step.kind else {
+            return None;
+        };
+        let b = self.bindings();
+        let data = self.data_names.len();
+        if step.when.is_some() || list.reads().iter().any(|&k| k >= data) {
+            return None;
+        }
+        let Some(Value::Array(items)) = b.eval(list) else {
+            return None;
+        };
+        items.iter().map(|v| to_text(&from_json(v)).ok()).collect()
+    }
+
     /// The text the goal slot written `source` gives with `b`'s values, when they are enough.
     /// A partly known value is read as it stands (a caller compares the text with the goal's).
     pub fn slot_text(&self, source: &str, b: &Bindings) -> Option<String> {
