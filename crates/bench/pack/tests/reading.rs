@@ -138,3 +138,33 @@ fn a_derived_value_follows_what_it_reads_and_a_reading_takes_an_answer() {
         "a name the family does not have"
     );
 }
+
+#[test]
+fn a_partly_known_value_is_read_only_through_its_known_parts() {
+    let pack = family();
+    let f = &pack.families[0].family;
+    let mut b = f.bindings();
+    b.set_path("p", &[Field::Key("title".into())], &json!("Mug"));
+    b.set_path(
+        "p",
+        &[Field::Key("tags".into()), Field::Index(1)],
+        &json!("blue"),
+    );
+    let read = |source: &str| b.read(&f.reading(source, "").unwrap(), &Value::Null);
+    assert_eq!(read("[$p.title, $p.tags[1]]"), Some(json!(["Mug", "blue"])));
+    for unknowable in [
+        "$p.sku // \"x\"",
+        "$p.n + 1",
+        "$p | keys",
+        "$p.tags | length",
+        "$p.tags | join(\", \")",
+        "[$p.tags[]]",
+        "\"\\($p.sku)-1\"",
+    ] {
+        assert_eq!(
+            read(unknowable),
+            None,
+            "{unknowable} owes its value to what is not known"
+        );
+    }
+}

@@ -35,8 +35,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         let mut b = family.bindings();
         slots::read(family, slot_texts, &mut b);
         family.derive(&mut b);
-        // Hints over the goal's values alone, then over what follows from them.
-        while hints::apply(hints, None, &Value::Null, &mut b) && family.derive(&mut b) {}
+        settle_hints(family, hints, &mut b);
         let mut answers: Vec<Value> = Vec::new();
         let mut calls = 0u32;
         let mut answer = None;
@@ -99,8 +98,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                         harvest::records(&v, &mut b);
                         family.derive(&mut b);
                         hints::apply(hints, Some(tool), &v, &mut b);
-                        hints::apply(hints, None, &Value::Null, &mut b);
-                        family.derive(&mut b);
+                        settle_hints(family, hints, &mut b);
                         answers.push(v);
                         // A reference written for a fault calls again; one call went through.
                         if next_is_same(family, &b, k, info, &arguments, &answers) {
@@ -144,6 +142,18 @@ fn listings<'t>(tools: &'t [ToolInfo], server: &str, probed: &[String]) -> Vec<&
     found.sort_by_key(|n| !n.contains("list_"));
     found.truncate(2);
     found
+}
+
+/// The hints over the goal's values alone and what follows from them, until nothing more does
+/// (a hint may need what another, or a step, works out).
+fn settle_hints(family: &Family, hints: &[Hint], b: &mut Bindings) {
+    for _ in 0..16 {
+        let told = hints::apply(hints, None, &Value::Null, b);
+        let derived = family.derive(b);
+        if !(told || derived) {
+            return;
+        }
+    }
 }
 
 /// Step `k` of the family's first reference, worked out with `b`.

@@ -86,6 +86,40 @@ pub fn path(source: &str) -> Option<(&str, Vec<Field>)> {
     Some((name, fields))
 }
 
+/// The path that `rest` starts with (`.title`, `[1].name`), as far as it goes.
+fn leading_path(mut rest: &str) -> Vec<Field> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    loop {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(|c: char| !ident(c)).unwrap_or(after.len());
+            if end == 0 {
+                return out;
+            }
+            out.push(Field::Key(after[..end].to_string()));
+            rest = &after[end..];
+        } else if let Some((index, after)) = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .and_then(|(i, after)| Some((i.parse::<usize>().ok()?, after)))
+        {
+            out.push(Field::Index(index));
+            rest = after;
+        } else {
+            return out;
+        }
+    }
+}
+
+fn has_null(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(has_null),
+        Value::Object(m) => m.values().any(has_null),
+        _ => false,
+    }
+}
+
 /// How much of a name's value is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Known {
@@ -196,50 +230,37 @@ impl Bindings {
 
     /// The expression's value, when every name it reads is known and it gives something other
     /// than `null` (a field of a partly known object that is not known yet). An expression
-    /// that reads a partly known value other than through a path (`$p.id`) could turn a part
-    /// not known into a value (`"\($p.sku)-1"` gives `"null-1"`): its value is taken only when
-    /// it owes nothing to such parts ([`Bindings::clean`]).
+    /// that reads a partly known value could turn a part not known into a value
+    /// (`"\($p.sku)-1"` gives `"null-1"`, `$to | length` counts what is not known): it is
+    /// worked out only when it reads such a value through known parts alone
+    /// ([`Bindings::through_known`]).
     fn eval(&self, e: &Expr) -> Option<Value> {
-        if !self.ready(e) {
+        if !self.ready(e) || !self.through_known(e) {
             return None;
         }
-        let value = e.eval_json(&self.vals).ok().filter(|v| !v.is_null())?;
-        let partial = e.reads().iter().any(|&k| self.known[k] == Known::Partial);
-        (!partial || path(e.source()).is_some() || self.clean(e, &value)).then_some(value)
+        e.eval_json(&self.vals).ok().filter(|v| !v.is_null())
     }
 
-    /// Whether `value`, which `e` gave from a partly known value, owes nothing to the parts not
-    /// known: it holds no `null` and no text `null` (what jq makes of a field not there), and
-    /// the elements not known of a partly known list, made text, give the same value.
-    fn clean(&self, e: &Expr, value: &Value) -> bool {
-        fn nulls(v: &Value) -> bool {
-            match v {
-                Value::Null => true,
-                Value::String(s) => s.contains("null"),
-                Value::Array(items) => items.iter().any(nulls),
-                Value::Object(m) => m.values().any(nulls),
-                _ => false,
-            }
-        }
-        fn marked(v: Value) -> Value {
-            match v {
-                Value::Null => Value::String("\u{1}".into()),
-                Value::Array(items) => Value::Array(items.into_iter().map(marked).collect()),
-                other => other,
-            }
-        }
-        if nulls(value) {
-            return false;
-        }
-        let mut vals = self.vals.clone();
-        for &k in e.reads() {
-            if self.known[k] == Known::Partial
-                && let Ok(v) = to_json(&self.vals[k])
-            {
-                vals[k] = from_json(&marked(v));
-            }
-        }
-        e.eval_json(&vals).ok().as_ref() == Some(value)
+    /// Whether every place `e` reads a partly known value is a path to a part known whole
+    /// (`$p.title`, `$to[1]`; not `$p`, `$to | length`, `$to[]`), holding no `null`.
+    fn through_known(&self, e: &Expr) -> bool {
+        let source = e.source();
+        e.reads()
+            .iter()
+            .filter(|&&k| self.known[k] == Known::Partial)
+            .all(|&k| {
+                let name = &self.names[k];
+                let marker = format!("${name}");
+                source.match_indices(&marker).all(|(at, _)| {
+                    let rest = &source[at + marker.len()..];
+                    // `$p` followed by more of a name is another name (`$pn`).
+                    if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                        return true;
+                    }
+                    let fields = leading_path(rest);
+                    !fields.is_empty() && self.part(name, &fields).is_some_and(|v| !has_null(&v))
+                })
+            })
     }
 }
 
