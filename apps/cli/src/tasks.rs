@@ -385,6 +385,10 @@ fn print_stats(s: &SetStats) {
         s.heuristic_pass_rate * 100.0,
         s.heuristic_passes[..s.heuristic_passes.len().min(10)].join(" ")
     );
+    println!(
+        "goals handing over a database number (figure, not yet a target): {} of {}",
+        s.goals_with_number_ids, s.tasks
+    );
     if let (Some(rate), Some(passes)) = (s.script_pass_rate, &s.script_passes) {
         println!(
             "script baseline: passes {} of {} ({:.0}%)  {}",

@@ -35,6 +35,10 @@ pub struct SetStats {
     pub unused_tool_share: f64,
     /// Goals that hand over an id a lookup would find (see [`id_values`]).
     pub goals_with_ids: usize,
+    /// Goals that hand over a whole number the shortest reference sends as an id or a number
+    /// (`productId` 7017, `pull_number` 38, order #1055; see [`number_ids`]): what a goal
+    /// should have described instead. A figure for now, not yet a target of the table.
+    pub goals_with_number_ids: usize,
     /// Goals in the servers' vocabulary rather than the user's (see [`speaks_api`]).
     pub goals_with_api_words: usize,
     /// Tasks whose shortest reference has string arguments...
@@ -161,6 +165,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
     let mut with_args = 0;
     let mut every_arg = 0;
     let mut with_ids = 0;
+    let mut with_number_ids = 0;
     let mut api_words = 0;
     for (t, r) in tasks.iter().zip(&shortest) {
         let args: Vec<&str> = r
@@ -173,6 +178,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
             every_arg += usize::from(args.iter().all(|a| t.goal.contains(a)));
         }
         with_ids += usize::from(id_values(r).iter().any(|id| t.goal.contains(id.as_str())));
+        with_number_ids += usize::from(number_ids(r).iter().any(|&n| holds_number(&t.goal, n)));
         api_words += usize::from(speaks_api(t));
     }
     let mut by_difficulty = BTreeMap::new();
@@ -206,6 +212,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         tools_per_task: Spread::of(&tools),
         unused_tool_share: share(unused, shown),
         goals_with_ids: with_ids,
+        goals_with_number_ids: with_number_ids,
         goals_with_api_words: api_words,
         tasks_with_string_arguments: with_args,
         goals_with_every_argument: every_arg,
@@ -274,6 +281,37 @@ fn id_values(steps: &[Step]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The whole numbers of 10 or more that a reference sends under an id's key or a number's
+/// (`orderId`, `pull_number`, `issue_number`): database ids a goal should not hand over.
+fn number_ids(steps: &[Step]) -> Vec<i64> {
+    fn is_number_key(k: &str) -> bool {
+        k == "id"
+            || k.ends_with("_id")
+            || k.ends_with("Id")
+            || k.ends_with("number")
+            || k.ends_with("Number")
+    }
+    let mut out = Vec::new();
+    for c in steps.iter().filter_map(|s| s.as_call()) {
+        if let Value::Object(o) = &c.arguments {
+            for (_, v) in o.iter().filter(|(k, _)| is_number_key(k)) {
+                out.extend(v.as_i64().filter(|n| *n >= 10));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `text` writes `n` as a number of its own (not inside a longer run of digits).
+fn holds_number(text: &str, n: i64) -> bool {
+    let digits = n.to_string();
+    text.match_indices(&digits).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + digits.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_digit()) && !after.is_some_and(|c| c.is_ascii_digit())
+    })
 }
 
 /// Whether the predicate holds an id that only the run makes: an id-shaped string
@@ -484,4 +522,29 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
         ));
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpbench_sim::Call;
+    use serde_json::json;
+
+    #[test]
+    fn a_number_handed_over_is_one_a_reference_sends_as_an_id() {
+        let call = |args: Value| {
+            Step::Call(Call {
+                tool: "shop.get_order".into(),
+                arguments: args,
+            })
+        };
+        let steps = [
+            call(json!({"orderId": 1055, "limit": 50})),
+            call(json!({"owner": "acme", "pull_number": 38, "id": 7})),
+        ];
+        assert_eq!(number_ids(&steps), [1055, 38]);
+        assert!(holds_number("the total of order #1055?", 1055));
+        assert!(!holds_number("order 10550 is not it", 1055));
+        assert!(!holds_number("no number here", 38));
+    }
 }
