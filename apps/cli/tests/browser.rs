@@ -109,7 +109,8 @@ async fn a_newcomer_browses_the_board_follows_a_submission_to_its_trace_and_chec
     let failed = submit(&config, "cli-null", "null-1", &null, "dev").await;
     let o = mcpbench(&config, &["publish", &solved], None);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    board_with(&up.url, "dev", 5).await;
+    // The five reference agents and both submissions.
+    board_with(&up.url, "dev", 7).await;
 
     // A private month from the same tasks: live, run by both agents, retired and revealed;
     // rotated into the next month, where fresh tasks the oracle has never seen replace some.
