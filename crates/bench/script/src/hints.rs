@@ -3,7 +3,7 @@
 //! as jq over the family's names and `$answer`. This is the "fixed plan per family" of a script
 //! written against the public generator; the held-out families have none.
 
-use mcpbench_pack::{Bindings, Family, Known, Reading};
+use mcpbench_pack::{Bindings, Known, Pack, Reading};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -33,22 +33,26 @@ pub struct Hint {
     reading: Reading,
 }
 
-/// The hints of `family` (none when it has none, or when one does not compile against it: a
-/// family changed since its hints were written).
-pub fn of(family: &Family, lib: &str) -> Vec<Hint> {
+/// The hints of each of `pack`'s families, in its order (none for a family without any, or
+/// whose hint does not compile against it: a family changed since its hints were written; a
+/// test holds that the public ones all compile).
+pub fn of(pack: &Pack, lib: &str) -> Vec<Vec<Hint>> {
     let file: File = serde_json::from_str(HINTS).expect("hints.json is checked by its test");
-    let Some(entries) = file.families.get(&family.id) else {
-        return Vec::new();
-    };
-    entries
-        .iter()
-        .filter_map(|e| {
-            let reading = family.reading(&e.value, lib).ok()?;
-            Some(Hint {
-                after: e.after.clone(),
-                name: e.name.clone(),
-                reading,
-            })
+    (pack.families.iter())
+        .map(|f| {
+            let entries = file
+                .families
+                .get(&f.family.id)
+                .map_or(&[][..], Vec::as_slice);
+            (entries.iter())
+                .filter_map(|e| {
+                    Some(Hint {
+                        after: e.after.clone(),
+                        name: e.name.clone(),
+                        reading: f.family.reading(&e.value, lib).ok()?,
+                    })
+                })
+                .collect()
         })
         .collect()
 }

@@ -68,9 +68,7 @@ impl Script {
             .find(|f| f.name == "lib.jq")
             .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
             .unwrap_or_default();
-        let hints = (pack.families.iter())
-            .map(|f| hints::of(&f.family, &lib))
-            .collect();
+        let hints = hints::of(&pack, &lib);
         Self {
             pack,
             lib,

@@ -264,44 +264,38 @@ fn speaks_api(t: &Task) -> bool {
     names_tool || API_WORDS.iter().any(|w| goal.contains(w))
 }
 
+/// Whether an argument's key names an id (`id`, `*_id`, `*Id`, and their plurals).
+fn is_id_key(k: &str) -> bool {
+    k == "id"
+        || k.ends_with("_id")
+        || k.ends_with("Id")
+        || k.ends_with("_ids")
+        || k.ends_with("Ids")
+}
+
+/// The values a reference's calls send under the argument keys `keys` takes.
+fn arguments_under(steps: &[Step], keys: fn(&str) -> bool) -> Vec<&Value> {
+    (steps.iter().filter_map(|s| s.as_call()))
+        .filter_map(|c| c.arguments.as_object())
+        .flat_map(|o| o.iter().filter(|(k, _)| keys(k)).map(|(_, v)| v))
+        .collect()
+}
+
 fn id_values(steps: &[Step]) -> Vec<String> {
-    fn is_id_key(k: &str) -> bool {
-        k == "id"
-            || k.ends_with("_id")
-            || k.ends_with("Id")
-            || k.ends_with("_ids")
-            || k.ends_with("Ids")
-    }
-    let mut out = Vec::new();
-    for c in steps.iter().filter_map(|s| s.as_call()) {
-        if let Value::Object(o) = &c.arguments {
-            for (_, v) in o.iter().filter(|(k, _)| is_id_key(k)) {
-                out.extend(strings(v).into_iter().map(str::to_string));
-            }
-        }
-    }
-    out
+    (arguments_under(steps, is_id_key).into_iter())
+        .flat_map(strings)
+        .map(str::to_string)
+        .collect()
 }
 
 /// The whole numbers of 10 or more that a reference sends under an id's key or a number's
 /// (`orderId`, `pull_number`, `issue_number`): database ids a goal should not hand over.
 fn number_ids(steps: &[Step]) -> Vec<i64> {
-    fn is_number_key(k: &str) -> bool {
-        k == "id"
-            || k.ends_with("_id")
-            || k.ends_with("Id")
-            || k.ends_with("number")
-            || k.ends_with("Number")
-    }
-    let mut out = Vec::new();
-    for c in steps.iter().filter_map(|s| s.as_call()) {
-        if let Value::Object(o) = &c.arguments {
-            for (_, v) in o.iter().filter(|(k, _)| is_number_key(k)) {
-                out.extend(v.as_i64().filter(|n| *n >= 10));
-            }
-        }
-    }
-    out
+    let keys = |k: &str| is_id_key(k) || k.ends_with("number") || k.ends_with("Number");
+    (arguments_under(steps, keys).into_iter())
+        .filter_map(Value::as_i64)
+        .filter(|n| *n >= 10)
+        .collect()
 }
 
 /// Whether `text` writes `n` as a number of its own (not inside a longer run of digits).
