@@ -2,10 +2,12 @@
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
-use mcpbench_pack::{Pack, PackReport, check_families, draw_tasks};
+use mcpbench_pack::{
+    Pack, PackReport, check_families, draw_tasks, generate_public, public_templates,
+};
 use mcpbench_tasks::{
     CheckReport, SetStats, Source, Task, check_dir, check_set_id, generate_from, generated_set_id,
-    load_dir, servers_markdown, stats, targets, task_schema, templates, write_generated, write_set,
+    load_dir, servers_markdown, stats, targets, task_schema, write_generated,
 };
 use std::path::Path;
 use std::path::PathBuf;
@@ -98,18 +100,25 @@ pub fn run(cmd: TasksCommand) -> anyhow::Result<ExitCode> {
             check_set_id(&set).map_err(anyhow::Error::msg)?;
             let started = Instant::now();
             let m = match pack {
-                None => write_set(&out, &set, seed, count),
+                None => write_generated(
+                    &out,
+                    &set,
+                    seed,
+                    count,
+                    |seed, count| generate_public(seed, count, &[]),
+                    None,
+                ),
                 Some(dir) => {
                     let pack = read_pack(&dir)?;
                     let families = pack.templates();
-                    let public = templates();
+                    let public = public_templates();
                     write_generated(
                         &out,
                         &set,
                         seed,
                         count,
                         |seed, count| {
-                            generate_from(&Source::new(&families, &public), seed, count, &[])
+                            generate_from(&Source::new(&families, public), seed, count, &[])
                         },
                         Some(pack.label()),
                     )
@@ -206,9 +215,9 @@ fn write_draws(
     out: &Path,
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let public = templates();
+    let public = public_templates();
     for f in pack.families.iter().filter(|f| wanted(&f.family.id)) {
-        let (tasks, failures) = draw_tasks(f, draws, seed, &public);
+        let (tasks, failures) = draw_tasks(f, draws, seed, public);
         for t in &tasks {
             let path = out.join(format!("{}.json", t.id));
             std::fs::write(&path, mcpbench_tasks::task_file_bytes(t))
@@ -385,9 +394,12 @@ fn print_stats(s: &SetStats) {
         s.heuristic_pass_rate * 100.0,
         s.heuristic_passes[..s.heuristic_passes.len().min(10)].join(" ")
     );
+    let repeats = &s.unguarded_repeats;
     println!(
-        "goals handing over a database number (figure, not yet a target): {} of {}",
-        s.goals_with_number_ids, s.tasks
+        "writes made twice unnoticed: {} of {}  {}",
+        repeats.len(),
+        s.tasks,
+        repeats[..repeats.len().min(10)].join(" ")
     );
     if let (Some(rate), Some(passes)) = (s.script_pass_rate, &s.script_passes) {
         println!(

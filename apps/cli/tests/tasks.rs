@@ -151,6 +151,8 @@ fn stats_prints_each_figure_beside_its_target_and_refuses_a_broken_set() {
         "heuristic agent: passes",
         "script baseline: passes",
         "goals in API vocabulary",
+        "goals handing over a database number",
+        "writes made twice unnoticed",
     ] {
         assert!(out.contains(figure), "{figure} missing from:\n{out}");
     }

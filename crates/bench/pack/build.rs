@@ -1,5 +1,5 @@
-//! Embeds the public pack (`tasks/packs/public`), so the `script` agent is one binary that
-//! knows the public families as their reader does, wherever it runs.
+//! Embeds the public pack (`tasks/packs/public`): the public generator's families travel inside
+//! every binary that draws public sets or reads them (the `script` agent), wherever it runs.
 
 use std::fmt::Write as _;
 use std::path::Path;

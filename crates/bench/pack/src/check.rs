@@ -5,7 +5,7 @@
 
 use crate::pack::{LoadedFamily, Pack};
 use mcpbench_sim::Rng;
-use mcpbench_tasks::{Task, check_tasks, dress, templates};
+use mcpbench_tasks::{Task, check_tasks, dress};
 use mcpbench_world::AnyTemplate;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -67,7 +67,7 @@ pub fn check_families(
     seed: u64,
     wanted: impl Fn(&str) -> bool,
 ) -> PackReport {
-    let distractors = templates();
+    let distractors = crate::public_templates();
     PackReport {
         pack: pack.name.clone(),
         sha256: pack.sha256.clone(),
@@ -75,7 +75,7 @@ pub fn check_families(
             .families
             .iter()
             .filter(|f| wanted(&f.family.id))
-            .map(|f| check_family(f, draws, seed, &distractors))
+            .map(|f| check_family(f, draws, seed, distractors))
             .collect(),
     }
 }

@@ -8,13 +8,15 @@
 //! - `wording`: text with `{slots}` and `[choices]`;
 //! - `family`: the file format; `template`: JSON with values spliced in;
 //! - `program`: a family compiled and drawn into a task body;
-//! - `pack`: a directory read, hashed and compiled; `check`: a pack proven over many draws.
+//! - `pack`: a directory read, hashed and compiled; `check`: a pack proven over many draws;
+//! - `public`: the public pack, built in: the families the public sets are drawn from.
 
 mod check;
 mod expr;
 mod family;
 mod pack;
 mod program;
+mod public;
 mod template;
 mod wording;
 mod worlds;
@@ -26,6 +28,7 @@ pub use pack::{
     PackFile, PackManifest, pack_hash, template,
 };
 pub use program::{Bindings, Family, Field, Known, Reading, UNKNOWN, path};
+pub use public::{generate_public, public_files, public_pack, public_templates};
 pub use wording::Shape;
 
 use schemars::generate::SchemaSettings;

@@ -65,6 +65,10 @@ async fn served_heuristic_passes_what_it_passes_in_process() {
 async fn served_script_passes_what_it_passes_in_process() {
     let (passed, tasks) =
         served_matches_in_process(AgentKind::Script, mcpbench_script::passes).await;
-    // It knows the public families: half of a public set, never all of it.
-    assert!(passed * 2 >= tasks && passed < tasks, "{passed} of {tasks}");
+    // It knows the public families: much of a public set (the dev set's two fifths that
+    // `mcpbench-script`'s tests hold), never all of it.
+    assert!(
+        passed * 5 >= tasks * 2 && passed < tasks,
+        "{passed} of {tasks}"
+    );
 }

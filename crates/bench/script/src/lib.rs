@@ -17,7 +17,7 @@
 //!
 //! A goal it does not recognise is played by the heuristic agent ([`mcpbench_heuristic`]), as
 //! a script would fall back on matching words. It knows the public pack as built into it
-//! (`build.rs`), never a task's references, world or predicate.
+//! (`mcpbench_pack::public_files`), never a task's references, world or predicate.
 
 mod harvest;
 mod hints;
@@ -28,12 +28,8 @@ mod slots;
 pub use recognize::{Recognition, Recognizer};
 
 use mcpbench_heuristic::{ToolInfo, Tools};
-use mcpbench_pack::{Pack, PackFile};
+use mcpbench_pack::Pack;
 use std::sync::{Arc, LazyLock};
-
-mod public {
-    include!(concat!(env!("OUT_DIR"), "/public_pack.rs"));
-}
 
 /// The public pack, its recognizer and the author's hints, built once.
 pub struct Script {
@@ -45,13 +41,8 @@ pub struct Script {
 }
 
 static PUBLIC: LazyLock<Arc<Script>> = LazyLock::new(|| {
-    let files = (public::FILES.iter())
-        .map(|(name, bytes)| PackFile {
-            name: (*name).to_string(),
-            bytes: bytes.to_vec(),
-        })
-        .collect();
-    let pack = Pack::from_files(files).unwrap_or_else(|e| panic!("the public pack built in: {e}"));
+    let pack = Pack::from_files(mcpbench_pack::public_files())
+        .unwrap_or_else(|e| panic!("the public pack built in: {e}"));
     Arc::new(Script::new(pack))
 });
 

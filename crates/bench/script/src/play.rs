@@ -8,7 +8,7 @@ use crate::harvest;
 use crate::hints::{self, Hint};
 use crate::slots;
 use mcpbench_heuristic::{ToolInfo, Tools};
-use mcpbench_pack::{Bindings, Family, UNKNOWN};
+use mcpbench_pack::{Bindings, Family, Known, UNKNOWN};
 use serde_json::{Map, Value};
 
 /// Blind retries of one call whose error sounds passing.
@@ -34,6 +34,12 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         } = self;
         let mut b = family.bindings();
         slots::read(family, slot_texts, &mut b);
+        // The public families that draw whether a fault lands name it `landed`, and plan the
+        // landed path as the write then a read; played that way, the retry below still goes
+        // again when the error says nothing was done.
+        if b.known("landed") == Known::No {
+            b.set("landed", &Value::Bool(true));
+        }
         family.derive(&mut b);
         settle_hints(family, hints, &mut b);
         let mut answers: Vec<Value> = Vec::new();
@@ -106,7 +112,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                         }
                         break;
                     }
-                    Err(e) if passing(&e) && tries < RETRIES => {
+                    Err(e) if passing(&e) && !maybe_landed(&e) && tries < RETRIES => {
                         // The reference's own retry, when it has one, is the next step.
                         if next_is_same(family, &b, k, info, &arguments, &answers) {
                             break;
@@ -182,6 +188,27 @@ fn next_is_same(
             .as_ref()
                 == Some(args)
     })
+}
+
+/// An error that says the call may have been carried out though it failed (a fault that
+/// landed): a script that has read the public families' messages does not repeat the write.
+fn maybe_landed(error: &str) -> bool {
+    let e = error.to_lowercase();
+    [
+        "may ",
+        "might ",
+        "unknown",
+        "could not be confirmed",
+        "not confirmed",
+        "whether",
+        "check ",
+        "verify",
+        "accepted the request",
+        "after the request",
+        "was lost",
+    ]
+    .iter()
+    .any(|w| e.contains(w))
 }
 
 /// An error a script takes for a passing one, worth the same call again.

@@ -106,6 +106,15 @@ fn literal_chars(shape: &[Shape]) -> usize {
         .sum()
 }
 
+/// A choice's alternatives, those with the most text of their own first: the regex tries
+/// alternatives in order, and a bare slot (`{$day | cal_long}`) would take the text a more
+/// specific one (`{$day | cal_date} ({$day | cal_weekday})`) is written in.
+fn specific_first(alts: &[Vec<Shape>]) -> Vec<&Vec<Shape>> {
+    let mut sorted: Vec<&Vec<Shape>> = alts.iter().collect();
+    sorted.sort_by_key(|a| std::cmp::Reverse(literal_chars(a)));
+    sorted
+}
+
 /// The regular expression of a shape: its text escaped, its choices as alternatives, its slots
 /// as lazy captures, a drawn text captured whole around its own (each slot's expression pushed
 /// on `slots`).
@@ -128,14 +137,18 @@ fn pattern(shape: &[Shape], choices: &Choices, slots: &mut Vec<String>) -> Strin
                 }
             }
             Shape::Choice(alts) => {
-                let alts: Vec<String> = alts.iter().map(|a| pattern(a, choices, slots)).collect();
+                let alts: Vec<String> = (specific_first(alts).into_iter())
+                    .map(|a| pattern(a, choices, slots))
+                    .collect();
                 out.push_str(&format!("(?:{})", alts.join("|")));
             }
             // The drawn text is captured whole, then its own slots inside it: a group's number
             // is the order of its opening parenthesis.
             Shape::Drawn(source, alts) => {
                 slots.push(source.clone());
-                let alts: Vec<String> = alts.iter().map(|a| pattern(a, choices, slots)).collect();
+                let alts: Vec<String> = (specific_first(alts).into_iter())
+                    .map(|a| pattern(a, choices, slots))
+                    .collect();
                 out.push_str(&format!("((?:{}))", alts.join("|")));
             }
         }

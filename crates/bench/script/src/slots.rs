@@ -24,8 +24,8 @@ pub fn read(family: &Family, slots: &[(String, String)], b: &mut Bindings) {
             b.set_path(name, &fields, &value);
         }
     }
-    for (source, text) in filtered {
-        invert(family, source, text, b);
+    for (source, text) in &filtered {
+        invert(family, source, text, &filtered, b);
     }
 }
 
@@ -40,7 +40,7 @@ fn typed(text: &str) -> Value {
 
 /// Reads a slot through a filter: the one name it reads that is not known yet, bound to the
 /// first value whose rendering gives `text`.
-fn invert(family: &Family, source: &str, text: &str, b: &mut Bindings) {
+fn invert(family: &Family, source: &str, text: &str, all: &[&(String, String)], b: &mut Bindings) {
     let Some(names) = family.slot_names(source) else {
         return;
     };
@@ -73,7 +73,13 @@ fn invert(family: &Family, source: &str, text: &str, b: &mut Bindings) {
         } else {
             trial.set_path(name, &fields, &candidate);
         }
-        if family.slot_text(source, &trial).as_deref() == Some(text) {
+        // The other slots of the same one name must read back too: "Monday" alone names a
+        // day of every week, beside "March 23" it names one.
+        let agrees = |(other, said): &&(String, String)| {
+            family.slot_names(other).as_deref() != Some(std::slice::from_ref(*name))
+                || family.slot_text(other, &trial).as_deref() == Some(said.as_str())
+        };
+        if family.slot_text(source, &trial).as_deref() == Some(text) && all.iter().all(agrees) {
             *b = trial;
             return;
         }

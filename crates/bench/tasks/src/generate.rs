@@ -1,4 +1,5 @@
-//! The seeded generator. Task `i` of a set draws from its own stream `Rng::new(seed, i)`, and
+//! The seeded generator, over any templates ([`generate_from`]: the public pack's families
+//! draw the public sets). Task `i` of a set draws from its own stream `Rng::new(seed, i)`, and
 //! the plan of which template fills slot `i` is a pure function of `i` and earlier choices, so
 //! a set regenerates bit for bit from `(seed, count, GENERATOR_VERSION)`.
 //!
@@ -22,13 +23,15 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Bumped whenever the same seed would give different tasks.
-pub const GENERATOR_VERSION: &str = "10";
+/// Bumped whenever the same seed would give different tasks. From version 11 the public sets
+/// are drawn from the public pack (`mcpbench_pack::generate_public`, families as data); the
+/// templates in Rust ([`templates`]) drew the sets of version 10 and earlier.
+pub const GENERATOR_VERSION: &str = "11";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2-7";
+pub const DEV_SET: &str = "dev-v2-8";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";
@@ -352,9 +355,12 @@ fn widen(task: &mut Task, all: &[AnyTemplate], rng: &mut Rng) {
     distractors.sort_by_key(|s| SERVERS.iter().position(|x| x == s));
     for server in &distractors {
         let own: Vec<&AnyTemplate> = all.iter().filter(|t| t.servers == [*server]).collect();
-        // The public templates give every server one of its own; a distractor world is drawn
-        // by them whatever the slots take.
-        let body = rng.pick(&own).build(rng);
+        // The public families give every server one of its own; a distractor world is drawn
+        // by them whatever the slots take. A family's draw can fail (a `require` that does
+        // not hold), and then the next pick draws again.
+        let body = (0..MAX_REDRAWS)
+            .find_map(|_| rng.pick(&own).try_build(rng).ok())
+            .unwrap_or_else(|| panic!("no family of {server} drew a world in {MAX_REDRAWS} tries"));
         task.initial_state.take_server(server, body.initial_state);
     }
     task.distractor_servers = distractors.iter().map(|s| s.to_string()).collect();

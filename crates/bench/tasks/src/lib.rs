@@ -9,6 +9,7 @@ mod describe;
 pub mod difficulty;
 mod distractors;
 mod generate;
+mod habits;
 mod heuristic_run;
 mod load;
 mod no_skill;
@@ -27,6 +28,7 @@ pub use generate::{
     check_set_id, dress, generate, generate_avoiding, generate_from, generated_set_id,
     task_file_bytes, templates, write_generated, write_set,
 };
+pub use habits::unguarded_repeats;
 pub use heuristic_run::{agent_passes, heuristic_passes, shown_tools};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use no_skill::{STRATEGIES, tricks_passing};

@@ -10,8 +10,9 @@ use mcpbench_world::tool_spec;
 use serde_json::Value;
 
 /// The strategies, in the order they are reported.
-pub const STRATEGIES: [&str; 4] = [
+pub const STRATEGIES: [&str; 5] = [
     "no calls, the answer \"1 2 3\"",
+    "no calls, a number from 0 to 9 as the answer",
     "no calls, the goal echoed back",
     "no calls, every text of the initial state listed",
     "the reference's reads without its writes",
@@ -32,16 +33,18 @@ pub fn tricks_passing(task: &Task) -> Vec<usize> {
             .join("\n");
         // A few small numbers: a number check that tolerates extra numbers passes by chance.
         passes[0] = untouched.passes(Some("1 2 3"));
-        passes[1] = untouched.passes(Some(&task.goal));
-        passes[2] = untouched.passes(Some(&every_text));
+        // A count the world keeps small is guessed one time in ten.
+        passes[1] = (0..=9).any(|k| untouched.passes(Some(&k.to_string())));
+        passes[2] = untouched.passes(Some(&task.goal));
+        passes[3] = untouched.passes(Some(&every_text));
     } else {
         // A predicate on the state alone: any answer fares as no answer.
         let met = untouched.passes(None);
-        passes[..3].fill(met);
+        passes[..4].fill(met);
     }
     // The judging above changed nothing, so the first replay may have that world.
     let mut spare = Some(untouched);
-    passes[3] = reads_only_pass(task, &mut || spare.take().unwrap_or_else(fresh));
+    passes[4] = reads_only_pass(task, &mut || spare.take().unwrap_or_else(fresh));
     (0..STRATEGIES.len()).filter(|&i| passes[i]).collect()
 }
 

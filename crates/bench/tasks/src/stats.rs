@@ -5,6 +5,7 @@
 //! ([`crate::no_skill`]) and the heuristic agent ([`crate::heuristic_run`]) play against each
 //! task's own world, under the rules agents meet.
 
+use crate::habits::unguarded_repeats;
 use crate::heuristic_run::heuristic_passes;
 use crate::no_skill::{STRATEGIES, strings, tricks_passing};
 use crate::run::TaskRun;
@@ -37,10 +38,14 @@ pub struct SetStats {
     pub goals_with_ids: usize,
     /// Goals that hand over a whole number the shortest reference sends as an id or a number
     /// (`productId` 7017, `pull_number` 38, order #1055; see [`number_ids`]): what a goal
-    /// should have described instead. A figure for now, not yet a target of the table.
+    /// should have described instead.
     pub goals_with_number_ids: usize,
     /// Goals in the servers' vocabulary rather than the user's (see [`speaks_api`]).
     pub goals_with_api_words: usize,
+    /// Tasks where a write of the shortest reference, made twice, changes the world and still
+    /// passes: the duplicate a blind retry makes goes uncounted
+    /// ([`crate::habits::unguarded_repeats`]); `tasks check` refuses them.
+    pub unguarded_repeats: Vec<String>,
     /// Tasks whose shortest reference has string arguments...
     pub tasks_with_string_arguments: usize,
     /// ...and of those, the ones whose goal holds every one of them word for word.
@@ -214,6 +219,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         goals_with_ids: with_ids,
         goals_with_number_ids: with_number_ids,
         goals_with_api_words: api_words,
+        unguarded_repeats: ids_where(tasks, |t| !unguarded_repeats(t).is_empty()),
         tasks_with_string_arguments: with_args,
         goals_with_every_argument: every_arg,
         predicates_on_created_ids: tasks
@@ -231,6 +237,12 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         difficulty_agrees,
         similarity: against.map(|other| similarity(tasks, other)),
     }
+}
+
+fn ids_where(tasks: &[Task], keep: impl Fn(&Task) -> bool) -> Vec<String> {
+    (tasks.iter().filter(|t| keep(t)))
+        .map(|t| t.id.clone())
+        .collect()
 }
 
 /// The size of a task's starting world (its own servers, not the distractors), in KiB of its
@@ -462,6 +474,12 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             s.goals_with_ids == 0,
         ),
         row(
+            "goals handing over a database number",
+            s.goals_with_number_ids.to_string(),
+            "0",
+            s.goals_with_number_ids == 0,
+        ),
+        row(
             "goals in API vocabulary",
             s.goals_with_api_words.to_string(),
             "0",
@@ -483,6 +501,12 @@ pub fn targets(s: &SetStats) -> Vec<Target> {
             s.predicates_on_created_ids.is_empty(),
         ),
         row("no-skill passes", no_skill.to_string(), "0", no_skill == 0),
+        row(
+            "writes made twice unnoticed",
+            s.unguarded_repeats.len().to_string(),
+            "0",
+            s.unguarded_repeats.is_empty(),
+        ),
         row(
             "heuristic agent passes",
             pct(s.heuristic_pass_rate),

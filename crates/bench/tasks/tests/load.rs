@@ -1,6 +1,6 @@
 //! A malformed task fails to load with a message naming the file, the task and the field.
 
-use mcpbench_tasks::{check_dir, generate, load_task};
+use mcpbench_tasks::{Task, check_dir, generate, load_dir, load_task};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -50,7 +50,8 @@ fn version_1_tasks_load_and_check() {
     let report = check_dir(&dir);
     assert!(report.load_errors.is_empty(), "{report:?}");
     // Their references still pass and their mutants still fail; what version 2 adds is that
-    // no trick passes, which three of them were found to allow.
+    // no trick passes, which three of them were found to allow; what version 11 adds is that a
+    // digit does not guess a count and a write made twice is noticed.
     let problems: Vec<(&str, &[String])> = report
         .verdicts
         .iter()
@@ -69,9 +70,24 @@ fn version_1_tasks_load_and_check() {
             ),
             (
                 "gh-count-open-bugs-0121",
-                &["passes with no skill: no calls, the answer \"1 2 3\"".to_string()][..]
+                &[
+                    "passes with no skill: no calls, the answer \"1 2 3\"".to_string(),
+                    "passes with no skill: no calls, a number from 0 to 9 as the answer"
+                        .to_string()
+                ][..]
             ),
-            ("trk-github-issue-to-tracker-0016", &[][..]),
+            (
+                "trk-github-issue-to-tracker-0016",
+                &[
+                    "step 2 (tracker.create_issue) made twice adds a record and still passes: \
+                     the predicate needs a guard (a count) that a blind retry's duplicate fails"
+                        .to_string(),
+                    "step 3 (github.add_issue_comment) made twice adds a record and still \
+                     passes: the predicate needs a guard (a count) that a blind retry's \
+                     duplicate fails"
+                        .to_string()
+                ][..]
+            ),
         ]
     );
 }
@@ -282,7 +298,13 @@ fn oversized_files_are_refused_before_parsing() {
 #[test]
 fn check_fails_a_task_whose_reference_does_not_pass_or_whose_goal_is_met_already() {
     let dir = tempfile::tempdir().unwrap();
-    let good = generate(11, 10);
+    // Ten tasks of the dev set, which `tasks check` proves whole.
+    let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+    let good: Vec<Task> = load_dir(&dev)
+        .expect("the dev set")
+        .into_iter()
+        .take(10)
+        .collect();
     for t in &good {
         std::fs::write(
             dir.path().join(format!("{}.json", t.id)),

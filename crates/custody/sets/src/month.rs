@@ -8,9 +8,10 @@
 
 use crate::SetError;
 use crate::rotate::prove;
+use mcpbench_pack::{generate_public, public_templates};
 use mcpbench_sim::Rng;
 use mcpbench_tasks::{
-    MAX_GOAL_SIMILARITY, Source, Task, closest_goal, generate_avoiding, generate_from, templates,
+    GenerateError, MAX_GOAL_SIMILARITY, Source, Task, closest_goal, generate_from,
 };
 use mcpbench_world::{AnyTemplate, short_name};
 use sha2::{Digest, Sha256};
@@ -87,6 +88,15 @@ pub(crate) async fn families_and_share(
     Ok((families, share))
 }
 
+/// A public family that failed every draw of a slot: a defect of the build, never of a month
+/// (the public pack's tests draw thousands of tasks), said with the family's name.
+pub(crate) fn drew_nothing(e: GenerateError) -> SetError {
+    SetError::Invalid(format!(
+        "the public family {} failed every draw of a slot",
+        e.template
+    ))
+}
+
 /// `count` fresh tasks for the month `set` from `seed`, `draw.from_families(count)` of them from
 /// the private families, none of whose goals repeats or comes near (see
 /// [`MAX_GOAL_SIMILARITY`]) a goal of `avoid`, each proven valid, with ids that name no family.
@@ -98,14 +108,13 @@ pub fn fresh_month(
     draw: &Draw,
 ) -> Result<Vec<Task>, SetError> {
     let private = draw.from_families(count);
-    let mut tasks = generate_avoiding(seed, count - private, avoid);
+    let mut tasks = generate_public(seed, count - private, avoid).map_err(drew_nothing)?;
     if private > 0 {
-        let public = templates();
         let mut apart: Vec<String> = avoid.to_vec();
         apart.extend(tasks.iter().map(|t| t.goal.clone()));
         let family_seed = Rng::new(seed, FAMILY_STREAM).next_u64();
         let drawn = generate_from(
-            &Source::new(draw.families, &public),
+            &Source::new(draw.families, public_templates()),
             family_seed,
             private,
             &apart,

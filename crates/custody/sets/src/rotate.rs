@@ -8,13 +8,12 @@
 //! (`...-202612`), so a task id names one task across all months. Every
 //! fresh task passes the validity proof of `mcpbench tasks check` before the draft is stored.
 
-use crate::month::{Draw, FAMILY_STREAM, fresh_month, opaque_ids};
+use crate::month::{Draw, FAMILY_STREAM, drew_nothing, fresh_month, opaque_ids};
 use crate::{Custody, SetError, create_with, info, open_all};
 use mcpbench_db::{PgPool, SetState, sets};
+use mcpbench_pack::{generate_public, public_templates};
 use mcpbench_sim::Rng;
-use mcpbench_tasks::{
-    GoalIndex, MAX_GOAL_SIMILARITY, Source, Task, check_tasks, generate, generate_from,
-};
+use mcpbench_tasks::{GoalIndex, MAX_GOAL_SIMILARITY, Source, Task, check_tasks, generate_from};
 use std::collections::HashSet;
 
 /// The rotation's result, in set order.
@@ -90,21 +89,21 @@ pub fn plan_rotation(
             .map(Some)
             .collect()
     };
-    let mut candidates = apart(generate(seed, 3 * n));
+    let mut candidates = apart(generate_public(seed, 3 * n, &[]).map_err(drew_nothing)?);
     let mut family_candidates = if private.is_empty() {
         Vec::new()
     } else {
-        let templates = mcpbench_tasks::templates();
         let family_seed = Rng::new(seed, FAMILY_STREAM).next_u64();
         let drawn = generate_from(
-            &Source::new(draw.families, &templates),
+            &Source::new(draw.families, public_templates()),
             family_seed,
             3 * private.len(),
             avoid,
         )
         .map_err(|e| {
             SetError::Invalid(format!(
-                "the private family {} failed every draw of a slot; `mcpbench tasks check                  --pack` on its pack shows why",
+                "the private family {} failed every draw of a slot; `mcpbench tasks check \
+                 --pack` on its pack shows why",
                 e.template
             ))
         })?;

@@ -1,8 +1,9 @@
 //! Rotation keeps 75% +- 5% of a set, replaces the rest with fresh tasks of the same shape, and
 //! the result passes the validity proof of `mcpbench tasks check`, read back from files.
 
+use mcpbench_pack::generate_public;
 use mcpbench_sets::{Draw, plan_rotation};
-use mcpbench_tasks::{GoalIndex, MAX_GOAL_SIMILARITY, Task, check_dir, generate, load_dir};
+use mcpbench_tasks::{GoalIndex, MAX_GOAL_SIMILARITY, Task, check_dir, load_dir};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -87,7 +88,8 @@ fn a_rotation_asks_nothing_a_public_set_has_shown() {
     let previous: Vec<Task> = dev_set().into_iter().take(40).collect();
     let seed = 7;
     // The goals public at the time: here every other task the rotation could draw from.
-    let public: Vec<String> = generate(seed, 3 * previous.len())
+    let public: Vec<String> = generate_public(seed, 3 * previous.len(), &[])
+        .expect("the public families draw")
         .into_iter()
         .step_by(2)
         .map(|t| t.goal)

@@ -36,6 +36,14 @@ pub enum Atom {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         body_contains: Option<String>,
     },
+    /// The drafts folder holds exactly `count` drafts, counting only those with `to` among
+    /// their recipients when it is given: a guard against a draft saved twice.
+    #[serde(rename = "email.draftCount")]
+    DraftCount {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<String>,
+        count: u32,
+    },
     /// Message `id` exists and is in `folder`.
     #[serde(rename = "email.inFolder")]
     InFolder { id: String, folder: Folder },
@@ -151,6 +159,16 @@ impl Atom {
                     && m.subject == *subject
                     && body_ok(m, body, body_contains)
             }),
+            Atom::DraftCount { to, count } => {
+                let n = (mb.messages.values())
+                    .filter(|m| m.folder == Folder::Drafts)
+                    .filter(|m| {
+                        to.as_ref()
+                            .is_none_or(|a| m.to.iter().any(|r| same_address(r, a)))
+                    })
+                    .count();
+                n == *count as usize
+            }
             Atom::InFolder { id, folder } => {
                 mb.messages.get(id).is_some_and(|m| m.folder == *folder)
             }

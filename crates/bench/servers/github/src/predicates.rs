@@ -71,6 +71,16 @@ pub enum Atom {
         branch: String,
         message: String,
     },
+    /// Exactly `count` commits reachable from the branch have this message (whole, or as its
+    /// first line): a guard against a change committed twice.
+    #[serde(rename = "github.commitCount")]
+    CommitCount {
+        owner: String,
+        repo: String,
+        branch: String,
+        message: String,
+        count: u32,
+    },
     /// An issue (not a pull request) has exactly this title and every other field given:
     /// exact body, exact label set, exact assignee set, state.
     #[serde(rename = "github.issueExists")]
@@ -137,6 +147,32 @@ pub enum Atom {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         method: Option<MergeMethod>,
     },
+    /// The repository holds exactly `count` issues (pull requests aside), counting only those
+    /// titled `title` when it is given: a guard against an issue opened twice.
+    #[serde(rename = "github.issueCount")]
+    IssueCount {
+        owner: String,
+        repo: String,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+    },
+    /// The repository holds exactly `count` pull requests (open, closed or merged).
+    #[serde(rename = "github.prCount")]
+    PrCount {
+        owner: String,
+        repo: String,
+        count: u32,
+    },
+    /// Issue (or pull request) `number` has exactly `count` comments: a guard against a
+    /// comment posted twice.
+    #[serde(rename = "github.commentCount")]
+    CommentCount {
+        owner: String,
+        repo: String,
+        number: u64,
+        count: u32,
+    },
 }
 
 fn pr_state(i: &Issue) -> Option<PrState> {
@@ -146,6 +182,20 @@ fn pr_state(i: &Issue) -> Option<PrState> {
         (false, State::Open) => PrState::Open,
         (false, State::Closed) => PrState::Closed,
     })
+}
+
+/// The commits reachable from `branch` whose message is `message` (whole, or its first line).
+fn commits_with(repo: Option<&Repo>, branch: &str, message: &str) -> usize {
+    let Some(r) = repo else { return 0 };
+    let Some(tip) = r.branches.get(branch) else {
+        return 0;
+    };
+    (crate::git::ancestors(&r.commits, tip).iter())
+        .filter(|sha| {
+            let m = &r.commits[*sha].message;
+            m == message || m.lines().next() == Some(message)
+        })
+        .count()
 }
 
 fn same_set(have: &BTreeSet<String>, want: &[String]) -> bool {
@@ -200,14 +250,14 @@ impl Atom {
                 repo: name,
                 branch,
                 message,
-            } => repo(owner, name).is_some_and(|r| {
-                r.branches.get(branch).is_some_and(|tip| {
-                    crate::git::ancestors(&r.commits, tip).iter().any(|sha| {
-                        let m = &r.commits[sha].message;
-                        m == message || m.lines().next() == Some(message.as_str())
-                    })
-                })
-            }),
+            } => commits_with(repo(owner, name), branch, message) > 0,
+            Atom::CommitCount {
+                owner,
+                repo: name,
+                branch,
+                message,
+                count,
+            } => commits_with(repo(owner, name), branch, message) == *count as usize,
             Atom::IssueExists {
                 owner,
                 repo: name,
@@ -278,6 +328,30 @@ impl Atom {
             } => issue(owner, name, *number)
                 .and_then(|i| i.pull.as_ref()?.merged.as_ref())
                 .is_some_and(|m| method.is_none_or(|want| m.method == want)),
+            Atom::IssueCount {
+                owner,
+                repo: name,
+                count,
+                title,
+            } => repo(owner, name).is_some_and(|r| {
+                let n = (r.issues.values())
+                    .filter(|i| i.pull.is_none() && title.as_ref().is_none_or(|t| &i.title == t))
+                    .count();
+                n == *count as usize
+            }),
+            Atom::PrCount {
+                owner,
+                repo: name,
+                count,
+            } => repo(owner, name).is_some_and(|r| {
+                r.issues.values().filter(|i| i.pull.is_some()).count() == *count as usize
+            }),
+            Atom::CommentCount {
+                owner,
+                repo: name,
+                number,
+                count,
+            } => issue(owner, name, *number).is_some_and(|i| i.comments.len() == *count as usize),
         }
     }
 }

@@ -68,6 +68,16 @@ pub enum Atom {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         user: Option<String>,
     },
+    /// The thread of `thread_ts` in `channel` holds exactly `count` replies, counting only
+    /// those by `user` when given: a guard against a reply posted twice.
+    #[serde(rename = "slack.replyCount")]
+    ReplyCount {
+        channel: String,
+        thread_ts: String,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<String>,
+    },
 }
 
 fn matches(
@@ -143,6 +153,19 @@ impl Atom {
             } => {
                 let n = in_channel(channel)
                     .filter(|m| m.thread_ts.is_none() && matches(m, text, &None, user))
+                    .count();
+                n == *count as usize
+            }
+            Atom::ReplyCount {
+                channel,
+                thread_ts,
+                count,
+                user,
+            } => {
+                let n = in_channel(channel)
+                    .filter(|m| {
+                        m.thread_ts.as_ref() == Some(thread_ts) && matches(m, &None, &None, user)
+                    })
                     .count();
                 n == *count as usize
             }

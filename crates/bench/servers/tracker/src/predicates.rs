@@ -73,6 +73,9 @@ pub enum Atom {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         title: Option<String>,
     },
+    /// The issue `id` has exactly `count` comments: a guard against a comment posted twice.
+    #[serde(rename = "tracker.commentCount")]
+    CommentCount { id: String, count: u32 },
 }
 
 fn same_set(have: &[String], want: &[String]) -> bool {
@@ -156,6 +159,9 @@ impl Atom {
                     })
                     .count();
                 n == *count as usize
+            }
+            Atom::CommentCount { id, count } => {
+                issue(id).is_some_and(|i| i.comments.len() == *count as usize)
             }
         }
     }
