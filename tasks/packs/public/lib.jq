@@ -58,51 +58,40 @@ def pg_money: "\(. / 100 | floor).\(. % 100 | pad(2))";
 # Cents as an SQL literal (`sql_amount`, Rust's f64 Display): 2450 is "24.5", 2400 is "24"
 # (jq writes a whole float as "24.0" in a string).
 def pg_sql_amount: if . % 100 == 0 then . / 100 | floor | tostring else . / 100 | tostring end;
-# The seed of the `postgres` world as a Shop: customers, products, orders, inventory.
+# The seed of the `postgres` world as a Shop: customers, products, orders, inventory, read by
+# position (the world writes its four tables in that order and every column in place, under
+# names drawn per task: crates/bench/servers/postgres/src/naming.rs). `names` holds the
+# names this task's schema uses: `names.orders` is the orders table's, `names.order.total`
+# its total column's (also `customer`, `product` and `stock` for the other tables' columns);
+# `columns` the tables' column definitions as seeded, by role. A family writes every table,
+# column and SQL statement through them, never as a literal.
 def pg_shop:
-  (.tables | map({key: .name, value: .}) | from_entries) as $t
-  | {customers: [($t.customers.rows // [])[] | {id: .[0], name: .[1], email: .[2], city: .[3], status: .[4]}],
-     products: [($t.products.rows // [])[] | {id: .[0], sku: .[1], name: .[2], price_cents: (.[3] * 100 | round), stock: .[4]}],
-     orders: [($t.orders.rows // [])[] | {id: .[0], customer_id: .[1], product_id: .[2], quantity: .[3], total_cents: (.[4] * 100 | round), status: .[5], placed_on: .[6]}],
-     inventory: [($t.inventory.rows // [])[] | {warehouse: .[0], sku: .[1], quantity: .[2]}]};
+  .tables as $ts
+  | def named($i; $keys): [$keys, [$ts[$i].columns[].name]] | transpose | map({(.[0]): .[1]}) | add;
+  {customers: [($ts[0].rows // [])[] | {id: .[0], name: .[1], email: .[2], city: .[3], status: .[4]}],
+   products: [($ts[1].rows // [])[] | {id: .[0], sku: .[1], name: .[2], price_cents: (.[3] * 100 | round), stock: .[4]}],
+   orders: [($ts[2].rows // [])[] | {id: .[0], customer_id: .[1], product_id: .[2], quantity: .[3], total_cents: (.[4] * 100 | round), status: .[5], placed_on: .[6]}],
+   inventory: [($ts[3].rows // [])[] | {warehouse: .[0], sku: .[1], quantity: .[2]}],
+   names: {customers: $ts[0].name, products: $ts[1].name, orders: $ts[2].name, inventory: $ts[3].name,
+           customer: named(0; ["id", "name", "email", "city", "status"]),
+           product: named(1; ["id", "sku", "name", "price", "stock"]),
+           order: named(2; ["id", "customer_id", "product_id", "quantity", "total", "status", "placed_on"]),
+           stock: named(3; ["warehouse", "sku", "quantity"])},
+   columns: {customers: $ts[0].columns, products: $ts[1].columns, orders: $ts[2].columns, inventory: $ts[3].columns},
+   inventory_key: $ts[3].primary_key};
 # A TableSeed without its rows when it has none (serde skips an empty list).
 def pg_table($name; $columns; $rows):
   {name: $name, columns: $columns} + (if $rows == [] then {} else {rows: $rows} end);
-def pg_order_columns($fk):
-  [{name: "id", type: "integer", primary_key: true},
-   ({name: "customer_id", type: "integer", not_null: true} + (if $fk then {references: {table: "customers", column: "id"}} else {} end)),
-   ({name: "product_id", type: "integer", not_null: true} + (if $fk then {references: {table: "products", column: "id"}} else {} end)),
-   {name: "quantity", type: "integer", not_null: true, check: "quantity > 0"},
-   {name: "total", type: "numeric", not_null: true},
-   {name: "status", type: "text", not_null: true},
-   {name: "placed_on", type: "date", not_null: true}];
-# The columns of a table of the Shop (`customers_table`, `products_table`, ...).
-def pg_columns($name):
-  if $name == "customers" then
-      [{name: "id", type: "integer", primary_key: true},
-       {name: "name", type: "text", not_null: true},
-       {name: "email", type: "text", not_null: true, unique: true},
-       {name: "city", type: "text"},
-       {name: "status", type: "text", not_null: true, default: "active", check: "status IN ('active', 'inactive')"}]
-  elif $name == "products" then
-      [{name: "id", type: "integer", primary_key: true},
-       {name: "sku", type: "text", not_null: true, unique: true},
-       {name: "name", type: "text", not_null: true},
-       {name: "price", type: "numeric", not_null: true, check: "price >= 0"},
-       {name: "stock", type: "integer", not_null: true, default: 0, check: "stock >= 0"}]
-  elif $name == "orders" then pg_order_columns(true)
-  elif $name == "inventory" then
-      [{name: "warehouse", type: "text", not_null: true},
-       {name: "sku", type: "text", not_null: true},
-       {name: "quantity", type: "integer", not_null: true, check: "quantity >= 0"}]
-  else error("no table \($name)") end;
-# The customers or inventory table of a Shop (`customers_table`, `inventory_table`). The
-# products and orders tables hold amounts, which an expression cannot give as Rust's f64 when
-# whole (767.0 comes out as 767): families write their rows as templates of literal floats.
-def pg_shop_table($name):
-  if $name == "customers" then pg_table("customers"; pg_columns("customers"); [.customers[] | [.id, .name, .email, .city, .status]])
-  elif $name == "inventory" then pg_table("inventory"; pg_columns("inventory"); [.inventory[] | [.warehouse, .sku, .quantity]]) + {primary_key: ["warehouse", "sku"]}
-  else error("no table \($name)") end;
+# The columns of a table of a Shop (input) by role, as seeded; `pg_columns("orders") |
+# map(del(.references))` for an archive copy without foreign keys.
+def pg_columns($role): .columns[$role];
+# The customers or inventory table of a Shop (input), under this task's names. The products
+# and orders tables hold amounts, which an expression cannot give as Rust's f64 when whole
+# (767.0 comes out as 767): families write their rows as templates of literal floats.
+def pg_shop_table($role):
+  if $role == "customers" then pg_table(.names.customers; .columns.customers; [.customers[] | [.id, .name, .email, .city, .status]])
+  elif $role == "inventory" then pg_table(.names.inventory; .columns.inventory; [.inventory[] | [.warehouse, .sku, .quantity]]) + {primary_key: .inventory_key}
+  else error("no table \($role)") end;
 # Predicates: some row / exactly `count` rows of a table with these column values.
 def pg_row($table; $where): {"postgres.rowExists": {table: $table, where: $where}};
 def pg_rows($table; $where; $count): {"postgres.rowCount": ({table: $table} + (if $where == {} then {} else {where: $where} end) + {count: $count})};

@@ -3,7 +3,8 @@
 //! Servers without a random sampler give their small fixed world; `filesystem` gives an empty
 //! tree (a family writes its own files).
 
-use mcpbench_server_postgres::sample::{Shop as PgShop, ShopTable};
+use mcpbench_server_postgres::naming::Naming;
+use mcpbench_server_postgres::sample::{Shop as PgShop, ShopTable, Sizes};
 use mcpbench_sim::Rng;
 use mcpbench_world::{InitialState, SERVERS, World};
 use serde_json::Value;
@@ -13,12 +14,16 @@ pub fn sample(server: &str, rng: &mut Rng) -> Result<Value, String> {
     let value = match server {
         "filesystem" => json(mcpbench_server_filesystem::Seed::default()),
         "github" => json(mcpbench_server_github::sample_seed(rng)),
-        "postgres" => json(PgShop::sample(rng).seed(&[
-            ShopTable::Customers,
-            ShopTable::Products,
-            ShopTable::Orders,
-            ShopTable::Inventory,
-        ])),
+        "postgres" => {
+            let mut seed = PgShop::sample_sized(rng, Sizes::BUSY).seed(&[
+                ShopTable::Customers,
+                ShopTable::Products,
+                ShopTable::Orders,
+                ShopTable::Inventory,
+            ]);
+            Naming::draw(rng).apply(&mut seed);
+            json(seed)
+        }
         "slack" => json(mcpbench_server_slack::world::sample_seed()),
         "calendar" => json(mcpbench_server_calendar::sample_seed()),
         "email" => json(mcpbench_server_email::sample_seed()),

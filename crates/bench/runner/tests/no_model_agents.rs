@@ -65,8 +65,8 @@ async fn served_heuristic_passes_what_it_passes_in_process() {
 async fn served_script_passes_what_it_passes_in_process() {
     let (passed, tasks) =
         served_matches_in_process(AgentKind::Script, mcpbench_script::passes).await;
-    // It knows the public families: much of a public set (the dev set's two fifths that
-    // `mcpbench-script`'s tests hold), never all of it.
+    // It knows the public families: much of a public set (`mcpbench-script`'s tests hold
+    // half of the whole dev set; two fifths of these tasks), never all of it.
     assert!(
         passed * 5 >= tasks * 2 && passed < tasks,
         "{passed} of {tasks}"

@@ -12,6 +12,8 @@
 //! - `harvest`: the records the servers answer with, matched to what the goal described;
 //! - `hints`: the author's own knowledge of some families (`hints.json`), jq over the
 //!   family's names and what a tool answered;
+//! - `schema`: a postgres database's table and column names, listed and described, for the
+//!   families that write their statements in them;
 //! - `play`: the family's first reference followed call by call with what is known, the rest
 //!   guessed, errors that sound passing retried blindly.
 //!
@@ -23,6 +25,7 @@ mod harvest;
 mod hints;
 mod play;
 mod recognize;
+mod schema;
 mod slots;
 
 pub use recognize::{Recognition, Recognizer};

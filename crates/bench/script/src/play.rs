@@ -6,6 +6,7 @@
 
 use crate::harvest;
 use crate::hints::{self, Hint};
+use crate::schema;
 use crate::slots;
 use mcpbench_heuristic::{ToolInfo, Tools};
 use mcpbench_pack::{Bindings, Family, Known, UNKNOWN};
@@ -44,6 +45,20 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         settle_hints(family, hints, &mut b);
         let mut answers: Vec<Value> = Vec::new();
         let mut calls = 0u32;
+        // A postgres family's statements are written in the names its database was drawn
+        // under: read them first.
+        if b.names().iter().any(|n| n == schema::BINDING)
+            && b.known(schema::BINDING) == Known::No
+            && let Some(read) = schema::read(tools, budget, env)
+        {
+            calls += read.calls;
+            b.set(schema::BINDING, &read.names);
+            harvest::records(&read.records, &mut b);
+            family.derive(&mut b);
+            hints::apply(hints, Some("postgres.query"), &read.records, &mut b);
+            settle_hints(family, hints, &mut b);
+            answers.push(read.records);
+        }
         let mut answer = None;
         let mut probed: Vec<String> = Vec::new();
         let mut k = 0;

@@ -1,12 +1,10 @@
-//! What knowing the public generator buys, measured: the script passes much of the public dev
-//! set and of a month freshly drawn from the public pack, and almost nothing of a month drawn
-//! from the held-out pack, whose families it was not written against. Every figure is
+//! What knowing the public generator buys, measured: the script passes half of the public dev
+//! set and much of a month freshly drawn from the public pack, and almost nothing of a month
+//! drawn from the held-out pack, whose families it was not written against. Every figure is
 //! deterministic (the tasks' worlds and the script's play), so each bound is asserted: at most
-//! 5% of the held-out month (0 of 200), and the public sets at two fifths, so that a script
-//! made weaker is noticed. The target for the dev set is half: dev-v2-7 gave 101 of 200;
-//! dev-v2-8, whose families were revised to need reading (count guards, faults that land,
-//! decisions in the records, ids drawn per task), gives 94, and the hints for the revised
-//! families have not all caught up (docs/tasks.md).
+//! 5% of the held-out month (0 of 200), at least half of the dev set (dev-v2-9: 100 of 200,
+//! with postgres schemas drawn per task, which the script reads before it writes), and two
+//! fifths of a fresh month, so that a script made weaker is noticed.
 
 use mcpbench_pack::{Pack, generate_public, public_templates};
 use mcpbench_script::passes;
@@ -26,11 +24,11 @@ fn rate(tasks: &[Task]) -> (usize, Vec<String>) {
 }
 
 #[test]
-fn the_script_passes_much_of_the_public_dev_set() {
+fn the_script_passes_half_of_the_public_dev_set() {
     let dev = load_dir(&repo().join("tasks/dev")).expect("the dev set loads");
     let (n, _) = rate(&dev);
     println!("script on the dev set: {n} of {}", dev.len());
-    assert!(n * 5 >= dev.len() * 2, "{n} of {}", dev.len());
+    assert!(n * 2 >= dev.len(), "{n} of {}", dev.len());
 }
 
 #[test]

@@ -8,8 +8,10 @@
 //!
 //! Balance: servers take turns (slot `i` is filed under server `i mod 10`); within a server,
 //! its `k`-th task takes the category `MIX[k mod 5]` (a fifth single-tool, two fifths
-//! composition, two fifths recovery) and the difficulty `k mod 3`, so every fifteen tasks go
-//! through all fifteen pairs. Every composition slot and one recovery slot in two prefer a
+//! composition, two fifths recovery) and a family its authors expect of the difficulty
+//! `k mod 3`, so every fifteen tasks go through all fifteen pairs. A task's published
+//! `difficulty` is then the computed one ([`crate::difficulty`], from version 12), which
+//! splits a set in about thirds. Every composition slot and one recovery slot in two prefer a
 //! template across servers, which puts about three fifths of a set on two or three servers;
 //! those recovery slots prefer a long one (fanned-out work with a fault in the middle).
 //! Among the templates that fit a slot, the least used so far wins, ties broken by the
@@ -25,13 +27,14 @@ use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks. From version 11 the public sets
 /// are drawn from the public pack (`mcpbench_pack::generate_public`, families as data); the
-/// templates in Rust ([`templates`]) drew the sets of version 10 and earlier.
-pub const GENERATOR_VERSION: &str = "11";
+/// templates in Rust ([`templates`]) drew the sets of version 10 and earlier. Version 12
+/// labels each task with its computed difficulty and draws postgres schemas per task.
+pub const GENERATOR_VERSION: &str = "12";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2-8";
+pub const DEV_SET: &str = "dev-v2-9";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";
@@ -284,6 +287,9 @@ pub fn generate_from(
             }
         }
         goals.insert(task.goal.clone());
+        // The label is what the task asks, dressed as it is published (its tools shown, its
+        // reference's hops), not what its family's authors expected.
+        task.difficulty = crate::difficulty::computed(&task).difficulty;
         out.push(task);
     }
     Ok(out)

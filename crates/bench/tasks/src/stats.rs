@@ -301,13 +301,35 @@ fn id_values(steps: &[Step]) -> Vec<String> {
 }
 
 /// The whole numbers of 10 or more that a reference sends under an id's key or a number's
-/// (`orderId`, `pull_number`, `issue_number`): database ids a goal should not hand over.
+/// (`orderId`, `pull_number`, `issue_number`), or compares an id column with in a statement
+/// (`... WHERE id = 1038`): database ids a goal should not hand over.
 fn number_ids(steps: &[Step]) -> Vec<i64> {
     let keys = |k: &str| is_id_key(k) || k.ends_with("number") || k.ends_with("Number");
+    let in_sql = (arguments_under(steps, |k| k == "sql").into_iter())
+        .filter_map(Value::as_str)
+        .flat_map(sql_ids);
     (arguments_under(steps, keys).into_iter())
         .filter_map(Value::as_i64)
+        .chain(in_sql)
         .filter(|n| *n >= 10)
         .collect()
+}
+
+/// The numbers a statement compares a column named `id` or `..._id` with (`id = 1038`).
+fn sql_ids(sql: &str) -> Vec<i64> {
+    let lower = sql.to_ascii_lowercase();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    (lower.match_indices("id").filter_map(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + 2..].chars().next();
+        if before.is_some_and(|c| word(c) && c != '_') || after.is_some_and(word) {
+            return None;
+        }
+        let rest = lower[at + 2..].trim_start().strip_prefix('=')?.trim_start();
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    }))
+    .collect()
 }
 
 /// Whether `text` writes `n` as a number of its own (not inside a longer run of digits).
@@ -547,6 +569,19 @@ mod tests {
     use super::*;
     use mcpbench_sim::Call;
     use serde_json::json;
+
+    #[test]
+    fn a_statement_compares_an_id_column_with_a_number() {
+        assert_eq!(
+            sql_ids("UPDATE sales SET stage = 'paid' WHERE id = 1038"),
+            [1038]
+        );
+        assert_eq!(
+            sql_ids("DELETE FROM t WHERE client_id=12 AND paid = 3"),
+            [12]
+        );
+        assert!(sql_ids("SELECT idle = 5, grid = 7 FROM t").is_empty());
+    }
 
     #[test]
     fn a_number_handed_over_is_one_a_reference_sends_as_an_id() {

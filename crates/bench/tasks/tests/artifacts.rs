@@ -102,6 +102,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-8",
         "3b6f6c55d72ff0352953a3e8b33cf28577a0145cb396627fe2dd26956b36fac8",
     ),
+    (
+        "dev-v2-9",
+        "bbdaa63f9f3f487716d1604c20e897e7a7b50c5f2fb2ae71fac3c0c81298f0d4",
+    ),
 ];
 
 #[test]

@@ -221,7 +221,7 @@ async fn a_pack_that_does_not_prove_is_refused_whole() {
         std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
     }
     // A family whose reference no longer reaches its goal: the predicate wants another price.
-    let path = dir.path().join("shop.receive-stock.json");
+    let path = dir.path().join("shop.receive-stock-private.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut family: serde_json::Value = serde_json::from_str(&text).unwrap();
     family["predicate"] = serde_json::json!({"shop.productPrice": {"sku": "NOPE", "price": 1}});
@@ -231,7 +231,7 @@ async fn a_pack_that_does_not_prove_is_refused_whole() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("shop.receive-stock.json") && e.contains("fail their proof"),
+        e.contains("shop.receive-stock-private.json") && e.contains("fail their proof"),
         "{e}"
     );
     assert!(

@@ -28,6 +28,7 @@ mod background;
 mod catalog;
 mod engine;
 mod functions;
+pub mod naming;
 mod predicates;
 pub mod sample;
 mod state;

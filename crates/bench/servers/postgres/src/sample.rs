@@ -160,11 +160,44 @@ pub fn distinct_prices(rng: &mut Rng, n: usize) -> Vec<i64> {
     out
 }
 
+/// How many rows a shop sample draws: ranges of customers, products and orders, and the
+/// number of products stocked in three warehouses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub customers: (i64, i64),
+    pub products: (i64, i64),
+    pub orders: (i64, i64),
+    pub stocked: usize,
+}
+
+impl Sizes {
+    /// The small shop of the templates in Rust.
+    pub const SMALL: Sizes = Sizes {
+        customers: (3, 5),
+        products: (4, 6),
+        orders: (6, 9),
+        stocked: 3,
+    };
+    /// A shop whose queried tables hold more than the rows a task is about: a reader sees
+    /// dozens of orders of other customers, products and days (the pack's sample world).
+    pub const BUSY: Sizes = Sizes {
+        customers: (10, 18),
+        products: (7, 10),
+        orders: (30, 60),
+        stocked: 5,
+    };
+}
+
 impl Shop {
     /// 3-5 customers, 4-6 products, 6-9 orders, and inventory of three products in three
     /// warehouses.
     pub fn sample(rng: &mut Rng) -> Shop {
-        let n = rng.range(3, 5) as usize;
+        Shop::sample_sized(rng, Sizes::SMALL)
+    }
+
+    /// A shop of `sizes`; the first two customers have at least two orders each.
+    pub fn sample_sized(rng: &mut Rng, sizes: Sizes) -> Shop {
+        let n = rng.range(sizes.customers.0, sizes.customers.1) as usize;
         let names = rng.sample(CUSTOMER_NAMES, n);
         let customers: Vec<Customer> = names
             .iter()
@@ -177,7 +210,7 @@ impl Shop {
                 status: "active".into(),
             })
             .collect();
-        let n = rng.range(4, 6) as usize;
+        let n = rng.range(sizes.products.0, sizes.products.1) as usize;
         let picked = rng.sample(PRODUCTS, n);
         let prices = distinct_prices(rng, picked.len());
         let products: Vec<Product> = picked
@@ -192,7 +225,7 @@ impl Shop {
                 stock: rng.range(0, 80),
             })
             .collect();
-        let mut orders: Vec<Order> = (0..rng.range(6, 9))
+        let mut orders: Vec<Order> = (0..rng.range(sizes.orders.0, sizes.orders.1))
             .map(|i| {
                 let customer = if i < 4 {
                     i % 2
@@ -218,7 +251,7 @@ impl Shop {
         }
         let warehouses = rng.sample(WAREHOUSES, 3);
         let mut inventory = Vec::new();
-        for p in products.iter().take(3) {
+        for p in products.iter().take(sizes.stocked) {
             for w in &warehouses {
                 if rng.chance(3, 4) {
                     inventory.push(StockRow {
