@@ -46,12 +46,15 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         let mut answers: Vec<Value> = Vec::new();
         let mut calls = 0u32;
         // A postgres family's statements are written in the names its database was drawn
-        // under: read them first.
+        // under: read them first (then the reference's own listing and descriptions add
+        // nothing).
+        let mut schema_read = false;
         if b.names().iter().any(|n| n == schema::BINDING)
             && b.known(schema::BINDING) == Known::No
             && let Some(read) = schema::read(tools, budget, env)
         {
             calls += read.calls;
+            schema_read = true;
             b.set(schema::BINDING, &read.names);
             harvest::records(&read.records, &mut b);
             family.derive(&mut b);
@@ -71,6 +74,9 @@ impl<E: Tools + ?Sized> Play<'_, E> {
             let Some(tool) = step.get("tool").and_then(Value::as_str) else {
                 continue;
             };
+            if schema_read && schema::READS.contains(&tool) {
+                continue;
+            }
             let Some(info) = tools.iter().find(|t| t.name == tool) else {
                 continue;
             };

@@ -1,7 +1,7 @@
 //! A postgres world's schema read as the public families bind it (`pgn`, lib.jq's
 //! `pg_shop | .names`): the tables listed, each of the shop's four told by the names its
-//! role may take (the postgres server's public naming pools), then read whole, its columns by
-//! position; the rows as `pg_shop` gives them, for the records the goal described. A script that has read the repository knows the pools; it still spends the calls
+//! role may take (the postgres server's public naming pools), then read (a result holds up to
+//! 100 rows), its columns by position; the rows as `pg_shop` gives them, for the records the goal described. A script that has read the repository knows the pools; it still spends the calls
 //! a model would to learn which names this database uses.
 
 use mcpbench_heuristic::{ToolInfo, Tools};
@@ -10,6 +10,9 @@ use serde_json::{Map, Value, json};
 
 /// The binding the public postgres families give the schema's names.
 pub const BINDING: &str = "pgn";
+
+/// The calls a reference makes to learn the schema, which a read of it makes already.
+pub const READS: [&str; 2] = ["postgres.list_tables", "postgres.describe_table"];
 
 /// The columns of each role in place, under the keys `pg_shop` gives them, and the key of the
 /// role's columns in `names` (`orders`' are `names.order`).
@@ -50,15 +53,18 @@ pub struct Read {
 }
 
 /// The schema's names and the shop's rows, read with at most `budget` calls: the tables
-/// listed, then every row of each of the shop's tables (a result names its columns, so no
-/// description is needed). `None` when the task offers no listing or no query.
+/// listed, then the rows of each of the shop's tables (up to a result's 100; a result names
+/// its columns, so no description is needed). `None` when the task offers no listing or no query.
 pub fn read(tools: &[ToolInfo], budget: u32, env: &mut (impl Tools + ?Sized)) -> Option<Read> {
     let offered = |name: &str| tools.iter().any(|t| t.name == name);
     if !offered("postgres.list_tables") || !offered("postgres.query") || budget == 0 {
         return None;
     }
     let mut calls = 1;
-    let listed = env.call("postgres.list_tables", &json!({})).ok()?;
+    // A listing that fails still spent its call: the plain names stand, nothing is read.
+    let listed = env
+        .call("postgres.list_tables", &json!({}))
+        .unwrap_or(Value::Null);
     let tables: Vec<&str> = (listed.get("tables").and_then(Value::as_array))
         .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();

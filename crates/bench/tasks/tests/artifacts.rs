@@ -104,7 +104,7 @@ const PUBLISHED: &[(&str, &str)] = &[
     ),
     (
         "dev-v2-9",
-        "bbdaa63f9f3f487716d1604c20e897e7a7b50c5f2fb2ae71fac3c0c81298f0d4",
+        "4fad79575eee30ebc07ab1cb8a46cad361e0faefbddbb2bc3a7caa43ea92db25",
     ),
 ];
 

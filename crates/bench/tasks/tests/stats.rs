@@ -39,7 +39,7 @@ fn the_dev_set_measures_as_it_stands() {
     assert_eq!(s.tasks, 200);
     assert_eq!((s.reference_calls.median, s.reference_calls.max), (5.0, 15));
     assert_eq!(
-        s.long_share, 0.36,
+        s.long_share, 0.4,
         "the long templates across servers need 8 calls or more"
     );
     assert_eq!(
@@ -70,7 +70,7 @@ fn the_dev_set_measures_as_it_stands() {
         .iter()
         .map(|d| s.by_computed_difficulty.get(*d).copied().unwrap_or(0))
         .collect();
-    assert_eq!(computed, [70, 60, 70], "about a third each");
+    assert_eq!(computed, [69, 55, 76], "about a third each");
     // From generator version 12 the published label is the computed one.
     assert_eq!(s.difficulty_agrees, 200);
     // Version 2's answer checks and predicates: nothing for a trick to pass.
