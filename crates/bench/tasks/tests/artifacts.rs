@@ -104,7 +104,7 @@ const PUBLISHED: &[(&str, &str)] = &[
     ),
     (
         "dev-v2-9",
-        "4fad79575eee30ebc07ab1cb8a46cad361e0faefbddbb2bc3a7caa43ea92db25",
+        "a4b112dae65e54542778b9ea022eff9a782de24f2c677ec459ea2e377bbce837",
     ),
 ];
 
