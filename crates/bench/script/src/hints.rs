@@ -18,7 +18,8 @@ struct File {
 
 #[derive(Deserialize)]
 struct Entry {
-    /// The tool whose answer the value is read from; none: from the goal's values alone.
+    /// The tool whose answer the value is read from (`schema`: the records the script read
+    /// from a database, [`crate::schema::RECORDS`]); none: from the goal's values alone.
     #[serde(default)]
     after: Option<String>,
     #[serde(rename = "let")]

@@ -58,7 +58,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
             b.set(schema::BINDING, &read.names);
             harvest::records(&read.records, &mut b);
             family.derive(&mut b);
-            hints::apply(hints, Some("postgres.query"), &read.records, &mut b);
+            hints::apply(hints, Some(schema::RECORDS), &read.records, &mut b);
             settle_hints(family, hints, &mut b);
             answers.push(read.records);
         }

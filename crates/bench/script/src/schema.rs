@@ -11,6 +11,10 @@ use serde_json::{Map, Value, json};
 /// The binding the public postgres families give the schema's names.
 pub const BINDING: &str = "pgn";
 
+/// What a hint names as its `after` to read the records of a database the script read
+/// (`{"customers": [...], ...}` as `pg_shop` gives them), which no tool answers as such.
+pub const RECORDS: &str = "schema";
+
 /// The calls a reference makes to learn the schema, which a read of it makes already.
 pub const READS: [&str; 2] = ["postgres.list_tables", "postgres.describe_table"];
 

@@ -132,10 +132,7 @@ impl Naming {
 
     /// The name of `role`'s table (`column` empty) or of its column `column`; names that are
     /// not renamed (`id`, or a column no slot holds) stay as they are.
-    pub fn name<'a>(&self, role: &str, column: &'a str) -> &'a str
-    where
-        'static: 'a,
-    {
+    pub fn name<'a>(&self, role: &str, column: &'a str) -> &'a str {
         SLOTS
             .iter()
             .position(|(r, c, _)| *r == role && *c == column)
