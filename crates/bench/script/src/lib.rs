@@ -15,7 +15,8 @@
 //! - `schema`: a postgres database's table and column names, listed and described, for the
 //!   families that write their statements in them;
 //! - `play`: the family's first reference followed call by call with what is known, the rest
-//!   guessed, errors that sound passing retried blindly.
+//!   guessed, errors that sound passing retried blindly, a fallback's first choice tried
+//!   before its second.
 //!
 //! A goal it does not recognise is played by the heuristic agent ([`mcpbench_heuristic`]), as
 //! a script would fall back on matching words. It knows the public pack as built into it

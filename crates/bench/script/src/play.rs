@@ -41,6 +41,14 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         if b.known("landed") == Known::No {
             b.set("landed", &Value::Bool(true));
         }
+        // The fallback families draw whether the goal's first choice is blocked and name it
+        // `blocked`: the script tries the first choice and, on the first refusal, plays the
+        // fallback's plan from the start (without the calls already answered).
+        // (`set` says whether the family has the name at all.)
+        let mut guessing_open =
+            b.known("blocked") == Known::No && b.set("blocked", &Value::Bool(false));
+        let mut answered: Vec<(String, Value)> = Vec::new();
+        let mut replaying = false;
         family.derive(&mut b);
         settle_hints(family, hints, &mut b);
         let mut answers: Vec<Value> = Vec::new();
@@ -114,7 +122,11 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                     }
                 }
             };
+            if replaying && answered.iter().any(|(t, a)| t == tool && *a == arguments) {
+                continue;
+            }
             let mut tries = 0;
+            let mut refused = false;
             loop {
                 if calls >= budget {
                     return answer.or(Some("Done.".into()));
@@ -127,6 +139,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                         hints::apply(hints, Some(tool), &v, &mut b);
                         settle_hints(family, hints, &mut b);
                         answers.push(v);
+                        answered.push((tool.to_string(), arguments.clone()));
                         // A reference written for a fault calls again; one call went through.
                         if next_is_same(family, &b, k, info, &arguments, &answers) {
                             k += 1;
@@ -140,8 +153,19 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                         }
                         tries += 1;
                     }
-                    Err(_) => break,
+                    Err(_) => {
+                        refused = true;
+                        break;
+                    }
                 }
+            }
+            if refused && guessing_open {
+                guessing_open = false;
+                replaying = true;
+                b.set("blocked", &Value::Bool(true));
+                family.derive(&mut b);
+                settle_hints(family, hints, &mut b);
+                k = 0;
             }
         }
         answer.or(Some("Done.".into()))
