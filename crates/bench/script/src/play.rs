@@ -43,11 +43,12 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         }
         // The fallback families draw whether the goal's first choice is blocked and name it
         // `blocked`: the script tries the first choice and, on the first refusal, plays the
-        // fallback's plan from the start (without the calls already answered).
+        // fallback's plan from the start (without the calls already made: what was answered
+        // is known, and what was refused would be refused again).
         // (`set` says whether the family has the name at all.)
         let mut guessing_open =
             b.known("blocked") == Known::No && b.set("blocked", &Value::Bool(false));
-        let mut answered: Vec<(String, Value)> = Vec::new();
+        let mut made: Vec<(String, Value)> = Vec::new();
         let mut replaying = false;
         family.derive(&mut b);
         settle_hints(family, hints, &mut b);
@@ -122,7 +123,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                     }
                 }
             };
-            if replaying && answered.iter().any(|(t, a)| t == tool && *a == arguments) {
+            if replaying && made.iter().any(|(t, a)| t == tool && *a == arguments) {
                 continue;
             }
             let mut tries = 0;
@@ -139,7 +140,6 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                         hints::apply(hints, Some(tool), &v, &mut b);
                         settle_hints(family, hints, &mut b);
                         answers.push(v);
-                        answered.push((tool.to_string(), arguments.clone()));
                         // A reference written for a fault calls again; one call went through.
                         if next_is_same(family, &b, k, info, &arguments, &answers) {
                             k += 1;
@@ -159,6 +159,7 @@ impl<E: Tools + ?Sized> Play<'_, E> {
                     }
                 }
             }
+            made.push((tool.to_string(), arguments));
             if refused && guessing_open {
                 guessing_open = false;
                 replaying = true;
