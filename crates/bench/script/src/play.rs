@@ -44,8 +44,8 @@ impl<E: Tools + ?Sized> Play<'_, E> {
         // The fallback families draw whether the goal's first choice is blocked and name it
         // `blocked`: the script tries the first choice and, on the first refusal, plays the
         // fallback's plan from the start (without the calls already made: what was answered
-        // is known, and what was refused would be refused again).
-        // (`set` says whether the family has the name at all.)
+        // is known, and what was refused would be refused again). `set` tells whether the
+        // family has the name at all: a family without it plays as before.
         let mut guessing_open =
             b.known("blocked") == Known::No && b.set("blocked", &Value::Bool(false));
         let mut made: Vec<(String, Value)> = Vec::new();
