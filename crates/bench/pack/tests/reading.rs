@@ -30,13 +30,18 @@ fn family() -> Pack {
             {"answer": {"$": "$label"}}
         ]]
     });
+    pack_of("shop.reprice", &family)
+}
+
+/// A pack of the one family `family`, filed under its id.
+fn pack_of(id: &str, family: &Value) -> Pack {
     Pack::from_files(vec![
         PackFile {
             name: "pack.json".into(),
             bytes: br#"{"format": "mcpbench-pack/1", "name": "t"}"#.to_vec(),
         },
         PackFile {
-            name: "shop.reprice.json".into(),
+            name: format!("{id}.json"),
             bytes: family.to_string().into_bytes(),
         },
     ])
@@ -167,4 +172,48 @@ fn a_partly_known_value_is_read_only_through_its_known_parts() {
             "{unknowable} owes its value to what is not known"
         );
     }
+}
+
+#[test]
+fn a_pick_from_the_familys_data_known_in_part_is_the_one_item_that_agrees() {
+    let family = json!({
+        "format": "mcpbench-family/1",
+        "family": "calendar.book-room",
+        "servers": ["calendar"],
+        "category": "single-tool",
+        "difficulty": "easy",
+        "data": {"rooms": [["room-a", "Atlas", 4], ["room-b", "Borealis", 8], ["room-c", "Cirrus", 8]]},
+        "draw": [
+            {"let": "seed", "world": "calendar"},
+            {"let": "room", "pick": "$rooms"}
+        ],
+        "goal": "Book {$room[1]}.",
+        "max_steps": 3,
+        "initial_state": {"calendar": {"$": "$seed"}},
+        "predicate": {"calendar.eventExists": {"calendar": {"$": "$room[0]"}}},
+        "references": [[
+            {"tool": "calendar.create_event", "arguments": {"calendarId": {"$": "$room[0]"}}}
+        ]]
+    });
+    let pack = pack_of("calendar.book-room", &family);
+    let f = &pack.families[0].family;
+
+    // The name the goal gives names one room of the data: its id follows.
+    let mut b = f.bindings();
+    b.set_path("room", &[Field::Index(1)], &json!("Borealis"));
+    assert!(f.derive(&mut b));
+    assert_eq!(b.known("room"), Known::Whole);
+    let refs = f.references_known(&b);
+    assert_eq!(refs[0][0]["arguments"]["calendarId"], "room-b");
+
+    // A part two rooms share names neither.
+    let mut b = f.bindings();
+    b.set_path("room", &[Field::Index(2)], &json!(8));
+    f.derive(&mut b);
+    assert_eq!(b.known("room"), Known::Partial);
+    // One no room has names none.
+    let mut b = f.bindings();
+    b.set_path("room", &[Field::Index(1)], &json!("Nimbus"));
+    f.derive(&mut b);
+    assert_eq!(b.known("room"), Known::Partial);
 }

@@ -106,6 +106,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-9",
         "a4b112dae65e54542778b9ea022eff9a782de24f2c677ec459ea2e377bbce837",
     ),
+    (
+        "dev-v2-10",
+        "7ad986d9f22f15841de39699de5dcd714eac4bab90545c315d1124aecf8dfdb2",
+    ),
 ];
 
 #[test]

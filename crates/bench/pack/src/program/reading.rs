@@ -4,7 +4,7 @@
 //! the `script` baseline (the `mcpbench-script` crate) plays: it binds what the goal's slots
 //! hold and what the servers answer, and follows the family's own references.
 
-use super::{Family, Kind};
+use super::{Family, Kind, Step};
 use crate::expr::{Expr, Exprs, from_json, to_json, to_text};
 use crate::template::{Item, Node};
 use jaq_json::Val;
@@ -294,6 +294,7 @@ impl Family {
         loop {
             let mut more = false;
             for step in &self.steps {
+                more |= self.pick_known(step, b);
                 let (Kind::Value(e), None) = (&step.kind, &step.when) else {
                     continue;
                 };
@@ -319,6 +320,31 @@ impl Family {
                 return any;
             }
             any = true;
+        }
+    }
+
+    /// A name drawn by `pick` from a list of the family's constants and known in part (the
+    /// room's name read off the goal, of `"pick": "$rooms"`) is the one item of the list that
+    /// agrees with every part known: a reader of the family's data finds it there. Whether
+    /// it became known.
+    fn pick_known(&self, step: &Step, b: &mut Bindings) -> bool {
+        let Kind::Pick(list) = &step.kind else {
+            return false;
+        };
+        let data = self.data_names.len();
+        if step.when.is_some()
+            || b.known(&step.name) != Known::Partial
+            || list.reads().iter().any(|&k| k >= data)
+        {
+            return false;
+        }
+        let (Some(Value::Array(items)), Some(known)) = (b.eval(list), b.value(&step.name)) else {
+            return false;
+        };
+        let mut fits = items.iter().filter(|item| agrees(&known, item));
+        match (fits.next(), fits.next()) {
+            (Some(item), None) => b.set(&step.name, item),
+            _ => false,
         }
     }
 
@@ -475,6 +501,20 @@ fn known_node(node: &Node, b: &mut Bindings, rng: &mut Rng) -> Value {
                 .map(|(k, n)| (k.clone(), known_node(n, b, rng)))
                 .collect(),
         ),
+    }
+}
+
+/// Whether `item` holds every part `known` holds (`null` is a part not known).
+fn agrees(known: &Value, item: &Value) -> bool {
+    match (known, item) {
+        (Value::Null, _) => true,
+        (Value::Object(k), Value::Object(i)) => k
+            .iter()
+            .all(|(f, v)| agrees(v, i.get(f).unwrap_or(&Value::Null))),
+        (Value::Array(k), Value::Array(i)) => {
+            k.len() <= i.len() && k.iter().zip(i).all(|(k, i)| agrees(k, i))
+        }
+        (k, i) => k == i,
     }
 }
 
