@@ -175,10 +175,7 @@ impl<'a> Chat<'a> {
                 Attempt::Done(message, usage) => return Ok((message, usage)),
                 Attempt::Fatal(why) => return Err(ChatError(why)),
                 Attempt::Again(why, after) => {
-                    // Only what kind of failure: a model's error body can quote the prompt,
-                    // which in the service is a private task's goal.
-                    let kind = why.split(':').next().unwrap_or_default();
-                    tracing::debug!(attempt, kind, "the model failed; trying again");
+                    tracing::debug!(attempt, kind = why, "the model failed; trying again");
                     last = why;
                     after.unwrap_or(Duration::from_millis(500) * 2u32.pow(attempt))
                 }
@@ -204,18 +201,22 @@ impl<'a> Chat<'a> {
                 Some(message) => {
                     Attempt::Done(Value::Object(message.clone()), Usage::of(&completion))
                 }
-                None => {
-                    let text: String = completion.to_string().chars().take(200).collect();
-                    Attempt::Again(format!("no choices[0].message: {text}"), None)
-                }
+                None => Attempt::Again("no choices[0].message".into(), None),
             },
             // A rate limit with no `Retry-After` waits a second; a long one is capped.
             Reply::RateLimited { after } => Attempt::Again(
                 "rate limited (429)".into(),
                 Some(after.map_or(Duration::from_secs(1), |a| a.min(MAX_RETRY_AFTER))),
             ),
-            Reply::Again { why } => Attempt::Again(why, None),
-            Reply::Refused { status, body } => Attempt::Fatal(format!("HTTP {status}: {body}")),
+            Reply::Again { why } => Attempt::Again(kind(&why).into(), None),
+            Reply::Refused { status, .. } => Attempt::Fatal(format!("HTTP {status}")),
         }
     }
+}
+
+/// What kind of failure a reply was (`HTTP 502`, `not JSON`), without what the model's server
+/// sent: its body can quote the prompt, which in the service is a private task's goal, or echo
+/// the key, and a failure's words end up in the run's answer and so in its trace.
+fn kind(why: &str) -> &str {
+    why.split(':').next().unwrap_or_default().trim()
 }

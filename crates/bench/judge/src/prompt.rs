@@ -65,16 +65,36 @@ pub(crate) fn user_message(task: &Task, trace: &[Line], items: &[&Item]) -> Stri
     let mut s = String::new();
     let _ = writeln!(s, "## Task\n{}\n", task.goal);
     // The agent's text cannot close the markers early: any marker of its own is broken.
-    let _ = writeln!(
-        s,
-        "<run>\n{}\n</run>\n",
-        run.replace("</run>", "</ run>").replace("<run>", "< run>")
-    );
+    let _ = writeln!(s, "<run>\n{}\n</run>\n", break_markers(&run));
     let _ = writeln!(s, "## Rubric");
     for item in items {
         let _ = writeln!(s, "- {}: {}", item.id, item.text);
     }
     s
+}
+
+/// `text` with every `<` that opens something a model could read as one of the run's markers
+/// written `&lt;`: `<run>` and `</run>` in any case, with spaces inside (`< / Run >`) or
+/// attributes after the name (`<run id=1>`).
+fn break_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '<' && opens_marker(&text[i + 1..]) {
+            out.push_str("&lt;");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether what follows a `<` names the run's marker: spaces, an optional `/`, spaces, then
+/// `run` in any case, not followed by more of a name.
+fn opens_marker(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix('/').unwrap_or(rest).trim_start();
+    rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("run"))
+        && !(rest[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '-'))
 }
 
 /// The chat-completions request body.

@@ -317,7 +317,9 @@ async fn a_slow_model_is_cut_off_before_the_deadline_and_a_refused_key_is_not_pr
     let (model, config) = model(|_, _| {
         (
             StatusCode::UNAUTHORIZED,
-            "{\"error\": {\"message\": \"bad key\"}}",
+            // As a provider may: the key echoed back, and the prompt quoted.
+            "{\"error\": {\"message\": \"Incorrect API key provided: sk-test-do-not-print \
+             for the prompt 'SECRET GOAL'\"}}",
         )
             .into_response()
     })
@@ -328,12 +330,36 @@ async fn a_slow_model_is_cut_off_before_the_deadline_and_a_refused_key_is_not_pr
         answer.starts_with("model error after 0 steps: HTTP 401"),
         "{answer}"
     );
-    assert!(!answer.contains("sk-test"), "{answer}");
+    assert!(
+        !answer.contains("sk-test") && !answer.contains("SECRET GOAL"),
+        "{answer}"
+    );
     assert_eq!(
         model.requests().len(),
         1,
         "a refused key is not asked again"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_keeps_failing_is_named_by_the_kind_of_failure_not_its_words() {
+    let task = common::dev_task("fs-");
+    let (model, config) = model(|_, _| {
+        (
+            StatusCode::BAD_GATEWAY,
+            "upstream said: key sk-test-do-not-print, prompt 'SECRET GOAL'",
+        )
+            .into_response()
+    })
+    .await;
+    let r = run_llm(config, &task, Duration::from_secs(30)).await;
+    let answer = r.answer.unwrap_or_default();
+    assert!(answer.contains("HTTP 502"), "{answer}");
+    assert!(
+        !answer.contains("sk-test") && !answer.contains("SECRET GOAL"),
+        "{answer}"
+    );
+    assert!(model.requests().len() > 1, "a 502 is tried again");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

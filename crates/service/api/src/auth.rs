@@ -176,20 +176,18 @@ impl FromRef<AppState> for Verifier {
 impl Verifier {
     /// The vendor a bearer credential of the request `parts` speaks for: an API key itself
     /// (`mcpb_…`, live), or a token signed by us, unexpired, whose key is still live. Revoking
-    /// a key ends both. Failed keys count against their address and key as failed exchanges
-    /// do (429 past the limit), so a flood of guesses costs no more lookups than it would there.
+    /// a key ends both. Failed keys count against their address and key prefix as failed
+    /// exchanges do (429 past the limit); a live key always passes.
     pub(crate) async fn caller(&self, token: &str, parts: &Parts) -> Result<Caller, ApiError> {
         if token.len() > MAX_TOKEN_BYTES {
             return Err(invalid());
         }
         if let Some(prefix) = vendors::key_prefix(token) {
             let prefix = Some(prefix).filter(|p| p.len() <= 32);
-            let addr = ClientAddr::of(parts, &self.app);
-            let limits = self.app.limits();
-            limits.auth_allowed(&self.app, addr, prefix)?;
             let vendor = vendors::by_key(&self.pool, token).await?.ok_or_else(|| {
-                limits.auth_failed(addr, prefix);
-                ApiError::unauthorized("the API key is unknown or revoked")
+                let addr = ClientAddr::of(parts, &self.app);
+                let refused = ApiError::unauthorized("the API key is unknown or revoked");
+                (self.app.limits()).auth_failed(&self.app, addr, prefix, refused)
             })?;
             return Ok(Caller {
                 vendor_id: vendor.id,

@@ -40,9 +40,14 @@ impl Table {
 }
 
 /// A text cell: quoted when it holds a comma, quote or line break; defused when a spreadsheet
-/// would read it as a formula.
+/// would read it as a formula, which it does past leading spaces (a non-breaking one too) and
+/// for the full-width forms of the signs as well.
 pub(crate) fn text(s: &str) -> String {
-    let defused = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    let lead = s.trim_start();
+    let formula = [
+        '=', '+', '-', '@', '\u{ff1d}', '\u{ff0b}', '\u{ff0d}', '\u{ff20}',
+    ];
+    let defused = if s.starts_with(['\t', '\r']) || lead.starts_with(formula) {
         format!("'{s}")
     } else {
         s.to_string()
@@ -188,6 +193,11 @@ mod tests {
         assert_eq!(text("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
         assert_eq!(text("+1"), "'+1");
         assert_eq!(text("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(text(" =1+1"), "' =1+1");
+        assert_eq!(text("\u{a0}\u{a0}=1+1"), "'\u{a0}\u{a0}=1+1");
+        assert_eq!(text("\u{ff1d}1+1"), "'\u{ff1d}1+1");
+        assert_eq!(text("\ta"), "'\ta");
+        assert_eq!(text("a = b"), "a = b");
         assert_eq!(num(None), "");
         assert_eq!(num(Some(0.5)), "0.5");
     }

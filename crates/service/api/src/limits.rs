@@ -208,37 +208,34 @@ impl axum::extract::FromRequestParts<crate::AppState> for ClientAddr {
 }
 
 impl Limits {
-    /// Refuses a key (exchanged, or used as a bearer credential) while its address or key has
-    /// failed too often lately.
-    pub fn auth_allowed(
+    /// Counts a failed key (exchanged, or used as a bearer credential) against its address and
+    /// its prefix, and gives the refusal: `refused`, or 429 once the address or the prefix has
+    /// failed too often lately. Only a key that failed is counted or held back: a live key
+    /// always passes, whatever was guessed from its address or under its prefix (which is in
+    /// clear in every token, so counting it before the key would let anyone lock a vendor out).
+    /// Every guess costs one indexed lookup, as any authenticated request does.
+    pub fn auth_failed(
         &self,
         state: &crate::AppState,
         addr: ClientAddr,
         key_prefix: Option<&str>,
-    ) -> Result<(), crate::ApiError> {
+        refused: crate::ApiError,
+    ) -> crate::ApiError {
         if !state.config().admission.rate_limits {
-            return Ok(());
+            return refused;
         }
         let by_address = addr
             .0
-            .map(|ip| self.auth_failures_by_address.check(&address_key(ip)));
-        let by_key = key_prefix.map(|k| self.auth_failures_by_key.check(k));
-        match by_address.into_iter().chain(by_key).find_map(Result::err) {
-            None => Ok(()),
-            Some(wait) => Err(crate::ApiError::rate_limited(
+            .map(|ip| self.auth_failures_by_address.hit(&address_key(ip)));
+        let by_key = key_prefix.map(|k| self.auth_failures_by_key.hit(k));
+        // Both are counted, so the chain is collected before it is searched.
+        let over: Vec<_> = by_address.into_iter().chain(by_key).collect();
+        match over.into_iter().find_map(Result::err) {
+            None => refused,
+            Some(wait) => crate::ApiError::rate_limited(
                 "too many failed API keys from here lately; wait before trying again",
                 wait,
-            )),
-        }
-    }
-
-    /// Counts a failed key (exchanged, or used as a bearer credential).
-    pub fn auth_failed(&self, addr: ClientAddr, key_prefix: Option<&str>) {
-        if let Some(ip) = addr.0 {
-            let _ = self.auth_failures_by_address.hit(&address_key(ip));
-        }
-        if let Some(k) = key_prefix {
-            let _ = self.auth_failures_by_key.hit(k);
+            ),
         }
     }
 

@@ -116,6 +116,35 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
     let runs = page["runs"].as_array().unwrap();
     assert_eq!(runs.len() as i64, n);
     let run_id = runs[0]["id"].as_str().unwrap();
+    // Paged by `after`: what the schema allows is answered (a trial past every trial is after
+    // them all), what it does not is a 400.
+    let first = format!(
+        "{}:{}",
+        runs[0]["task_id"].as_str().unwrap(),
+        runs[0]["trial"]
+    );
+    let (status, rest) = svc
+        .get(
+            &format!("/submissions/{id}/runs?after={first}"),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{rest}");
+    assert_eq!(rest["runs"].as_array().unwrap().len() as i64, n - 1);
+    let (status, rest) = svc
+        .get(
+            &format!("/submissions/{id}/runs?after=zzzz:99999999999"),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{rest}");
+    assert_eq!(rest["runs"], serde_json::json!([]));
+    for bad in ["nocolon", "task:1x", "task:", "ta%20sk:1"] {
+        let (status, _) = svc
+            .get(&format!("/submissions/{id}/runs?after={bad}"), Some(&token))
+            .await;
+        assert_eq!(status, 400, "{bad}");
+    }
     let (status, _) = svc.get(&format!("/runs/{run_id}"), None).await;
     assert_eq!(status, 404, "unpublished traces are closed to the public");
     let (status, owner_view) = svc.get(&format!("/runs/{run_id}"), Some(&token)).await;

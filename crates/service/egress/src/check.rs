@@ -36,7 +36,9 @@ pub enum Refusal {
         addr: IpAddr,
         kind: &'static str,
     },
-    #[error("the URL's host {host} could not be resolved")]
+    /// Worded as [`Refusal::ResolvesTo`]: two sentences would tell whoever submits URLs
+    /// whether an internal name exists.
+    #[error("the URL's host {host} does not resolve to a public address, which agents must use")]
     Unresolvable { host: String },
 }
 
@@ -290,6 +292,19 @@ mod tests {
             Err(Refusal::Unresolvable { .. })
         ));
         assert!(fail_closed("agent.example", Ok(Vec::new())).is_err());
+        // A name that does not exist reads as one that resolves inward: the refusal is no
+        // oracle of which internal names exist.
+        let internal = Refusal::ResolvesTo {
+            host: "agent.example".into(),
+            addr: IpAddr::from([10, 0, 0, 1]),
+            kind: "private",
+        };
+        assert_eq!(
+            fail_closed("agent.example", Ok(Vec::new()))
+                .unwrap_err()
+                .to_string(),
+            internal.to_string()
+        );
         let one = vec![SocketAddr::from(([8, 8, 8, 8], 443))];
         assert_eq!(fail_closed("agent.example", Ok(one.clone())).unwrap(), one);
     }

@@ -156,14 +156,30 @@ const HOP_BY_HOP: [&str; 8] = [
     "upgrade",
 ];
 
+/// Headers the gateway's checks or the MCP session read: a `Connection` header that names one
+/// does not remove it (`Connection: host` would otherwise take `Host` away, and the client
+/// below would put the worker's own address in its place, past the gateway's Host check).
+const END_TO_END: [&str; 9] = [
+    "host",
+    "origin",
+    "authorization",
+    "content-type",
+    "content-length",
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+];
+
 fn strip_hop_by_hop(headers: &mut HeaderMap) {
-    // Those the `Connection` header names go too.
+    // Those the `Connection` header names go too, but for the ones every hop must see.
     let named: Vec<HeaderName> = headers
         .get_all(header::CONNECTION)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
         .filter_map(|name| HeaderName::try_from(name.trim()).ok())
+        .filter(|name| !END_TO_END.contains(&name.as_str()))
         .collect();
     for name in named {
         headers.remove(name);
@@ -255,5 +271,21 @@ mod tests {
         assert_eq!(left.len(), 2, "{left:?}");
         assert!(headers.contains_key(header::HOST));
         assert!(headers.contains_key(header::AUTHORIZATION));
+
+        // A `Connection` header cannot take away what the gateway checks.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::CONNECTION,
+            "Host, origin, Authorization, mcp-session-id"
+                .parse()
+                .unwrap(),
+        );
+        headers.insert(header::HOST, "bench.example".parse().unwrap());
+        headers.insert(header::ORIGIN, "https://evil.example".parse().unwrap());
+        headers.insert(header::AUTHORIZATION, "Bearer t".parse().unwrap());
+        headers.insert("mcp-session-id", "s".parse().unwrap());
+        strip_hop_by_hop(&mut headers);
+        assert_eq!(headers.len(), 4, "{headers:?}");
+        assert!(!headers.contains_key(header::CONNECTION));
     }
 }

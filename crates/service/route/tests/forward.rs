@@ -107,6 +107,24 @@ async fn a_request_reaches_the_worker_its_run_names_and_streams_back() {
     assert_eq!(echo["body"], "{\"jsonrpc\":\"2.0\"}");
     assert_eq!(echo["x_hop"], false, "a header Connection names is dropped");
 
+    // ...but not Host or the token: named by `Connection`, they would vanish here and the
+    // gateway's Host check would see the worker's own address instead.
+    let answer = http
+        .post(format!("{public}/mcp/run_{route_a}_00ff/github"))
+        .header("host", "evil.example")
+        .header("connection", "host, authorization")
+        .bearer_auth("run-token")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    let echo: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(
+        echo["host"], "evil.example",
+        "the gateway sees the Host sent"
+    );
+    assert_eq!(echo["auth"], "Bearer run-token");
+
     // To b: the first event arrives before the second is even written.
     let mut answer = http
         .get(format!("{public}/mcp/run_{route_b}_00ff/stream"))

@@ -50,7 +50,8 @@ pub async fn token(
 }
 
 /// A token for the vendor holding `api_key`, when the key is known and live (the website's
-/// sign-in takes the same path). Refused while the address or the key failed too often.
+/// sign-in takes the same path). A key that fails counts against its address and prefix (429
+/// once either failed too often lately); a live key always passes.
 pub(crate) async fn issue(
     state: &AppState,
     addr: ClientAddr,
@@ -59,11 +60,7 @@ pub(crate) async fn issue(
     let refused = || ApiError::unauthorized("the API key is unknown or revoked");
     // The prefix names the key (and so its vendor) without its secret; a bounded one only.
     let prefix = vendors::key_prefix(api_key).filter(|p| p.len() <= 32);
-    state.limits().auth_allowed(state, addr, prefix)?;
-    let failed = || {
-        state.limits().auth_failed(addr, prefix);
-        refused()
-    };
+    let failed = || state.limits().auth_failed(state, addr, prefix, refused());
     if api_key.len() > 200 {
         return Err(failed());
     }

@@ -442,6 +442,20 @@ pub struct RunsQuery {
     pub limit: Option<i64>,
 }
 
+/// A trial number as `after` may write it (`-?[0-9]+`, as the schema says): one past the
+/// range of trials is before or after them all.
+fn trial_number(text: &str) -> Option<i32> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i32>().unwrap_or(if text.starts_with('-') {
+        i32::MIN
+    } else {
+        i32::MAX
+    }))
+}
+
 /// The runs of one of your submissions, in task order.
 #[utoipa::path(get, path = "/submissions/{id}/runs", tag = "submissions",
     params(("id" = Uuid, Path), RunsQuery), security(("bearer" = [])),
@@ -465,7 +479,7 @@ pub async fn runs(
         Some(a) => {
             let (task, trial) = a
                 .rsplit_once(':')
-                .and_then(|(t, n)| Some((name("after", t).ok()?, n.parse::<i32>().ok()?)))
+                .and_then(|(t, n)| Some((name("after", t).ok()?, trial_number(n)?)))
                 .ok_or_else(|| ApiError::bad_request("after must be task_id:trial"))?;
             Some((task, trial))
         }
