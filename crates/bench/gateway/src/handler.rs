@@ -3,7 +3,7 @@
 //! guard before rmcp sees the request).
 
 use crate::guard::guard;
-use crate::registry::{Answer, Gateway, LiveRun};
+use crate::registry::{Answer, Gateway, LiveRun, kept_name};
 use axum::Router;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
@@ -88,7 +88,7 @@ impl ServerHandler for McpHandler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
         let (run, server, _) = self.target(&ctx)?;
-        let asked = request.protocol_version.to_string();
+        let asked = kept_name(&request.protocol_version.to_string());
         let mut pending = run.begin(&server, "initialize", None);
         ctx.peer.set_peer_info(request.clone());
         let result = self.negotiate_initialize(&request);
@@ -102,14 +102,15 @@ impl ServerHandler for McpHandler {
         run.record(
             pending,
             Some(Value::String(format!("client asked for {asked}"))),
-        );
+        )
+        .map_err(|why| McpError::invalid_request(why, None))?;
         result
     }
 
     async fn discover(&self, ctx: RequestContext<RoleServer>) -> Result<DiscoverResult, McpError> {
         let (run, server, protocol) = self.target(&ctx)?;
         let pending = run.begin(&server, "server/discover", protocol);
-        run.record(pending, None);
+        (run.record(pending, None)).map_err(|why| McpError::invalid_request(why, None))?;
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
             self.get_info(),
@@ -136,7 +137,8 @@ impl ServerHandler for McpHandler {
             Some(Value::from(
                 specs.iter().map(|t| t.name).collect::<Vec<_>>(),
             )),
-        );
+        )
+        .map_err(|why| McpError::invalid_request(why, None))?;
         Ok(ListToolsResult::with_all_items(tools))
     }
 

@@ -18,7 +18,7 @@ mod registry;
 pub mod trace;
 
 pub use guard::GatewayConfig;
-pub use registry::{ClosedRun, Gateway, OpenRun};
+pub use registry::{ClosedRun, Gateway, MAX_EVENTS, OpenRun};
 
 use axum::Router;
 use std::sync::Arc;

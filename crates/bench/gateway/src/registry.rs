@@ -13,6 +13,18 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// The most requests of one run that are answered and recorded; past it every request of the
+/// run is refused unrecorded (and counted), so what a run keeps is bounded however long its
+/// agent loops. A task's budget is at most a few dozen calls.
+pub const MAX_EVENTS: usize = 2_000;
+/// The arguments of a call whose fate does not read them (a tool not listed, a call past the
+/// budget) are kept up to this size; beyond it they are kept [`mcpbench_tasks::cut`].
+const MAX_UNREAD_ARGUMENT_BYTES: usize = 1024;
+/// The most bytes kept of a text the agent chose (a tool's name, a protocol revision).
+const MAX_NAME_BYTES: usize = 128;
+/// The most distinct protocol revisions a run records.
+const MAX_REVISIONS: usize = 4;
+
 pub(crate) struct LiveRun {
     pub(crate) token: String,
     pub(crate) task: Arc<Task>,
@@ -25,14 +37,47 @@ struct RunState {
     run: Option<TaskRun<Arc<Task>>>,
     events: Vec<Event>,
     revisions: Vec<String>,
+    /// Requests refused unrecorded, past [`MAX_EVENTS`].
+    refused: u32,
 }
 
 impl RunState {
     fn note_revision(&mut self, revision: Option<&str>) {
-        if let Some(rev) = revision.filter(|r| !self.revisions.iter().any(|x| x == r)) {
+        if let Some(rev) = revision.filter(|r| !self.revisions.iter().any(|x| x == r))
+            && self.revisions.len() < MAX_REVISIONS
+        {
             self.revisions.push(rev.to_string());
         }
     }
+
+    /// Whether one more request may be recorded; counts it refused otherwise.
+    fn room(&mut self) -> bool {
+        let room = self.events.len() < MAX_EVENTS;
+        if !room {
+            self.refused = self.refused.saturating_add(1);
+        }
+        room
+    }
+}
+
+/// `text` as kept: at most [`MAX_NAME_BYTES`], a longer one cut on a character boundary and
+/// marked (so a cut name is never one of the task's tools).
+pub(crate) fn kept_name(text: &str) -> String {
+    if text.len() <= MAX_NAME_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_NAME_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...({} bytes)", &text[..end], text.len())
+}
+
+/// The answer to a request past [`MAX_EVENTS`].
+fn too_many() -> Answer {
+    Answer::Refused(format!(
+        "this run has made {MAX_EVENTS} requests, the most one run may; give your answer"
+    ))
 }
 
 /// What an agent gets back from a call.
@@ -58,6 +103,8 @@ pub struct ClosedRun {
     pub events: Vec<Event>,
     pub counts: RunCounts,
     pub revisions: Vec<String>,
+    /// Requests refused unrecorded because the run had made [`MAX_EVENTS`] already.
+    pub refused_requests: u32,
     run: TaskRun<Arc<Task>>,
 }
 
@@ -123,6 +170,7 @@ impl Gateway {
                 run: Some(run),
                 events: Vec::new(),
                 revisions: Vec::new(),
+                refused: 0,
             }),
         };
         self.runs
@@ -142,6 +190,7 @@ impl Gateway {
             events: std::mem::take(&mut state.events),
             counts: run.counts(),
             revisions: std::mem::take(&mut state.revisions),
+            refused_requests: state.refused,
             run,
         })
     }
@@ -178,7 +227,7 @@ impl LiveRun {
         Pending {
             server: server.into(),
             method,
-            protocol,
+            protocol: protocol.as_deref().map(kept_name),
             tool: None,
             start_us: self.now_us(),
         }
@@ -198,11 +247,18 @@ impl LiveRun {
             .collect()
     }
 
-    /// Records a request that is not a tool call (`initialize`, `tools/list`, ...).
-    pub(crate) fn record(&self, p: Pending, result: Option<Value>) {
+    /// Records a request that is not a tool call (`initialize`, `tools/list`, ...); `Err`
+    /// when the run has made [`MAX_EVENTS`] requests (nothing is recorded).
+    pub(crate) fn record(&self, p: Pending, result: Option<Value>) -> Result<(), String> {
         let end_us = self.now_us();
         let response_bytes = result.as_ref().map_or(0, |r| r.to_string().len() as u64);
         let mut state = self.state.lock().expect("run lock");
+        if !state.room() {
+            let Answer::Refused(why) = too_many() else {
+                unreachable!()
+            };
+            return Err(why);
+        }
         state.note_revision(p.protocol.as_deref());
         let seq = state.events.len() as u32 + 1;
         state.events.push(Event {
@@ -225,15 +281,21 @@ impl LiveRun {
             request_bytes: 0,
             response_bytes,
         });
+        Ok(())
     }
 
     /// Applies one `tools/call` under the task's rules ([`TaskRun::attempt`] decides and
     /// counts) and records it with what the agent was told.
     pub(crate) fn call(&self, mut p: Pending, tool: &str, args: Value) -> Answer {
         let qualified = format!("{}.{tool}", p.server);
-        let request_bytes = args.to_string().len() as u64;
-        p.tool = Some(tool.to_string());
+        let request_bytes = mcpbench_tasks::argument_bytes(&args) as u64;
+        // A name longer than any tool's is kept cut: the call is unlisted either way.
+        let tool = kept_name(tool);
+        p.tool = Some(tool.clone());
         let mut state = self.state.lock().expect("run lock");
+        if state.run.is_some() && !state.room() {
+            return too_many();
+        }
         state.note_revision(p.protocol.as_deref());
         let Some(run) = state.run.as_mut() else {
             // Closed while this call waited for the lock: the run's state is being judged.
@@ -246,6 +308,17 @@ impl LiveRun {
         let injected_fault = matches!(outcome, CallOutcome::InjectedFault(_));
         let distractor =
             self.task.is_distractor(&p.server) && self.task.available_tools.contains(&qualified);
+        // What is kept of the arguments: whole when they decided the call; cut when they are
+        // over what a call may send, or large and the call's fate never read them. The
+        // replay of a trace decides a cut call as the run did (`TaskRun` reads a cut's size).
+        let unread = hallucinated || over_budget;
+        let arguments = if request_bytes as usize > mcpbench_tasks::MAX_ARGUMENT_BYTES
+            || (unread && request_bytes as usize > MAX_UNREAD_ARGUMENT_BYTES)
+        {
+            mcpbench_tasks::cut(&args)
+        } else {
+            args
+        };
         let answer = match outcome {
             CallOutcome::Ok(v) => Answer::Result(v),
             CallOutcome::OverBudget { max_steps, call } => Answer::ToolError(format!(
@@ -272,7 +345,7 @@ impl LiveRun {
             method: p.method.into(),
             protocol: p.protocol,
             tool: p.tool,
-            arguments: Some(args),
+            arguments: Some(arguments),
             outcome,
             result,
             error,

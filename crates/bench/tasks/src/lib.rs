@@ -32,7 +32,7 @@ pub use habits::unguarded_repeats;
 pub use heuristic_run::{agent_passes, heuristic_passes, shown_tools};
 pub use load::{LoadError, load_dir, load_task, parse_task};
 pub use no_skill::{STRATEGIES, tricks_passing};
-pub use run::{CallOutcome, TaskRun};
+pub use run::{CUT, CallOutcome, MAX_ARGUMENT_BYTES, TaskRun, argument_bytes, cut};
 pub use schema::task_schema;
 pub use shape::{Shape, first_dependence, shape};
 pub use similarity::{GoalIndex, closest_goal, goal_similarity};

@@ -11,10 +11,41 @@ use serde_json::Value;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
+/// The most bytes of JSON one call's arguments may take. No task's call needs more than a few
+/// KiB; larger arguments are invalid, and a trace keeps them [`cut`], which replays the same.
+pub const MAX_ARGUMENT_BYTES: usize = 64 * 1024;
+
+/// The key of what a trace keeps of a value too large to keep ([`cut`]).
+pub const CUT: &str = "$cut";
+
+/// What a trace keeps of `value` when it is larger than a run keeps: `{"$cut": {"bytes",
+/// "sha256"}}`, its size and the digest of its JSON text. A run takes a cut call's arguments
+/// as their size says ([`argument_bytes`]), so a trace's replay decides them as the live run
+/// did.
+pub fn cut(value: &Value) -> Value {
+    use sha2::{Digest, Sha256};
+    let text = value.to_string();
+    let digest = hex::encode(Sha256::digest(text.as_bytes()));
+    serde_json::json!({ CUT: {"bytes": text.len(), "sha256": digest} })
+}
+
+/// The bytes of JSON `args` take as sent: a [`cut`] value's recorded size, else its text's.
+pub fn argument_bytes(args: &Value) -> usize {
+    let recorded = (args.as_object())
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.get(CUT)?.get("bytes")?.as_u64());
+    match recorded {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => args.to_string().len(),
+    }
+}
+
 /// What became of one tool call. The rules apply in this order: the call is counted; past the
-/// step budget it is refused; a tool not among the task's is unlisted; arguments that do not
-/// fit the input schema are invalid; a fault due on this call of the tool answers in its place
-/// (after running it, for a fault that `landed`); otherwise the tool runs.
+/// step budget it is refused; a tool not among the task's is unlisted; arguments over
+/// [`MAX_ARGUMENT_BYTES`] or that do not fit the input schema are invalid; a fault due on this
+/// call of the tool answers in its place (after running it, for a fault that `landed`);
+/// otherwise the tool runs. Neither of the first two reads the arguments, so a trace need not
+/// keep them whole for its replay to agree.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallOutcome {
     /// The call came after the task's `max_steps` calls (`call` is its 1-based number).
@@ -117,6 +148,13 @@ impl<T: Borrow<Task>> TaskRun<T> {
         }
         if !task.available_tools.iter().any(|t| t == tool) {
             return CallOutcome::Unlisted;
+        }
+        let bytes = argument_bytes(args);
+        if bytes > MAX_ARGUMENT_BYTES {
+            return CallOutcome::InvalidArguments(ToolError::invalid(format!(
+                "the arguments take {bytes} bytes of JSON; a call may send at most \
+                 {MAX_ARGUMENT_BYTES}"
+            )));
         }
         if let Err(e) = check_arguments(tool, args) {
             return CallOutcome::InvalidArguments(e);
