@@ -11,7 +11,6 @@ use rmcp::model::{
     PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::Value;
@@ -170,12 +169,16 @@ pub(crate) fn router(gateway: Arc<Gateway>) -> Router {
     config.max_request_body_bytes = MAX_REQUEST_BYTES;
     let service = StreamableHttpService::new(
         move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
+        gateway.sessions().clone(),
         config,
     );
     Router::new()
         .route_service("/mcp/{run}/{server}", service)
         .layer(axum::middleware::from_fn(session_end))
+        .layer(axum::middleware::from_fn_with_state(
+            gateway.clone(),
+            crate::sessions::bound,
+        ))
         .layer(axum::middleware::from_fn_with_state(gateway, guard))
 }
 

@@ -15,10 +15,12 @@
 mod guard;
 mod handler;
 mod registry;
+mod sessions;
 pub mod trace;
 
 pub use guard::GatewayConfig;
 pub use registry::{ClosedRun, Gateway, MAX_EVENTS, OpenRun};
+pub use sessions::MAX_SESSIONS;
 
 use axum::Router;
 use std::sync::Arc;

@@ -8,6 +8,7 @@ use mcpbench_scoring::RunCounts;
 use mcpbench_sim::verify::Run;
 use mcpbench_tasks::{CallOutcome, Task, TaskRun};
 use mcpbench_world::{WorldError, catalog};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -39,6 +40,8 @@ struct RunState {
     revisions: Vec<String>,
     /// Requests refused unrecorded, past [`MAX_EVENTS`].
     refused: u32,
+    /// The MCP sessions opened on the run's servers: `(server, session id)`.
+    sessions: Vec<(String, String)>,
 }
 
 impl RunState {
@@ -135,6 +138,8 @@ impl ClosedRun {
 pub struct Gateway {
     runs: Mutex<HashMap<String, Arc<LiveRun>>>,
     pub(crate) config: GatewayConfig,
+    /// The MCP sessions of every run (each run's are closed with it).
+    sessions: Arc<LocalSessionManager>,
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -148,7 +153,39 @@ impl Gateway {
         Arc::new(Self {
             runs: Mutex::new(HashMap::new()),
             config,
+            sessions: crate::sessions::manager(),
         })
+    }
+
+    pub(crate) fn sessions(&self) -> &Arc<LocalSessionManager> {
+        &self.sessions
+    }
+
+    /// How many MCP sessions are open, over every run.
+    pub async fn open_sessions(&self) -> usize {
+        self.sessions.sessions.read().await.len()
+    }
+
+    /// Notes session `id` made on `server` of `run_id`: whether the run (still open) has room
+    /// for it ([`crate::sessions::MAX_SESSIONS`] on each server).
+    pub(crate) fn note_session(&self, run_id: &str, server: &str, id: &str) -> bool {
+        let Some(live) = self.get(run_id) else {
+            return false;
+        };
+        let mut state = live.state.lock().expect("run lock");
+        let on_server = state.sessions.iter().filter(|(s, _)| s == server).count();
+        if state.run.is_none() || on_server >= crate::sessions::MAX_SESSIONS {
+            return false;
+        }
+        state.sessions.push((server.to_string(), id.to_string()));
+        true
+    }
+
+    /// Forgets session `id` of `run_id`, which its agent ended.
+    pub(crate) fn forget_session(&self, run_id: &str, id: &str) {
+        if let Some(live) = self.get(run_id) {
+            (live.state.lock().expect("run lock").sessions).retain(|(_, s)| s != id);
+        }
     }
 
     /// Opens a run of `task`: a fresh world from its initial state, a new id and token.
@@ -171,6 +208,7 @@ impl Gateway {
                 events: Vec::new(),
                 revisions: Vec::new(),
                 refused: 0,
+                sessions: Vec::new(),
             }),
         };
         self.runs
@@ -186,6 +224,12 @@ impl Gateway {
         // Requests in flight hold a clone of the Arc; take the state out from under them.
         let mut state = live.state.lock().expect("run lock");
         let run = state.run.take()?;
+        // Its sessions end with it, and the streams open on them.
+        let sessions = std::mem::take(&mut state.sessions);
+        crate::sessions::close(
+            &self.sessions,
+            sessions.into_iter().map(|(_, id)| id).collect(),
+        );
         Some(ClosedRun {
             events: std::mem::take(&mut state.events),
             counts: run.counts(),

@@ -208,3 +208,83 @@ async fn only_the_two_revisions_are_offered_and_the_trace_records_the_agreed_one
         "the header lists what was spoken"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_holds_a_few_sessions_per_server_and_they_end_with_it() {
+    let (gw, _runner) = common::runner(Duration::from_secs(5)).await;
+    let task = common::dev_task("fs-");
+    let open = gw.gateway.open_run(task.clone()).unwrap();
+    let url = format!("{}/mcp/{}/filesystem", gw.base_url, open.run_id);
+    let http = reqwest::Client::new();
+    let bearer = format!("Bearer {}", open.token);
+    // An agent looping `initialize`, with a large client name: a few sessions, then refusals.
+    let mut sessions = Vec::new();
+    let mut refused = 0;
+    for _ in 0..12 {
+        let mut body = initialize();
+        body["params"]["clientInfo"]["name"] = json!("n".repeat(100_000));
+        let r = http
+            .post(&url)
+            .header("authorization", &bearer)
+            .header("accept", "application/json, text/event-stream")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        match r.status() {
+            StatusCode::OK => {
+                sessions.push(r.headers()["mcp-session-id"].to_str().unwrap().to_string())
+            }
+            StatusCode::TOO_MANY_REQUESTS => {
+                let text = r.text().await.unwrap();
+                assert!(text.contains("the most one run may"), "{text}");
+                refused += 1;
+            }
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(sessions.len(), mcpbench_gateway::MAX_SESSIONS);
+    assert_eq!(refused, 12 - mcpbench_gateway::MAX_SESSIONS);
+    assert_eq!(
+        gw.gateway.open_sessions().await,
+        mcpbench_gateway::MAX_SESSIONS
+    );
+
+    // A stream open on one of them, as an agent listening for the server's messages keeps.
+    let session = |r: reqwest::RequestBuilder| {
+        r.header("authorization", &bearer)
+            .header("mcp-session-id", &sessions[0])
+            .header("mcp-protocol-version", "2025-11-25")
+    };
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let r = session(http.post(&url))
+        .header("accept", "application/json, text/event-stream")
+        .json(&initialized)
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let mut stream = session(http.get(&url))
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+
+    // The run closes: its sessions go, and the stream ends.
+    gw.gateway.close_run(&open.run_id).unwrap();
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Ok(Some(_)) = stream.chunk().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the stream outlived its run");
+    let mut left = usize::MAX;
+    for _ in 0..50 {
+        left = gw.gateway.open_sessions().await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, 0, "the run's sessions are closed with it");
+}
