@@ -165,3 +165,106 @@ pub fn to_jsonl(lines: &[Line]) -> String {
     }
     out
 }
+
+/// Cuts the largest tool results of `lines` ([`mcpbench_tasks::cut`]: their size and digest
+/// stay) until the trace's JSON Lines take at most `limit` bytes, and gives how many it cut.
+/// A run's calls are bounded in number and size, but a result is the world's answer, so a
+/// trace of many large reads could still outgrow what a store takes: it is kept, cut, rather
+/// than refused (a refusal would be ours, and the run would go again). The replay of a trace
+/// reads arguments, never results, so a cut trace replays the same.
+pub fn fit(lines: &mut [Line], limit: usize) -> usize {
+    let mut size = to_jsonl(lines).len();
+    let mut by_size: Vec<(usize, usize)> = (lines.iter().enumerate())
+        .filter_map(|(i, l)| match l {
+            Line::Event(e) => (e.result.as_ref())
+                .filter(|r| r.get(mcpbench_tasks::CUT).is_none())
+                .map(|r| (r.to_string().len(), i)),
+            _ => None,
+        })
+        .collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    let mut cut = 0;
+    for (bytes, i) in by_size {
+        if size <= limit {
+            break;
+        }
+        if let Line::Event(e) = &mut lines[i]
+            && let Some(result) = e.result.take()
+        {
+            let kept = mcpbench_tasks::cut(&result);
+            size = size + kept.to_string().len() - bytes;
+            e.result = Some(kept);
+            cut += 1;
+        }
+    }
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(seq: u32, result: Value) -> Line {
+        Line::Event(Event {
+            seq,
+            start_us: 0,
+            end_us: 0,
+            server: "filesystem".into(),
+            method: "tools/call".into(),
+            protocol: None,
+            tool: Some("read_text_file".into()),
+            arguments: Some(serde_json::json!({"path": "/a"})),
+            outcome: Outcome::Ok,
+            result: Some(result),
+            error: None,
+            hallucinated: false,
+            invalid_arguments: false,
+            over_budget: false,
+            injected_fault: false,
+            distractor: false,
+            request_bytes: 13,
+            response_bytes: 0,
+        })
+    }
+
+    #[test]
+    fn a_trace_is_fitted_by_cutting_its_largest_results_first() {
+        let mut lines = vec![
+            event(1, Value::String("a".repeat(10_000))),
+            event(2, Value::String("b".repeat(100))),
+            event(3, Value::String("c".repeat(50_000))),
+        ];
+        let whole = to_jsonl(&lines).len();
+        assert_eq!(
+            fit(&mut lines, whole),
+            0,
+            "a trace within the limit is left whole"
+        );
+        assert_eq!(fit(&mut lines, 20_000), 1);
+        assert!(to_jsonl(&lines).len() <= 20_000);
+        let Line::Event(third) = &lines[2] else {
+            unreachable!()
+        };
+        assert_eq!(
+            third.result.as_ref().unwrap()[mcpbench_tasks::CUT]["bytes"],
+            50_002
+        );
+        let Line::Event(first) = &lines[0] else {
+            unreachable!()
+        };
+        assert_eq!(first.result, Some(Value::String("a".repeat(10_000))));
+        assert_eq!(fit(&mut lines, 1_000), 1, "then the next largest");
+        let Line::Event(first) = &lines[0] else {
+            unreachable!()
+        };
+        assert!(
+            first
+                .result
+                .as_ref()
+                .unwrap()
+                .get(mcpbench_tasks::CUT)
+                .is_some()
+        );
+        assert!(to_jsonl(&lines).len() <= 1_000);
+    }
+}

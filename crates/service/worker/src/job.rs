@@ -116,6 +116,17 @@ impl Worker {
             "runs/{}/{}-{}-e{}.jsonl",
             claim.submission_id, claim.task_id, claim.trial, claim.epoch
         );
+        // Kept within what the store takes (with room for sealing), so a run that read much
+        // is stored, cut, at the first attempt rather than failing the store on our side.
+        let limit = (mcpbench_storage::MAX_TRACE_BYTES - (1 << 20)) as usize;
+        let mut result = result;
+        let cut = trace::fit(&mut result.trace, limit);
+        if cut > 0 {
+            tracing::warn!(
+                cut,
+                "a trace over the store's limit was kept with its largest results cut"
+            );
+        }
         let mut bytes = trace::to_jsonl(&result.trace).into_bytes();
         let mut logs = logs;
         // A private task's run is sealed at rest like the task (tool results come from its
