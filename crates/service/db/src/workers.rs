@@ -48,12 +48,18 @@ pub async fn announce(
     Ok(())
 }
 
-/// The gateway URL of the worker that announced `route`, if one did.
-pub async fn gateway_of(pool: &PgPool, route: &str) -> Result<Option<String>, DbError> {
-    let gateway = sqlx::query_scalar!("SELECT gateway FROM workers WHERE route = $1", route)
-        .fetch_optional(pool)
-        .await?;
-    Ok(gateway.flatten())
+/// Every announced route with its worker's gateway URL (one row per worker this database
+/// knows: a few).
+pub async fn routes(pool: &PgPool) -> Result<Vec<(String, String)>, DbError> {
+    let rows = sqlx::query!(
+        "SELECT route, gateway FROM workers WHERE route IS NOT NULL AND gateway IS NOT NULL"
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| Some((r.route?, r.gateway?)))
+        .collect())
 }
 
 /// Whether a worker that can run Docker images has reported within `within`.

@@ -5,14 +5,15 @@
 //! worker draws a route key when it starts (8 hex digits), records it in `workers` with the
 //! address its gateway listens on inside the deployment, and opens runs as
 //! `run_<route>_<random>`. This layer serves `/mcp/{run}/{server}` on the public address, reads
-//! the route out of the id, looks the worker's gateway up (once per worker: a route never
-//! changes its worker, a restarted worker draws a new one) and forwards the request there,
+//! the route out of the id, looks the worker's gateway up (remembered: a route never changes
+//! its worker, a restarted worker draws a new one) and forwards the request there,
 //! streaming both ways (Streamable HTTP answers with server-sent events).
 //!
 //! Why this and not workers forwarding to each other: it keeps workers private (only this layer
 //! and the API are public), it is stateless (any number of copies, in the API's process, where
 //! it is mounted, or behind the same ingress), and it needs no write per run: the id carries
-//! the route, so the database is read once per worker, not once per request or per run.
+//! the route, so the database is read at most once a second (all routes at once), not once
+//! per request or per run, however many made-up ids arrive.
 //!
 //! The worker's own gateway still checks everything (Host, Origin, the run's token): this layer
 //! only chooses where a request goes, and passes `Host` on unchanged for that check. An id
@@ -31,20 +32,17 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::json;
 use sqlx::PgPool;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
 
 /// How many hex digits a route key has.
 pub const ROUTE_LEN: usize = 8;
-/// How long a route no worker holds is remembered as such (so that made-up ids cost one
-/// database read per key and period, not one per request).
-const MISSING_FOR: Duration = Duration::from_secs(5);
-/// Routes remembered at most; past it the memory starts over (workers are few, routes of
-/// workers long gone are the only thing that accumulates).
-const MAX_KNOWN: usize = 4096;
-/// Database reads for routes at once; more wait.
-const LOOKUPS: usize = 8;
+/// How often at most the routes are read from the database: a request for a route not known
+/// yet waits for the next read (at most this long) rather than causing one, so made-up ids
+/// cost the database one read a period however many arrive, and a worker that has just
+/// announced its route is found within it.
+const REREAD: Duration = Duration::from_secs(1);
 
 /// The route key in a run id, `run_<route>_<random>`; `None` for ids without one.
 pub fn route_of(run_id: &str) -> Option<&str> {
@@ -61,17 +59,23 @@ pub fn new_route() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-enum Known {
-    At(String),
-    Missing(Instant),
+/// The routes as last read.
+#[derive(Default)]
+struct Table {
+    gateways: HashMap<String, String>,
+    /// When the last read began.
+    read_at: Option<Instant>,
 }
 
 /// The routing layer's state: where each route's gateway is, and the client that forwards.
 pub struct Routes {
     pool: PgPool,
     http: Client<HttpConnector, Body>,
-    known: Mutex<HashMap<String, Known>>,
-    lookups: Semaphore,
+    table: Mutex<Table>,
+    /// Held by the one request that reads the routes (and waits for its turn to).
+    reading: tokio::sync::Mutex<()>,
+    /// Reads of the routes so far.
+    reads: AtomicU64,
 }
 
 impl Routes {
@@ -85,40 +89,46 @@ impl Routes {
         Arc::new(Self {
             pool,
             http,
-            known: Mutex::new(HashMap::new()),
-            lookups: Semaphore::new(LOOKUPS),
+            table: Mutex::new(Table::default()),
+            reading: tokio::sync::Mutex::new(()),
+            reads: AtomicU64::new(0),
         })
     }
 
-    /// The gateway of the worker holding `route` (`http://host:port`), if any does.
-    async fn gateway(&self, route: &str) -> Result<Option<String>, mcpbench_db::DbError> {
-        if let Some(known) = self.recall(route) {
-            return Ok(known);
-        }
-        let _turn = self.lookups.acquire().await.expect("never closed");
-        // Another request may have looked it up while this one waited.
-        if let Some(known) = self.recall(route) {
-            return Ok(known);
-        }
-        let found = mcpbench_db::workers::gateway_of(&self.pool, route).await?;
-        let mut known = self.known.lock().expect("never poisoned");
-        if known.len() >= MAX_KNOWN {
-            known.clear();
-        }
-        let entry = match &found {
-            Some(url) => Known::At(url.clone()),
-            None => Known::Missing(Instant::now()),
-        };
-        known.insert(route.to_string(), entry);
-        Ok(found)
+    /// How many times the routes were read from the database.
+    pub fn reads(&self) -> u64 {
+        self.reads.load(Ordering::Relaxed)
     }
 
-    fn recall(&self, route: &str) -> Option<Option<String>> {
-        match self.known.lock().expect("never poisoned").get(route)? {
-            Known::At(url) => Some(Some(url.clone())),
-            Known::Missing(at) if at.elapsed() < MISSING_FOR => Some(None),
-            Known::Missing(_) => None,
+    /// The gateway of the worker holding `route` (`http://host:port`), if any does. A route
+    /// never changes its worker, so a known one is answered from memory; one not known is
+    /// answered by the first read of the routes that begins after it was asked for.
+    async fn gateway(&self, route: &str) -> Result<Option<String>, mcpbench_db::DbError> {
+        let asked = Instant::now();
+        if let Some(url) = self.known(route) {
+            return Ok(Some(url));
         }
+        let _turn = self.reading.lock().await;
+        let last = self.table.lock().expect("never poisoned").read_at;
+        if last.is_some_and(|at| at >= asked) {
+            return Ok(self.known(route));
+        }
+        if let Some(wait) = last.map(|at| (at + REREAD).saturating_duration_since(Instant::now())) {
+            tokio::time::sleep(wait).await;
+        }
+        let read_at = Instant::now();
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        let gateways = mcpbench_db::workers::routes(&self.pool).await?;
+        let mut table = self.table.lock().expect("never poisoned");
+        table.gateways = gateways.into_iter().collect();
+        table.read_at = Some(read_at);
+        Ok(table.gateways.get(route).cloned())
+    }
+
+    fn known(&self, route: &str) -> Option<String> {
+        (self.table.lock().expect("never poisoned").gateways)
+            .get(route)
+            .cloned()
     }
 }
 

@@ -179,3 +179,57 @@ async fn what_names_no_worker_or_a_gone_one_is_answered_here() {
     let body: serde_json::Value = answer.json().await.unwrap();
     assert!(body["error"].as_str().unwrap().contains("not answering"));
 }
+
+#[tokio::test]
+async fn made_up_ids_cost_the_database_one_read_a_second() {
+    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
+    let url = cluster.create_database("route").unwrap();
+    let pool = mcpbench_db::connect(&url, 4).await.unwrap();
+    mcpbench_db::migrate(&pool).await.unwrap();
+    let routes = Routes::new(pool.clone());
+    let app = router(routes.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let public = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let http = reqwest::Client::new();
+
+    // A burst of ids under routes nobody announced, as a prober sends them.
+    let answers = futures_util::future::join_all((0..40).map(|_| {
+        http.post(format!("{public}/mcp/run_{}_00/github", new_route()))
+            .send()
+    }))
+    .await;
+    for answer in answers {
+        assert_eq!(answer.unwrap().status(), 401);
+    }
+    assert!(
+        routes.reads() <= 2,
+        "{} reads for 40 made-up ids",
+        routes.reads()
+    );
+
+    // A worker that announces itself now is found by the next read.
+    let gateway = gateway(None).await;
+    let route = new_route();
+    mcpbench_db::workers::announce(&pool, "new", false, &route, &gateway)
+        .await
+        .unwrap();
+    let answer = http
+        .post(format!("{public}/mcp/run_{route}_00/github"))
+        .bearer_auth("t")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let reads = routes.reads();
+    // Known now: answered from memory.
+    for _ in 0..5 {
+        let answer = http
+            .post(format!("{public}/mcp/run_{route}_01/github"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+    }
+    assert_eq!(routes.reads(), reads);
+}
