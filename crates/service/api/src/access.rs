@@ -133,6 +133,7 @@ mod tests {
             trace_key: None,
             created_at: time::OffsetDateTime::UNIX_EPOCH,
             analysis: None,
+            attempts: 1,
         }
     }
 

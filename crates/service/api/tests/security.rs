@@ -326,7 +326,16 @@ async fn the_monthly_quota_limits_private_sets_only() {
                           "endpoint_url": "http://127.0.0.1:9/", "set": set});
         svc_ref.post("/submissions", Some(token_ref), &body).await
     };
+    let (status, first) = submit("2026-11").await;
+    assert_eq!(status, 202);
     assert_eq!(submit("2026-11").await.0, 202);
+    // One failed on our side before any run was recorded: it showed nothing, and is not
+    // counted.
+    sqlx::query("UPDATE submissions SET status = 'failed' WHERE id = $1::uuid")
+        .bind(first["id"].as_str().unwrap())
+        .execute(&svc.pool)
+        .await
+        .unwrap();
     assert_eq!(submit("2026-11").await.0, 202);
     let r = svc
         .http

@@ -115,6 +115,7 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
     assert_eq!(status, 200);
     let runs = page["runs"].as_array().unwrap();
     assert_eq!(runs.len() as i64, n);
+    assert!(runs.iter().all(|r| r["attempts"] == 1), "{page}");
     let run_id = runs[0]["id"].as_str().unwrap();
     // Paged by `after`: what the schema allows is answered (a trial past every trial is after
     // them all), what it does not is a 400.

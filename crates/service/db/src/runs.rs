@@ -51,6 +51,8 @@ pub struct Run {
     /// What the trace shows beyond the verdict (its failure's evidence withheld on a live
     /// private set); `None` for runs recorded before analyses were stored.
     pub analysis: Option<RunAnalysis>,
+    /// How many times its job was run: 1, unless our side failed and it ran again.
+    pub attempts: u32,
 }
 
 /// A count as Postgres keeps it (it has no unsigned integers; a CHECK keeps counts from
@@ -119,6 +121,7 @@ struct RunRow {
     trace_key: Option<String>,
     created_at: OffsetDateTime,
     analysis: Option<Json<RunAnalysis>>,
+    attempts: i32,
 }
 
 impl From<RunRow> for Run {
@@ -148,6 +151,7 @@ impl From<RunRow> for Run {
             trace_key: r.trace_key,
             created_at: r.created_at,
             analysis: r.analysis.map(|a| a.0),
+            attempts: loaded_count(r.attempts),
         }
     }
 }
@@ -246,8 +250,9 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Option<Run>, DbError> {
                   r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at,
-                  r.analysis AS "analysis: Json<RunAnalysis>"
+                  r.analysis AS "analysis: Json<RunAnalysis>", j.attempts
            FROM runs r JOIN submissions s ON s.id = r.submission_id
+           JOIN jobs j ON j.id = r.job_id
            JOIN task_sets t ON t.id = s.set_id
            JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
            WHERE r.id = $1"#,
@@ -273,8 +278,9 @@ pub async fn list(
                   r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason",
                   r.detail, r.tool_calls, r.hallucinated_calls, r.invalid_calls,
                   r.errors_observed, r.budget_exceeded, r.duration_ms, r.trace_key, r.created_at,
-                  r.analysis AS "analysis: Json<RunAnalysis>"
+                  r.analysis AS "analysis: Json<RunAnalysis>", j.attempts
            FROM runs r JOIN submissions s ON s.id = r.submission_id
+           JOIN jobs j ON j.id = r.job_id
            JOIN task_sets t ON t.id = s.set_id
            JOIN set_tasks st ON st.set_id = s.set_id AND st.task_id = r.task_id
            WHERE r.submission_id = $1

@@ -30,6 +30,10 @@ pub struct RunView {
     /// withheld while the task is sealed. Absent for runs recorded before analyses existed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<RunAnalysis>,
+    /// How many times the run's job was run: 1, unless our side failed (a harness error, a
+    /// worker lost) and it ran again. What an agent causes is its own failure, scored at the
+    /// first attempt.
+    pub attempts: u32,
 }
 
 /// A duration known only to fall in `[at_least_ms, below_ms)`.
@@ -70,6 +74,7 @@ impl From<&runs::Run> for RunView {
                 }
                 a
             }),
+            attempts: r.attempts,
         }
     }
 }

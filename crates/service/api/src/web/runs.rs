@@ -118,6 +118,8 @@ fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup 
             dt { "Tool calls" } dd { (run.counts.tool_calls) " (" (run.counts.hallucinated_calls) " hallucinated, "
                 (run.counts.invalid_calls) " with invalid arguments, " (run.counts.errors_observed) " errors seen)" }
             dt { "Duration" } dd { (whole_ms(run.duration_ms)) }
+            dt { "Attempts" } dd { (run.attempts)
+                @if run.attempts > 1 { " (our side failed before, and it ran again)" } }
             @if let Some(h) = header {
                 dt { "Step budget" } dd { (h["max_steps"]) }
                 dt { "Servers" } dd { (join(&h["servers"])) }
@@ -338,6 +340,7 @@ mod tests {
             trace_key: None,
             created_at: time::OffsetDateTime::UNIX_EPOCH,
             analysis: None,
+            attempts: 1,
         };
         let logs = junk.as_bytes().repeat(10);
         let page = body("Run", &run, &trace, Some(&logs)).into_string();

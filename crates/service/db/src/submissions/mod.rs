@@ -208,10 +208,14 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         }
     }
     if let Some(quota) = quota {
+        // A submission that failed on our side before any of its runs was recorded showed its
+        // vendor nothing of the set: it does not use the quota.
         let used = sqlx::query_scalar!(
-            r#"SELECT count(*) AS "n!" FROM submissions
-               WHERE vendor_id = $1 AND set_id = $2
-                 AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"#,
+            r#"SELECT count(*) AS "n!" FROM submissions s
+               WHERE s.vendor_id = $1 AND s.set_id = $2
+                 AND s.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+                 AND NOT (s.status = 'failed'
+                          AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.submission_id = s.id))"#,
             s.vendor_id,
             s.set_id
         )
