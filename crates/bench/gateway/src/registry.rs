@@ -76,11 +76,9 @@ pub(crate) fn kept_name(text: &str) -> String {
     format!("{}...({} bytes)", &text[..end], text.len())
 }
 
-/// The answer to a request past [`MAX_EVENTS`].
-fn too_many() -> Answer {
-    Answer::Refused(format!(
-        "this run has made {MAX_EVENTS} requests, the most one run may; give your answer"
-    ))
+/// What a request past [`MAX_EVENTS`] is told.
+fn too_many() -> String {
+    format!("this run has made {MAX_EVENTS} requests, the most one run may; give your answer")
 }
 
 /// What an agent gets back from a call.
@@ -298,10 +296,7 @@ impl LiveRun {
         let response_bytes = result.as_ref().map_or(0, |r| r.to_string().len() as u64);
         let mut state = self.state.lock().expect("run lock");
         if !state.room() {
-            let Answer::Refused(why) = too_many() else {
-                unreachable!()
-            };
-            return Err(why);
+            return Err(too_many());
         }
         state.note_revision(p.protocol.as_deref());
         let seq = state.events.len() as u32 + 1;
@@ -338,7 +333,7 @@ impl LiveRun {
         p.tool = Some(tool.clone());
         let mut state = self.state.lock().expect("run lock");
         if state.run.is_some() && !state.room() {
-            return too_many();
+            return Answer::Refused(too_many());
         }
         state.note_revision(p.protocol.as_deref());
         let Some(run) = state.run.as_mut() else {

@@ -211,6 +211,14 @@ impl Runner {
                 started,
             );
         }
+        if closed.refused_requests > 0 {
+            // The run's id, never its task: this line can be of a private set's run.
+            tracing::warn!(
+                run = %open.run_id,
+                refused = closed.refused_requests,
+                "an agent went on past the requests one run may make"
+            );
+        }
         let counts = closed.counts;
         let (reason, detail) = if counts.budget_exceeded {
             (
