@@ -6,9 +6,10 @@
 //! it) and posts the body to the vendor's base URL through the worker's egress client, whose
 //! policy was checked against the URL before the run and checks every address it connects to.
 //! The model's answer goes back as it came (status, `content-type`, `retry-after`, body), so an
-//! OpenAI SDK in the image sees its model. Bounded: the request's size, the answer's size, the
-//! time of one call, and the calls at once; a failure is answered with a short JSON error that
-//! names its kind, never the key.
+//! OpenAI SDK in the image sees its model. Bounded: the request's size, the answer's size (an
+//! answer over 1 MiB is streamed on, not held, and cut past 16 MiB), the time of one call, and
+//! the calls at once; a failure is answered with a short JSON error that names its kind, never
+//! the key.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -26,6 +27,8 @@ use tokio::sync::Semaphore;
 pub(crate) const MAX_REQUEST: usize = 4 << 20;
 /// The largest answer relayed back.
 pub(crate) const MAX_ANSWER: usize = 16 << 20;
+/// The most of an answer held before it is streamed on (a completion is a few KiB).
+const BUFFERED: usize = 1 << 20;
 /// How long one call may take, from the request to the answer's last byte.
 const CALL_TIMEOUT: Duration = Duration::from_secs(120);
 /// Calls to the model at once from one run; more wait their turn.
@@ -109,23 +112,48 @@ async fn complete(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
             headers.insert(name, value);
         }
     }
+    // An answer that ends within BUFFERED is relayed whole; a longer one is streamed on as it
+    // comes (and cut past MAX_ANSWER), so a run's calls in flight hold a bounded few MiB
+    // rather than whole answers.
     let mut bytes = Vec::new();
     loop {
         match answer.chunk().await {
-            Ok(Some(chunk)) if bytes.len() + chunk.len() <= MAX_ANSWER => {
-                bytes.extend_from_slice(&chunk)
+            Ok(Some(chunk)) => {
+                bytes.extend_from_slice(&chunk);
+                if bytes.len() > BUFFERED {
+                    break;
+                }
             }
-            Ok(Some(_)) => {
-                return refusal(
-                    StatusCode::BAD_GATEWAY,
-                    &format!("the model's answer is over {} MiB", MAX_ANSWER >> 20),
-                );
-            }
-            Ok(None) => break,
+            Ok(None) => return (status, headers, bytes).into_response(),
             Err(e) => return unreachable(&e),
         }
     }
-    (status, headers, bytes).into_response()
+    let first = Bytes::from(bytes);
+    let rest = futures_util::stream::unfold(
+        (Some(first), answer, 0usize),
+        |(first, mut answer, sent)| async move {
+            if sent > MAX_ANSWER {
+                // Cut already: nothing more.
+                return None;
+            }
+            let chunk = match first {
+                Some(first) => first,
+                None => match answer.chunk().await {
+                    Ok(Some(chunk)) => chunk,
+                    Ok(None) => return None,
+                    Err(e) => return Some((Err(std::io::Error::other(e)), (None, answer, sent))),
+                },
+            };
+            let sent = sent + chunk.len();
+            if sent > MAX_ANSWER {
+                tracing::debug!("a model's answer went over the relay's limit; cut");
+                let over = std::io::Error::other("the model's answer is over the relay's limit");
+                return Some((Err(over), (None, answer, sent)));
+            }
+            Some((Ok(chunk), (None, answer, sent)))
+        },
+    );
+    (status, headers, axum::body::Body::from_stream(rest)).into_response()
 }
 
 /// The model could not be reached, or its answer broke off: said by kind only (the error's
@@ -239,15 +267,23 @@ mod tests {
         let big = vec![b'x'; MAX_REQUEST + 1];
         let (status, _, _) = ask(&format!("{url}/chat/completions"), big).await;
         assert_eq!(status, 413);
-        // An answer over the cap.
-        let (url, _guard) = relay(&model(200, Some(MAX_ANSWER + 1)).await).await;
+        // A long answer is streamed on whole; one over the cap is cut, so the image never
+        // reads it to its end.
+        let (url, _guard) = relay(&model(200, Some(3 * BUFFERED)).await).await;
         let (status, _, body) = ask(&format!("{url}/chat/completions"), "{}").await;
-        assert_eq!(status, 502);
+        assert_eq!(status, 200);
+        assert_eq!(body.as_str().map(str::len), Some(3 * BUFFERED));
+        let (url, _guard) = relay(&model(200, Some(MAX_ANSWER + 1)).await).await;
+        let answer = reqwest::Client::new()
+            .post(format!("{url}/chat/completions"))
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        let read = answer.bytes().await;
         assert!(
-            body["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("16 MiB")
+            read.as_ref().is_err() || read.as_ref().is_ok_and(|b| b.len() <= MAX_ANSWER),
+            "an answer over the cap came through whole"
         );
         // A model that is not there.
         let (url, _guard) = relay("http://127.0.0.1:9/v1?key=sk-in-the-query").await;
