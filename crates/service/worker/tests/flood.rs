@@ -8,14 +8,13 @@ mod support;
 use axum::Json;
 use axum::body::Bytes;
 use axum::routing::post;
-use mcpbench_db::submissions;
 use mcpbench_runner::AgentRequest;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn flood() -> axum::Router {
     axum::Router::new().route(
@@ -52,19 +51,7 @@ fn flood() -> axum::Router {
 async fn a_run_that_floods_the_gateway_is_stored_and_scored_once() {
     let s = support::setup(flood(), 1).await;
     let (_worker, _stop) = support::worker(&s, Duration::from_secs(1)).await;
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let (status, _, _) = submissions::progress(&s.pool, s.submission).await.unwrap();
-        if status == mcpbench_db::SubmissionStatus::Completed {
-            break;
-        }
-        assert!(
-            status != mcpbench_db::SubmissionStatus::Failed,
-            "the submission failed on our side"
-        );
-        assert!(Instant::now() < deadline, "the submission did not complete");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    support::completed(&s).await;
     let attempts: Vec<i32> = sqlx::query_scalar("SELECT attempts FROM jobs")
         .fetch_all(&s.pool)
         .await

@@ -6,8 +6,8 @@ mod support;
 
 use axum::routing::post;
 use http::StatusCode;
-use mcpbench_db::{runs, submissions};
-use std::time::{Duration, Instant};
+use mcpbench_db::runs;
+use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_error_body_with_nul_bytes_is_recorded_as_the_agents_error() {
@@ -17,19 +17,7 @@ async fn an_error_body_with_nul_bytes_is_recorded_as_the_agents_error() {
     );
     let s = support::setup(agent, 2).await;
     let (_worker, _stop) = support::worker(&s, Duration::from_secs(1)).await;
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let (status, _, _) = submissions::progress(&s.pool, s.submission).await.unwrap();
-        if status == mcpbench_db::SubmissionStatus::Completed {
-            break;
-        }
-        assert!(
-            status != mcpbench_db::SubmissionStatus::Failed,
-            "the submission failed on our side"
-        );
-        assert!(Instant::now() < deadline, "the submission did not complete");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    support::completed(&s).await;
     let failures = runs::failures(&s.pool, s.submission).await.unwrap();
     assert_eq!(failures.len(), 1);
     assert_eq!(

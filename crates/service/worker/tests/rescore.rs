@@ -5,11 +5,11 @@
 mod support;
 
 use mcpbench_agents::{AgentKind, router};
-use mcpbench_db::{SubmissionStatus, runs, submissions};
+use mcpbench_db::{runs, submissions};
 use mcpbench_storage::TraceStore;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const TASKS: usize = 12;
 
@@ -21,27 +21,13 @@ fn first_tasks() -> Vec<Arc<mcpbench_tasks::Task>> {
     tasks.into_iter().map(Arc::new).collect()
 }
 
-async fn completed(s: &support::Setup) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let (status, _, _) = submissions::progress(&s.pool, s.submission).await.unwrap();
-        match status {
-            SubmissionStatus::Completed => return,
-            SubmissionStatus::Failed => panic!("the submission failed on our side"),
-            _ => {}
-        }
-        assert!(Instant::now() < deadline, "the submission did not complete");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rescoring_from_the_traces_gives_the_same_numbers() {
     let tasks = first_tasks();
     // The heuristic agent passes some tasks and fails others in several ways.
     let s = support::setup(router(AgentKind::Heuristic, &tasks, b"k"), TASKS).await;
     let (_worker, stop) = support::worker(&s, Duration::from_secs(1)).await;
-    completed(&s).await;
+    support::completed(&s).await;
     stop.send(true).unwrap();
 
     let recorded = runs::stored(&s.pool, s.submission).await.unwrap();
@@ -157,7 +143,7 @@ async fn a_submission_at_a_distractor_level_rescores_on_its_variants() {
         .await
         .unwrap();
     let (_worker, stop) = support::worker(&s, Duration::from_secs(1)).await;
-    completed(&s).await;
+    support::completed(&s).await;
     stop.send(true).unwrap();
     let scores = submissions::find(&s.pool, s.submission)
         .await

@@ -102,3 +102,21 @@ pub async fn worker_with(
     });
     (handle, stop)
 }
+
+/// Waits until the submission completes (panics if it fails on our side, or takes over 120 s).
+pub async fn completed(s: &Setup) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let (status, _, _) = submissions::progress(&s.pool, s.submission).await.unwrap();
+        match status {
+            mcpbench_db::SubmissionStatus::Completed => return,
+            mcpbench_db::SubmissionStatus::Failed => panic!("the submission failed on our side"),
+            _ => {}
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the submission did not complete"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
