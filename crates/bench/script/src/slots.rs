@@ -129,12 +129,39 @@ fn candidates(text: &str) -> Vec<Value> {
     }
     out.push(list(" and "));
     out.push(list(" or "));
+    out.push(Value::Array(
+        outside_brackets(text)
+            .into_iter()
+            .map(Value::from)
+            .collect(),
+    ));
     out.push(Value::String(text.to_lowercase()));
     let mut chars = text.chars();
     if let Some(first) = chars.next() {
         out.push(Value::String(first.to_lowercase().chain(chars).collect()));
     }
     out
+}
+
+/// `text` split at each ", " outside brackets: `id (integer, primary key), name (text)` is a
+/// list of two.
+fn outside_brackets(text: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut cuts = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 && text[i + 1..].starts_with(' ') => {
+                cuts.push(&text[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    cuts.push(&text[start..]);
+    cuts
 }
 
 /// The runs of digits (with a sign, a decimal point) in `text`.
@@ -168,6 +195,12 @@ mod tests {
         let c = candidates("Ann, Bo and Cy");
         assert!(c.contains(&serde_json::json!(["Ann", "Bo", "Cy"])));
         assert!(candidates("24.90").contains(&Value::from(2490)));
+        let columns = candidates("id (integer, primary key), email (text, unique), rating");
+        assert!(columns.contains(&serde_json::json!([
+            "id (integer, primary key)",
+            "email (text, unique)",
+            "rating"
+        ])));
     }
 
     #[test]

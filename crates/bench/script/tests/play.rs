@@ -2,7 +2,7 @@
 //! set and much of a month freshly drawn from the public pack, and almost nothing of a month
 //! drawn from the held-out pack, whose families it was not written against. Every figure is
 //! deterministic (the tasks' worlds and the script's play), so each bound is asserted: at most
-//! 5% of the held-out month (0 of 200), at least half of the dev set (dev-v2-10: 101 of 200,
+//! 5% of the held-out month (0 of 200), at least half of the dev set (dev-v2-11: 105 of 200,
 //! with postgres schemas drawn per task, which the script reads before it writes, and
 //! fallbacks whose first choice is open one time in two, which it tries first), and two
 //! fifths of a fresh month, so that a script made weaker is noticed.

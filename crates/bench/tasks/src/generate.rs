@@ -29,13 +29,14 @@ use std::path::Path;
 /// are drawn from the public pack (`mcpbench_pack::generate_public`, families as data); the
 /// templates in Rust ([`templates`]) drew the sets of version 10 and earlier. Version 12
 /// labels each task with its computed difficulty and draws postgres schemas per task; version
-/// 13 draws whether a fallback's first choice is blocked (before, it always was).
-pub const GENERATOR_VERSION: &str = "13";
+/// 13 draws whether a fallback's first choice is blocked (before, it always was); version 14
+/// draws triage handles, the place of the wanted report and who-posted's wording and decoys.
+pub const GENERATOR_VERSION: &str = "14";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2-10";
+pub const DEV_SET: &str = "dev-v2-11";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";

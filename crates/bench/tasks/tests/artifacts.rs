@@ -110,6 +110,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-10",
         "7ad986d9f22f15841de39699de5dcd714eac4bab90545c315d1124aecf8dfdb2",
     ),
+    (
+        "dev-v2-11",
+        "a5c0287ac22fc93f1264cd492b684c13841daf7f7696f9b0cd261ca5c39f9800",
+    ),
 ];
 
 #[test]
