@@ -19,7 +19,6 @@ mod program;
 mod public;
 mod template;
 mod wording;
-mod worlds;
 
 pub use check::{FamilyReport, PackReport, check_families, check_pack, draw_tasks};
 pub use family::{FAMILY_FORMAT, FamilyFile, parse_family};

@@ -39,9 +39,8 @@ pub fn public_templates() -> &'static [AnyTemplate] {
     &PUBLIC.1
 }
 
-/// `count` public tasks from `seed`, none of whose goals repeats or comes near one of `avoid`:
-/// what [`mcpbench_tasks::generate_avoiding`] draws from the templates in Rust, drawn from the
-/// public pack.
+/// `count` public tasks from `seed`, none of whose goals repeats or comes near one of `avoid`,
+/// drawn from the public pack.
 pub fn generate_public(
     seed: u64,
     count: usize,

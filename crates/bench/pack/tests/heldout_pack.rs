@@ -3,8 +3,8 @@
 //! Every family proves over many draws, and a month drawn from the pack gives nothing to the
 //! strategies without skill nor to the heuristic agent (pattern matching without reasoning).
 
-use mcpbench_pack::{Pack, check_pack};
-use mcpbench_tasks::{SERVERS, Source, generate_from, heuristic_passes, templates, tricks_passing};
+use mcpbench_pack::{Pack, check_pack, public_templates};
+use mcpbench_tasks::{SERVERS, Source, generate_from, heuristic_passes, tricks_passing};
 use std::path::Path;
 
 fn heldout() -> Pack {
@@ -33,9 +33,13 @@ fn every_held_out_family_proves_and_the_pack_spans_every_server() {
 fn a_month_drawn_from_the_held_out_pack_gives_nothing_to_pattern_matching() {
     let pack = heldout();
     let families = pack.templates();
-    let public = templates();
-    let month = generate_from(&Source::new(&families, &public), 20_261_201, 40, &[])
-        .expect("a month of 40 draws");
+    let month = generate_from(
+        &Source::new(&families, public_templates()),
+        20_261_201,
+        40,
+        &[],
+    )
+    .expect("a month of 40 draws");
     let tricked: Vec<&str> = (month.iter())
         .filter(|t| !tricks_passing(t).is_empty())
         .map(|t| t.id.as_str())

@@ -2,9 +2,9 @@
 //! public dev set are recognised as their own families from the families' wordings alone, and
 //! no task of a month drawn from the held-out pack is recognised as any public family.
 
-use mcpbench_pack::Pack;
+use mcpbench_pack::{Pack, public_templates};
 use mcpbench_script::Recognizer;
-use mcpbench_tasks::{Source, generate_from, load_dir, templates};
+use mcpbench_tasks::{Source, generate_from, load_dir};
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
@@ -54,8 +54,8 @@ fn a_held_out_month_is_not_recognised_as_public_families() {
     let recognizer = public();
     let heldout = Pack::read(&repo().join("tasks/packs/heldout")).unwrap_or_else(|e| panic!("{e}"));
     let families = heldout.templates();
-    let public = templates();
-    let month = generate_from(&Source::new(&families, &public), 7, 40, &[]).expect("a month");
+    let month =
+        generate_from(&Source::new(&families, public_templates()), 7, 40, &[]).expect("a month");
     let recognised: Vec<String> = month
         .iter()
         .filter(|t| !recognizer.recognize(&t.goal).is_empty())

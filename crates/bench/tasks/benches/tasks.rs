@@ -1,7 +1,8 @@
-//! `cargo bench -p mcpbench-tasks`: how long generating and checking take, each against its
-//! target, measured in one run (median of several repetitions). Prints; asserts nothing.
+//! `cargo bench -p mcpbench-tasks`: how long checking the dev set takes, against its target
+//! (median of several repetitions). Prints; asserts nothing. Generating and checking 10,000
+//! tasks drawn from the public pack is `cargo bench -p mcpbench-pack`.
 
-use mcpbench_tasks::{check_dir, write_set};
+use mcpbench_tasks::check_dir;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -33,27 +34,6 @@ fn report(what: &str, took: Duration, target: Duration) {
 
 fn main() {
     let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
-    let out = tempfile::tempdir().expect("temp dir");
-
-    let gen_time = time(3, || {
-        write_set(out.path(), "bench", 1, 10_000).expect("write set");
-    });
-    report(
-        "generate and write 10,000 tasks",
-        gen_time,
-        Duration::from_secs(10),
-    );
-
-    let check_big = time(1, || {
-        let r = check_dir(out.path());
-        assert!(r.ok(), "the generated set is valid");
-    });
-    report(
-        "check 10,000 generated tasks",
-        check_big,
-        Duration::from_secs(250),
-    );
-
     let check_dev = time(5, || {
         let r = check_dir(&dev);
         assert!(r.ok(), "the dev set is valid");

@@ -4,14 +4,15 @@
 //! A variant offers the tools the task's references call, then the first `n` tools of one
 //! fixed order: near-duplicates of the needed tools first (the most alike first), then the rest
 //! of the task's own servers, then whole unrelated servers (the task's distractor servers, then
-//! the others in catalogue order). Unrelated servers the task never seeded get a world drawn
-//! from one of their own templates, keyed on the task's id, so a server's tools always act on
-//! a world that looks like any other and every level of a task meets the same worlds.
+//! the others in catalogue order). Unrelated servers the task never seeded get their sample
+//! world and a background history, drawn from a stream keyed on the task's id, so a server's
+//! tools always act on a world that looks like any other and every level of a task meets the
+//! same worlds.
 
 use crate::similarity::jaccard;
 use crate::task::Task;
 use mcpbench_sim::Rng;
-use mcpbench_world::{SERVERS, catalog, single_server_templates, split_tool};
+use mcpbench_world::{InitialState, SERVERS, catalog, sample_seed, split_tool};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
@@ -196,16 +197,10 @@ fn words(qualified: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// Gives `server` a world from one of its own templates, drawn from a stream keyed on the
-/// task's id and the server.
+/// Gives `server` its sample world and its background history (the world the families build
+/// on, so it looks like any other server's), drawn from a stream keyed on the task's id and the
+/// server.
 fn seed_unrelated(task: &mut Task, server: &str) {
-    let templates: Vec<_> = single_server_templates()
-        .into_iter()
-        .filter(|t| t.servers == [server])
-        .collect();
-    if templates.is_empty() {
-        return;
-    }
     let key = task
         .id
         .bytes()
@@ -214,6 +209,13 @@ fn seed_unrelated(task: &mut Task, server: &str) {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
         });
     let mut rng = Rng::new(key, 7);
-    let body = rng.pick(&templates).build(&mut rng);
-    task.initial_state.take_server(server, body.initial_state);
+    let Ok(seed) = sample_seed(server, &mut rng) else {
+        return;
+    };
+    let Ok(mut state) = serde_json::from_value::<InitialState>(serde_json::json!({ server: seed }))
+    else {
+        return;
+    };
+    state.furnish(&mut rng);
+    task.initial_state.take_server(server, state);
 }

@@ -17,17 +17,17 @@
 //! Among the templates that fit a slot, the least used so far wins, ties broken by the
 //! slot's stream.
 
-use crate::compose;
 use crate::task::Task;
 use mcpbench_sim::{Category, Difficulty, Rng};
-use mcpbench_world::{AnyTemplate, SERVERS, qualified_tools, single_server_templates};
+use mcpbench_world::{AnyTemplate, SERVERS, qualified_tools};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bumped whenever the same seed would give different tasks. From version 11 the public sets
 /// are drawn from the public pack (`mcpbench_pack::generate_public`, families as data); the
-/// templates in Rust ([`templates`]) drew the sets of version 10 and earlier. Version 12
+/// templates in Rust drew the sets of version 10 and earlier (they left this crate with
+/// version 14). Version 12
 /// labels each task with its computed difficulty and draws postgres schemas per task; version
 /// 13 draws whether a fallback's first choice is blocked (before, it always was); version 14
 /// draws triage handles, the place of the wanted report and who-posted's wording and decoys.
@@ -89,31 +89,9 @@ impl Manifest {
     }
 }
 
-/// Every template: each server's own, then those across servers.
-pub fn templates() -> Vec<AnyTemplate> {
-    let mut all = single_server_templates();
-    all.extend(compose::templates());
-    all
-}
-
-/// Generates `count` tasks from `seed`.
-pub fn generate(seed: u64, count: usize) -> Vec<Task> {
-    generate_avoiding(seed, count, &[])
-}
-
 /// Goals closer than this (Jaccard similarity of word 3-shingles) to a goal to avoid count as
 /// the same goal.
 pub const MAX_GOAL_SIMILARITY: f64 = 0.9;
-
-/// Generates `count` tasks from `seed` whose goals neither repeat nor come near (above
-/// [`MAX_GOAL_SIMILARITY`]) any goal of `avoid`: a private month drawn apart from the public
-/// goals. A slot whose goal comes too near draws again, as a repeated goal does; with `avoid`
-/// empty this is [`generate`], bit for bit.
-pub fn generate_avoiding(seed: u64, count: usize, avoid: &[String]) -> Vec<Task> {
-    let all = templates();
-    generate_from(&Source::new(&all, &all), seed, count, avoid)
-        .unwrap_or_else(|e| panic!("the public templates never fail to draw: {e}"))
-}
 
 /// What a set is drawn from: the templates its slots take, and those that give its
 /// distractor servers their worlds (the public templates, whatever the slots take).
@@ -141,8 +119,10 @@ pub struct GenerateError {
     pub reason: String,
 }
 
-/// [`generate_avoiding`] over the templates of `source` (a pack's families, say). Templates
-/// written in Rust never fail to draw; a family can (a `require` that never holds), and a slot
+/// `count` tasks from `seed` over the templates of `source` (a pack's families), none of whose
+/// goals repeats or comes nearer than [`MAX_GOAL_SIMILARITY`] to a goal of `avoid` (a private
+/// month drawn apart from the public goals): a slot whose goal comes too near draws again, as a
+/// repeated goal does. A family can fail to draw (a `require` that never holds), and a slot
 /// whose every draw fails is an error naming its template.
 pub fn generate_from(
     source: &Source,
@@ -493,23 +473,11 @@ pub fn generated_set_id(seed: u64) -> String {
     format!("generated-{seed}")
 }
 
-/// Writes a generated set to `dir` under the set id `set`: one `<id>.json` per task and
+/// Writes a set drawn by `draw` (from a pack) to `dir` under the set id `set`: one `<id>.json` per task and
 /// `manifest.json`. A directory holding an earlier generated set has that set's files
 /// replaced; any other task-like file there is left alone and makes this refuse, so nothing
 /// hand-written is lost.
-pub fn write_set(dir: &Path, set: &str, seed: u64, count: usize) -> std::io::Result<Manifest> {
-    write_generated(
-        dir,
-        set,
-        seed,
-        count,
-        |seed, count| Ok(generate(seed, count)),
-        None,
-    )
-}
-
-/// [`write_set`] for a set drawn by `draw` (from a pack, say), recording `pack` in the
-/// manifest.
+/// `pack` is recorded in the manifest.
 pub fn write_generated(
     dir: &Path,
     set: &str,

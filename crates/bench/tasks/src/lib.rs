@@ -1,9 +1,8 @@
 //! MCPBench tasks: the JSON format, loading with errors that name the file, the task and the
-//! field, the seeded generator behind the public dev set, and `check`, the proof that every
+//! field, the seeded generator (over any templates: the public pack's families draw the public sets), and `check`, the proof that every
 //! task is solvable and that wrong solutions fail.
 
 mod check;
-mod compose;
 mod cores;
 mod describe;
 pub mod difficulty;
@@ -25,8 +24,7 @@ pub use describe::servers_markdown;
 pub use distractors::{Extra, Level, NEAR_DUPLICATE, extra_tools, parse_levels, with_distractors};
 pub use generate::{
     DEV_SET, DEV_SET_V1, GENERATOR_VERSION, GenerateError, MAX_GOAL_SIMILARITY, Manifest, Source,
-    check_set_id, dress, generate, generate_avoiding, generate_from, generated_set_id,
-    task_file_bytes, templates, write_generated, write_set,
+    check_set_id, dress, generate_from, generated_set_id, task_file_bytes, write_generated,
 };
 pub use habits::unguarded_repeats;
 pub use heuristic_run::{agent_passes, heuristic_passes, shown_tools};

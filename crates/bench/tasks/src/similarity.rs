@@ -1,6 +1,6 @@
 //! How alike two goals are: the Jaccard similarity of their lower-cased word 3-shingles. Used
 //! to measure a set against another (`tasks stats --against`) and to draw a private month
-//! apart from the public goals (`generate_avoiding`).
+//! apart from the public goals (`generate_from`'s `avoid`).
 
 use std::collections::BTreeSet;
 

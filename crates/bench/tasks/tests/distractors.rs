@@ -195,7 +195,7 @@ fn unrelated_servers_get_the_same_seeded_world_at_every_level() {
     let world = TaskRun::new(&a).expect("every server's world builds");
     let snapshot = world.world().snapshot();
     assert_eq!(snapshot.as_object().unwrap().len(), SERVERS.len());
-    // A seeded unrelated server is not empty: its template put something in it.
+    // A seeded unrelated server is not empty: it has its sample world and a background.
     let never = a
         .distractor_servers
         .iter()

@@ -1,11 +1,17 @@
 //! A malformed task fails to load with a message naming the file, the task and the field.
 
-use mcpbench_tasks::{Task, check_dir, generate, load_dir, load_task};
+use mcpbench_tasks::{Manifest, Task, check_dir, load_dir, load_task};
 use serde_json::{Value, json};
 use std::path::Path;
 
+/// The dev set's first task: slot 0 is always a filesystem task.
 fn valid() -> Value {
-    serde_json::to_value(&generate(5, 1)[0]).unwrap()
+    let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+    let manifest = Manifest::read(&dev)
+        .unwrap()
+        .expect("the dev set has a manifest");
+    let text = std::fs::read_to_string(dev.join(format!("{}.json", manifest.tasks[0]))).unwrap();
+    serde_json::from_str(&text).unwrap()
 }
 
 fn write(dir: &Path, v: &Value) -> std::path::PathBuf {

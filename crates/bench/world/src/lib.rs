@@ -8,10 +8,12 @@
 
 mod cache;
 mod macros;
+mod samples;
 mod slot;
 mod template;
 
 pub use cache::{CAPACITY, cached_worlds};
+pub use samples::{call_on_seed, sample_seed};
 pub use template::{AnyTemplate, Build, Composed, TaskBody};
 
 pub(crate) use slot::Slot;

@@ -188,7 +188,7 @@ fn bind(kind: &Kind, scope: &mut Vec<Val>, rng: &mut Rng, at: &str) -> Drawn<Val
         }
         Kind::Chance(num, den) => Val::Bool(rng.chance(u64::from(*num), u64::from(*den))),
         Kind::World(server) => {
-            from_json(&crate::worlds::sample(server, rng).map_err(|e| broken(at, e))?)
+            from_json(&mcpbench_world::sample_seed(server, rng).map_err(|e| broken(at, e))?)
         }
         Kind::Call {
             server,
@@ -205,8 +205,8 @@ fn bind(kind: &Kind, scope: &mut Vec<Val>, rng: &mut Rng, at: &str) -> Drawn<Val
                     .map_err(|e| broken(&format!("{at}.arguments"), e))?,
                 None => Value::Object(Default::default()),
             };
-            let answer =
-                crate::worlds::call(server, seed, tool, &arguments).map_err(|e| broken(at, e))?;
+            let answer = mcpbench_world::call_on_seed(server, seed, tool, &arguments)
+                .map_err(|e| broken(at, e))?;
             from_json(&answer)
         }
         Kind::Wording(words) => {

@@ -1,16 +1,17 @@
-//! The sample worlds a family may build on (`{"let": "store", "world": "shop"}`): each server's
-//! own sampler, as its templates in Rust use it, giving the seed `initial_state.<server>` takes.
+//! Each server's sample world: the world a family builds on (`{"let": "store", "world":
+//! "shop"}`) and a distractor server's world in a run with distractors, as the seed
+//! `initial_state.<server>` takes.
 //! Servers without a random sampler give their small fixed world; `filesystem` gives an empty
 //! tree (a family writes its own files).
 
+use crate::{InitialState, SERVERS, World};
 use mcpbench_server_postgres::naming::Naming;
 use mcpbench_server_postgres::sample::{Shop as PgShop, ShopTable, Sizes};
 use mcpbench_sim::Rng;
-use mcpbench_world::{InitialState, SERVERS, World};
 use serde_json::Value;
 
 /// The seed of `server`'s sample world, drawn from `rng`.
-pub fn sample(server: &str, rng: &mut Rng) -> Result<Value, String> {
+pub fn sample_seed(server: &str, rng: &mut Rng) -> Result<Value, String> {
     let value = match server {
         "filesystem" => json(mcpbench_server_filesystem::Seed::default()),
         "github" => json(mcpbench_server_github::sample_seed(rng)),
@@ -41,7 +42,12 @@ pub fn sample(server: &str, rng: &mut Rng) -> Result<Value, String> {
 }
 
 /// What `tool` (qualified) answers on a world of `server` built from `seed` alone.
-pub fn call(server: &str, seed: Value, tool: &str, arguments: &Value) -> Result<Value, String> {
+pub fn call_on_seed(
+    server: &str,
+    seed: Value,
+    tool: &str,
+    arguments: &Value,
+) -> Result<Value, String> {
     let mut state = serde_json::Map::new();
     state.insert(server.to_string(), seed);
     let state: InitialState = serde_path_to_error::deserialize(Value::Object(state))
@@ -64,11 +70,11 @@ mod tests {
     #[test]
     fn every_server_has_a_sample_world_its_seed_accepts() {
         for server in SERVERS {
-            let seed = sample(server, &mut Rng::new(7, 0)).unwrap();
-            let state: mcpbench_world::InitialState =
+            let seed = sample_seed(server, &mut Rng::new(7, 0)).unwrap();
+            let state: InitialState =
                 serde_json::from_value(serde_json::json!({ *server: seed })).unwrap();
-            mcpbench_world::World::build(&state, &[server.to_string()]).unwrap();
+            World::build(&state, &[server.to_string()]).unwrap();
         }
-        assert!(sample("nope", &mut Rng::new(0, 0)).is_err());
+        assert!(sample_seed("nope", &mut Rng::new(0, 0)).is_err());
     }
 }
