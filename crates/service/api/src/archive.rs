@@ -1,6 +1,10 @@
 //! A retired set's published traces as one tar archive (`GET /sets/{id}/traces`), streamed:
-//! entries are written as the runs are read, one trace in memory at a time, so an archive of
-//! any size costs the server the same. Layout (docs/data.md):
+//! entries are written as the runs are read, one trace in memory at a time and sent on in
+//! chunks of [`CHUNK`] bytes, at most [`AHEAD`] of them waiting on the reader, so an archive of
+//! any size costs the server the same. At most [`MAX_STREAMS`] archives stream at once, and
+//! [`MAX_STREAMS_PER_ADDRESS`] to one client address; a reader that stops reading is dropped
+//! by the server (`stall.rs`), which ends its stream and frees its place. Layout
+//! (docs/data.md):
 //!
 //! ```text
 //! <set>/<submission>/submission.json    who, what, its scores
@@ -15,22 +19,98 @@
 //! store cannot give) ends the stream without the tar's end blocks: a client sees a cut
 //! archive, never a short one that looks whole.
 
-use crate::AppState;
+use crate::limits::{ClientAddr, address_key};
+use crate::{ApiError, AppState};
 use axum::body::{Body, Bytes};
 use mcpbench_db::exports::{self, ArchivedRun, PublishedSubmission};
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-/// Chunks buffered ahead of a slow reader (each at most one trace).
+/// Chunks buffered ahead of a slow reader.
 const AHEAD: usize = 4;
+/// The most bytes sent as one chunk.
+const CHUNK: usize = 64 * 1024;
+/// Archives streaming at once, in all.
+pub(crate) const MAX_STREAMS: usize = 8;
+/// Archives streaming at once to one client address.
+pub(crate) const MAX_STREAMS_PER_ADDRESS: usize = 2;
+
+/// The archives streaming now, in all and by client address.
+pub(crate) struct Streams {
+    all: Arc<Semaphore>,
+    by_address: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Default for Streams {
+    fn default() -> Self {
+        Self {
+            all: Arc::new(Semaphore::new(MAX_STREAMS)),
+            by_address: Arc::default(),
+        }
+    }
+}
+
+/// One archive's place among [`Streams`], held as long as its body; freed when dropped.
+pub(crate) struct Place {
+    _permit: OwnedSemaphorePermit,
+    by_address: Arc<Mutex<HashMap<String, usize>>>,
+    address: String,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut held = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = held.get_mut(&self.address) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.address);
+            }
+        }
+    }
+}
+
+impl Streams {
+    /// A place for one more archive to `addr`: 429 when the address has its share streaming,
+    /// 503 when the service has all it streams at once.
+    pub(crate) fn take(&self, addr: ClientAddr) -> Result<Place, ApiError> {
+        // A request without a known peer (a router served in process) counts as one address.
+        let address = addr.0.map_or_else(|| "unknown".to_string(), address_key);
+        let mut held = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        let n = held.entry(address.clone()).or_default();
+        if *n >= MAX_STREAMS_PER_ADDRESS {
+            return Err(ApiError::rate_limited(
+                format!(
+                    "{MAX_STREAMS_PER_ADDRESS} trace archives are streaming to your address, the \
+                     most at once; try again when one has finished"
+                ),
+                Duration::from_secs(30),
+            ));
+        }
+        let permit = self.all.clone().try_acquire_owned().map_err(|_| {
+            ApiError::unavailable(format!(
+                "{MAX_STREAMS} trace archives are streaming, the most at once; try again shortly"
+            ))
+        })?;
+        *n += 1;
+        Ok(Place {
+            _permit: permit,
+            by_address: self.by_address.clone(),
+            address,
+        })
+    }
+}
 
 type Chunk = Result<Bytes, std::io::Error>;
 
-/// The archive of `set`'s published traces, produced while it is read.
-pub fn stream(state: AppState, set: String) -> Body {
+/// The archive of `set`'s published traces, produced while it is read; `place` is held until
+/// the body is dropped (read to its end, or its connection closed).
+pub(crate) fn stream(state: AppState, set: String, place: Place) -> Body {
     let (tx, rx) = mpsc::channel::<Chunk>(AHEAD);
     tokio::spawn(async move {
         let out = Out { tx };
@@ -44,9 +124,10 @@ pub fn stream(state: AppState, set: String) -> Body {
             }
         }
     });
-    Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|chunk| (chunk, rx))
-    }))
+    Body::from_stream(futures_util::stream::unfold(
+        (rx, place),
+        |(mut rx, place)| async move { rx.recv().await.map(|chunk| (chunk, (rx, place))) },
+    ))
 }
 
 enum Failure {
@@ -65,11 +146,14 @@ struct Out {
 }
 
 impl Out {
+    /// `bytes` in chunks of at most [`CHUNK`] (slices of one buffer, never copied).
     async fn send(&self, bytes: Vec<u8>) -> Result<(), Failure> {
-        self.tx
-            .send(Ok(Bytes::from(bytes)))
-            .await
-            .map_err(|_| Failure::Gone)
+        let bytes = Bytes::from(bytes);
+        for at in (0..bytes.len()).step_by(CHUNK) {
+            let piece = bytes.slice(at..(at + CHUNK).min(bytes.len()));
+            self.tx.send(Ok(piece)).await.map_err(|_| Failure::Gone)?;
+        }
+        Ok(())
     }
 
     /// One regular file: its header, its bytes, and the padding to a whole block.
@@ -164,4 +248,36 @@ fn pretty(value: &impl serde::Serialize) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
     bytes.push(b'\n');
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{IpAddr, Ipv4Addr};
+
+    fn from(last: u8) -> ClientAddr {
+        ClientAddr(Some(IpAddr::V4(Ipv4Addr::new(192, 0, 2, last))))
+    }
+
+    #[test]
+    fn two_archives_stream_to_an_address_and_eight_in_all() {
+        let streams = Streams::default();
+        let first = streams.take(from(1)).unwrap();
+        let _second = streams.take(from(1)).unwrap();
+        let third = streams.take(from(1)).map(|_| ()).unwrap_err();
+        assert_eq!(third.status().as_u16(), 429, "{third:?}");
+        drop(first);
+        let _again = streams
+            .take(from(1))
+            .expect("a finished archive gives its place back");
+        let mut others: Vec<Place> = (2..8).map(|n| streams.take(from(n)).unwrap()).collect();
+        let full = streams.take(from(9)).map(|_| ()).unwrap_err();
+        assert_eq!(full.status().as_u16(), 503, "{full:?}");
+        others.pop();
+        streams.take(from(9)).expect("a place in all is free again");
+        assert!(
+            streams.by_address.lock().unwrap().len() <= MAX_STREAMS,
+            "addresses without a stream are forgotten"
+        );
+    }
 }

@@ -31,6 +31,7 @@ mod params;
 mod results;
 mod routes;
 mod server;
+mod stall;
 mod web;
 
 pub use auth::{IAT_LEEWAY, MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};

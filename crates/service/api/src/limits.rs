@@ -88,6 +88,8 @@ pub struct Limits {
     pub submissions_by_address: Limiter,
     /// Image uploads being received: a few in all, one per vendor.
     pub uploads: crate::routes::upload::Slots,
+    /// Trace archives streaming: a few in all, two per client address.
+    pub archives: crate::archive::Streams,
 }
 
 impl Default for Limits {
@@ -98,6 +100,7 @@ impl Default for Limits {
             submissions_by_vendor: Limiter::new(10, Duration::from_secs(6)),
             submissions_by_address: Limiter::new(20, Duration::from_secs(3)),
             uploads: Default::default(),
+            archives: Default::default(),
         }
     }
 }

@@ -7,10 +7,13 @@
 //! - At most `max_connections` connections are open at once; past it new ones wait in the
 //!   kernel's backlog until one closes. One address holds at most [`MAX_PER_ADDRESS`] of them;
 //!   past it its new connections are closed at once.
+//! - A response the client stops reading is dropped, and its connection closed, once a write
+//!   has waited [`WRITE_STALL`] on it (`stall.rs`).
 //! - Each request carries the peer's address (`ConnectInfo<SocketAddr>`) for the rate limits.
 //! - On shutdown the loop stops accepting, open connections finish their requests (up to
 //!   [`DRAIN`]) and close.
 
+use crate::stall::{Stalling, WRITE_STALL};
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -112,6 +115,7 @@ pub async fn run(
                 req.extensions_mut().insert(ConnectInfo(peer));
                 req
             });
+        let stream = Stalling::new(stream, WRITE_STALL);
         let conn = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
         let conn = graceful.watch(conn);
         tokio::spawn(async move {

@@ -2,12 +2,13 @@
 //! archive. (The board's own export is `GET /leaderboard?format=csv`.)
 
 use crate::AppState;
-use crate::answers::{BadRequest, Conflict, NotFound};
+use crate::answers::{BadRequest, Conflict, NotFound, TooMany, Unavailable};
 use crate::auth::MaybeCaller;
 use crate::body::AppJson;
 use crate::csv;
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
+use crate::limits::ClientAddr;
 use crate::results::{self, Results};
 use crate::routes::public::Format;
 use crate::routes::sets::find;
@@ -54,13 +55,15 @@ pub async fn results(
 
 /// The published traces of a retired set as one tar archive, streamed as it is read: per
 /// submission its description, each run's trace (`<task>.<trial>.jsonl`), the list of its runs
-/// and a `SHA256SUMS` file (docs/data.md). Tasks a live set still holds are left out.
+/// and a `SHA256SUMS` file (docs/data.md). Tasks a live set still holds are left out. A few
+/// archives stream at once (429 past two to one address, 503 past eight in all).
 #[utoipa::path(get, path = "/sets/{id}/traces", tag = "public",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, description = "a tar archive", content_type = "application/x-tar"),
-        BadRequest, NotFound, Conflict))]
+        BadRequest, NotFound, Conflict, TooMany, Unavailable))]
 pub async fn traces(
     State(state): State<AppState>,
+    addr: ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let set = find(&state, &id).await?;
@@ -71,7 +74,8 @@ pub async fn traces(
             set.id, set.state
         )));
     }
-    let body = crate::archive::stream(state.clone(), set.id.clone());
+    let place = state.limits().archives.take(addr)?;
+    let body = crate::archive::stream(state.clone(), set.id.clone(), place);
     Ok((
         [
             (header::CONTENT_TYPE, "application/x-tar".to_string()),
