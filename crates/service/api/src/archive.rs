@@ -82,8 +82,7 @@ impl Streams {
         // A request without a known peer (a router served in process) counts as one address.
         let address = addr.0.map_or_else(|| "unknown".to_string(), address_key);
         let mut held = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
-        let n = held.entry(address.clone()).or_default();
-        if *n >= MAX_STREAMS_PER_ADDRESS {
+        if held.get(&address).copied().unwrap_or(0) >= MAX_STREAMS_PER_ADDRESS {
             return Err(ApiError::rate_limited(
                 format!(
                     "{MAX_STREAMS_PER_ADDRESS} trace archives are streaming to your address, the \
@@ -97,7 +96,8 @@ impl Streams {
                 "{MAX_STREAMS} trace archives are streaming, the most at once; try again shortly"
             ))
         })?;
-        *n += 1;
+        // Counted only once admitted, so a refusal leaves no entry behind.
+        *held.entry(address.clone()).or_default() += 1;
         Ok(Place {
             _permit: permit,
             by_address: self.by_address.clone(),

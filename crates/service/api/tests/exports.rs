@@ -346,6 +346,15 @@ async fn a_sets_result_matrix_shows_only_the_runs_the_caller_may_see() {
     );
 }
 
+/// November's trace archive, as it starts to arrive.
+async fn november_archive(svc: &Service) -> reqwest::Response {
+    svc.http
+        .get(svc.at("/sets/2026-11/traces"))
+        .send()
+        .await
+        .unwrap()
+}
+
 /// The archive's files, by path.
 fn untar(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
     let mut archive = tar::Archive::new(bytes);
@@ -417,12 +426,7 @@ async fn a_retired_sets_published_traces_stream_as_one_archive_without_withheld_
         .collect();
     assert_eq!(revealed.len(), month.len() - kept);
 
-    let r = svc
-        .http
-        .get(svc.at("/sets/2026-11/traces"))
-        .send()
-        .await
-        .unwrap();
+    let r = november_archive(&svc).await;
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()["content-type"], "application/x-tar");
     assert!(
@@ -482,22 +486,12 @@ async fn a_retired_sets_published_traces_stream_as_one_archive_without_withheld_
     assert_eq!(about["scores"]["success_rate"], 1.0);
 
     // The same data, the same bytes.
-    let again = svc
-        .http
-        .get(svc.at("/sets/2026-11/traces"))
-        .send()
-        .await
-        .unwrap();
+    let again = november_archive(&svc).await;
     assert_eq!(again.bytes().await.unwrap(), bytes);
     // Two archives may stream to one address at once: each one read to its end gives its
     // place back, so a third, a fourth and a fifth in a row are served too.
     for _ in 0..3 {
-        let r = svc
-            .http
-            .get(svc.at("/sets/2026-11/traces"))
-            .send()
-            .await
-            .unwrap();
+        let r = november_archive(&svc).await;
         assert_eq!(r.status(), 200);
         assert_eq!(r.bytes().await.unwrap(), bytes);
     }
