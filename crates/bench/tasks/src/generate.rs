@@ -473,11 +473,10 @@ pub fn generated_set_id(seed: u64) -> String {
     format!("generated-{seed}")
 }
 
-/// Writes a set drawn by `draw` (from a pack) to `dir` under the set id `set`: one `<id>.json` per task and
-/// `manifest.json`. A directory holding an earlier generated set has that set's files
-/// replaced; any other task-like file there is left alone and makes this refuse, so nothing
-/// hand-written is lost.
-/// `pack` is recorded in the manifest.
+/// Writes a set drawn by `draw` (from a pack) to `dir` under the set id `set`: one `<id>.json`
+/// per task and `manifest.json`, which records `pack`. A directory holding an earlier
+/// generated set has that set's files replaced; any other task-like file there is left alone
+/// and makes this refuse, so nothing hand-written is lost.
 pub fn write_generated(
     dir: &Path,
     set: &str,
