@@ -6,6 +6,7 @@ use crate::AppState;
 use crate::error::ApiError;
 use mcpbench_db::{SetState, runs};
 use serde_json::Value;
+use std::collections::HashSet;
 use uuid::Uuid;
 
 /// The lines of a run's stored trace (opened when sealed); none when it has no trace.
@@ -53,12 +54,48 @@ pub(crate) fn public_when(published: bool, set_public: bool, set_state: SetState
     published && (set_public || set_state == SetState::Retired)
 }
 
+/// Whether a run's task may be named to a reader, with its verdict, counts and reason: always
+/// to the run's owner (its agent ran it), and to anyone else only once the task is in clear. A
+/// retired month's pages and JSON leave out the tasks a live set still holds, as its results
+/// export and its trace archive do: every view that lists runs or names their tasks asks this.
+pub(crate) fn task_named(task_open: bool, owner: bool) -> bool {
+    task_open || owner
+}
+
+/// The tasks of a submission's runs that [`task_named`] keeps from a reader who is not its
+/// owner: those a live set still holds. Empty for the owner.
+pub(crate) async fn withheld_tasks(
+    state: &AppState,
+    submission: Uuid,
+    owner: bool,
+) -> Result<HashSet<String>, ApiError> {
+    if owner {
+        return Ok(HashSet::new());
+    }
+    Ok(runs::outcomes(state.pool(), submission)
+        .await?
+        .into_iter()
+        .filter(|r| !task_named(r.task_open, owner))
+        .map(|r| r.task_id)
+        .collect())
+}
+
 /// Whether a run's trace may be read: the run is public, or the reader is its owner and the
 /// set is public. Either way its task must be in clear: a trace holds the goal and what the
 /// tools answered, so a task a retired set withholds (a live set still holds it) keeps its
 /// traces closed too.
 pub(crate) fn trace_readable(run: &runs::Run, owner: bool) -> bool {
-    run.task_open && (run_public(run) || (owner && run.set_public))
+    trace_readable_when(run.task_open, run_public(run), owner && run.set_public)
+}
+
+/// The rule of [`trace_readable`] on its facts: the task in clear, and the run public or its
+/// owner reading it on a public set.
+pub(crate) fn trace_readable_when(
+    task_open: bool,
+    public: bool,
+    owner_on_public_set: bool,
+) -> bool {
+    task_open && (public || owner_on_public_set)
 }
 
 /// Where a coarse duration may fall: bucket bounds in milliseconds.

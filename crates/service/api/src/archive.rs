@@ -20,14 +20,14 @@
 //! archive, never a short one that looks whole.
 
 use crate::limits::{ClientAddr, address_key};
+use crate::tally::{Held, Tally};
 use crate::{ApiError, AppState};
 use axum::body::{Body, Bytes};
 use mcpbench_db::exports::{self, ArchivedRun, PublishedSubmission};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -44,35 +44,22 @@ pub(crate) const MAX_STREAMS_PER_ADDRESS: usize = 2;
 /// The archives streaming now, in all and by client address.
 pub(crate) struct Streams {
     all: Arc<Semaphore>,
-    by_address: Arc<Mutex<HashMap<String, usize>>>,
+    by_address: Tally<String>,
 }
 
 impl Default for Streams {
     fn default() -> Self {
         Self {
             all: Arc::new(Semaphore::new(MAX_STREAMS)),
-            by_address: Arc::default(),
+            by_address: Tally::default(),
         }
     }
 }
 
 /// One archive's place among [`Streams`], held as long as its body; freed when dropped.
 pub(crate) struct Place {
+    _held: Held<String>,
     _permit: OwnedSemaphorePermit,
-    by_address: Arc<Mutex<HashMap<String, usize>>>,
-    address: String,
-}
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        let mut held = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = held.get_mut(&self.address) {
-            *n -= 1;
-            if *n == 0 {
-                held.remove(&self.address);
-            }
-        }
-    }
 }
 
 impl Streams {
@@ -81,27 +68,28 @@ impl Streams {
     pub(crate) fn take(&self, addr: ClientAddr) -> Result<Place, ApiError> {
         // A request without a known peer (a router served in process) counts as one address.
         let address = addr.0.map_or_else(|| "unknown".to_string(), address_key);
-        let mut held = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
-        if held.get(&address).copied().unwrap_or(0) >= MAX_STREAMS_PER_ADDRESS {
-            return Err(ApiError::rate_limited(
+        let full = || {
+            ApiError::rate_limited(
                 format!(
                     "{MAX_STREAMS_PER_ADDRESS} trace archives are streaming to your address, the \
                      most at once; try again when one has finished"
                 ),
                 Duration::from_secs(30),
-            ));
-        }
-        let permit = self.all.clone().try_acquire_owned().map_err(|_| {
-            ApiError::unavailable(format!(
-                "{MAX_STREAMS} trace archives are streaming, the most at once; try again shortly"
-            ))
-        })?;
-        // Counted only once admitted, so a refusal leaves no entry behind.
-        *held.entry(address.clone()).or_default() += 1;
+            )
+        };
+        let all = || {
+            self.all.clone().try_acquire_owned().map_err(|_| {
+                ApiError::unavailable(format!(
+                    "{MAX_STREAMS} trace archives are streaming, the most at once; try again shortly"
+                ))
+            })
+        };
+        let (held, permit) =
+            self.by_address
+                .hold_with(address, MAX_STREAMS_PER_ADDRESS, full, all)?;
         Ok(Place {
+            _held: held,
             _permit: permit,
-            by_address: self.by_address.clone(),
-            address,
         })
     }
 }
@@ -276,7 +264,7 @@ mod tests {
         others.pop();
         streams.take(from(9)).expect("a place in all is free again");
         assert!(
-            streams.by_address.lock().unwrap().len() <= MAX_STREAMS,
+            streams.by_address.keys() <= MAX_STREAMS,
             "addresses without a stream are forgotten"
         );
     }

@@ -4,7 +4,7 @@
 //! the traces it may read. A task counts as solved when more than half of its trials passed
 //! (as the paired test counts it).
 
-use crate::access::public_when;
+use crate::access::{public_when, task_named, trace_readable_when};
 use crate::error::ApiError;
 use mcpbench_db::runs::{self, RunOutcome};
 use mcpbench_db::{PgPool, submissions};
@@ -57,6 +57,7 @@ pub struct Comparison {
     pub by_category: BTreeMap<String, Tally>,
     /// The tasks where they differ, in the set's order; absent when the caller may not see
     /// both submissions' runs (runs are public once published on a public or retired set).
+    /// A task a live set still holds is left out, unless the caller owns both sides' runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub differences: Option<Vec<Difference>>,
 }
@@ -125,7 +126,17 @@ pub async fn compare(
     };
     let listed = sees(&ra, sa.vendor_id) && sees(&rb, sb.vendor_id);
     let readable = |r: &RunOutcome, owner: i64| {
-        r.task_open && (run_public_outcome(r) || (caller == Some(owner) && r.set_public))
+        trace_readable_when(
+            r.task_open,
+            run_public_outcome(r),
+            caller == Some(owner) && r.set_public,
+        )
+    };
+    // A task is named only where both sides may name it (docs/data.md): a retired month's
+    // comparison leaves out the tasks a live set still holds, as its exports do.
+    let named = |a: &RunOutcome, b: &RunOutcome| {
+        task_named(a.task_open, caller == Some(sa.vendor_id))
+            && task_named(b.task_open, caller == Some(sb.vendor_id))
     };
     let (oa, ob) = (outcomes(&ra), outcomes(&rb));
     let (xa, xb) = (by_task(&ra, &oa), by_task(&rb, &ob));
@@ -147,7 +158,7 @@ pub async fn compare(
                 (false, false) => t.neither += 1,
             }
         }
-        if sa_ok != sb_ok {
+        if sa_ok != sb_ok && named(first_a, first_b) {
             differences.push(Difference {
                 task_id: (*task).to_string(),
                 server: first_a.server.clone(),

@@ -19,6 +19,7 @@ mod archive;
 mod auth;
 mod board;
 mod body;
+mod clients;
 mod compare;
 mod csv;
 mod error;
@@ -32,13 +33,14 @@ mod results;
 mod routes;
 mod server;
 mod stall;
+mod tally;
 mod web;
 
 pub use auth::{IAT_LEEWAY, MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
 pub use error::{ApiError, PROBLEM_JSON, Problem};
 pub use kept::KEPT_FOR;
 pub use openapi::{openapi_json, openapi_yaml};
-pub use server::{DEFAULT_MAX_CONNECTIONS, HEADER_READ_TIMEOUT};
+pub use server::{DEFAULT_MAX_CONNECTIONS, HEADER_READ_TIMEOUT, MAX_PER_ADDRESS};
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
@@ -105,7 +107,9 @@ pub struct Admission {
     /// Submissions one vendor may have queued or running on one set; `None` is unlimited.
     pub max_open_submissions: Option<i64>,
     /// Count clients by the last address of `X-Forwarded-For` (set by our own proxy) rather
-    /// than the connection's peer.
+    /// than the connection's peer: for the rate limits and the open requests one client may
+    /// hold, while the peer (the proxy) may hold any number of connections up to
+    /// `max_connections`.
     pub trust_forwarded_for: bool,
     /// Whether failed key exchanges and submissions are rate-limited.
     pub rate_limits: bool,
@@ -136,6 +140,7 @@ struct Inner {
     config: Config,
     board: kept::BoardCache,
     limits: limits::Limits,
+    open_requests: clients::OpenRequests,
     routes: Arc<mcpbench_route::Routes>,
 }
 
@@ -147,6 +152,7 @@ impl AppState {
             board: kept::BoardCache::new(config.kept_for),
             config,
             limits: limits::Limits::default(),
+            open_requests: clients::OpenRequests::default(),
             routes: mcpbench_route::Routes::new(pool.clone()),
             pool,
         }))
@@ -179,6 +185,10 @@ impl AppState {
     pub(crate) fn limits(&self) -> &limits::Limits {
         &self.0.limits
     }
+
+    pub(crate) fn open_requests(&self) -> &clients::OpenRequests {
+        &self.0.open_requests
+    }
 }
 
 /// The whole service: the JSON API and, beside it, the website and the runs' MCP endpoints
@@ -194,8 +204,13 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(bounded_in_time))
-        .with_state(state)
+        .with_state(state.clone())
         .merge(mcp)
+        // Outermost, over the MCP streams too: what one client holds open at once.
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            clients::hold_open,
+        ))
 }
 
 /// Serves the API on `listener` until `shutdown` resolves, then drains open requests
@@ -208,8 +223,12 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let invalidator = tokio::spawn(board::invalidate_on_notify(state.clone()));
     let gauges = tokio::spawn(refresh_queue_gauges(state.clone()));
-    let max_connections = state.config().admission.max_connections;
-    let result = server::run(listener, router(state), max_connections, shutdown).await;
+    let admission = &state.config().admission;
+    let caps = server::Caps {
+        max_connections: admission.max_connections,
+        per_peer: (!admission.trust_forwarded_for).then_some(server::MAX_PER_ADDRESS),
+    };
+    let result = server::run(listener, router(state), caps, shutdown).await;
     invalidator.abort();
     gauges.abort();
     result

@@ -5,8 +5,11 @@
 //!   idle keep-alive connection waiting for its next request is held to the same), else the
 //!   connection is closed. Bodies are bounded in time by the router's own limits.
 //! - At most `max_connections` connections are open at once; past it new ones wait in the
-//!   kernel's backlog until one closes. One address holds at most [`MAX_PER_ADDRESS`] of them;
-//!   past it its new connections are closed at once.
+//!   kernel's backlog until one closes. One peer address holds at most [`MAX_PER_ADDRESS`] of
+//!   them; past it its new connections are closed at once. Behind our own proxy
+//!   (`trust_forwarded_for`) every connection's peer is the proxy, so peers are not capped and
+//!   each client is held to as many open requests by the address the proxy forwards
+//!   (`clients.rs`).
 //! - A response the client stops reading is dropped, and its connection closed, once a write
 //!   has waited [`WRITE_STALL`] on it (`stall.rs`).
 //! - Each request carries the peer's address (`ConnectInfo<SocketAddr>`) for the rate limits.
@@ -14,15 +17,14 @@
 //!   [`DRAIN`]) and close.
 
 use crate::stall::{Stalling, WRITE_STALL};
+use crate::tally::Tally;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use std::collections::HashMap;
 use std::future::Future;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -32,56 +34,31 @@ use tower::ServiceExt;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default cap on open connections.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
-/// Open connections from one address.
+/// Open connections from one address, and open requests from one client.
 pub const MAX_PER_ADDRESS: usize = 64;
 /// How long open requests may take to finish at shutdown.
 const DRAIN: Duration = Duration::from_secs(30);
 
-/// Open connections per address, released when a connection's guard drops.
-#[derive(Clone, Default)]
-struct PerAddress(Arc<Mutex<HashMap<IpAddr, usize>>>);
-
-struct AddressGuard {
-    table: PerAddress,
-    ip: IpAddr,
-}
-
-impl PerAddress {
-    fn admit(&self, ip: IpAddr) -> Option<AddressGuard> {
-        let mut table = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let n = table.entry(ip).or_default();
-        if *n >= MAX_PER_ADDRESS {
-            return None;
-        }
-        *n += 1;
-        Some(AddressGuard {
-            table: self.clone(),
-            ip,
-        })
-    }
-}
-
-impl Drop for AddressGuard {
-    fn drop(&mut self) {
-        let mut table = self.table.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = table.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                table.remove(&self.ip);
-            }
-        }
-    }
+/// How many connections the server holds open.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Caps {
+    /// Open at once, in all.
+    pub max_connections: usize,
+    /// Open at once from one peer address; `None` when the peer is our own proxy, whose
+    /// connections carry every client's requests (clients are then counted by the address it
+    /// forwards, per request: `clients.rs`).
+    pub per_peer: Option<usize>,
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves, then drains open connections.
 pub async fn run(
     listener: TcpListener,
     app: Router,
-    max_connections: usize,
+    caps: Caps,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let slots = Arc::new(Semaphore::new(max_connections.max(1)));
-    let per_address = PerAddress::default();
+    let slots = Arc::new(Semaphore::new(caps.max_connections.max(1)));
+    let per_peer = Tally::default();
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -104,9 +81,15 @@ pub async fn run(
                 }
             },
         };
-        let Some(guard) = per_address.admit(peer.ip()) else {
-            tracing::debug!(peer = %peer.ip(), "too many connections from one address; closed");
-            continue;
+        let guard = match caps.per_peer {
+            Some(max) => match per_peer.try_hold(peer.ip(), max) {
+                Some(held) => Some(held),
+                None => {
+                    tracing::debug!(peer = %peer.ip(), "too many connections from one address; closed");
+                    continue;
+                }
+            },
+            None => None,
         };
         let _ = stream.set_nodelay(true);
         let app = app

@@ -1,8 +1,9 @@
 //! What one client can hold or repeat: a vendor that floods the queue with an agent that
 //! never answers leaves another vendor its share of the workers; open submissions per set are
 //! capped; failed key exchanges and submissions are rate-limited (429 with `Retry-After`);
-//! a request header that never finishes is answered by closing the connection, and one
-//! address holds a bounded number of connections.
+//! a request header that never finishes is answered by closing the connection, one address
+//! holds a bounded number of connections, and behind our proxy each forwarded client holds a
+//! bounded number of open requests.
 
 mod support;
 
@@ -402,4 +403,92 @@ async fn an_upload_that_stops_in_any_part_loses_its_slot_and_a_vendor_holds_one_
     assert!(answer.contains("the upload stalled"), "{answer}");
     let (status, body) = svc.post_form(&a, form()).await;
     assert_eq!(status, 400, "the vendor's slot was freed: {body}");
+}
+
+/// Sends a token exchange whose body never arrives, as `client` by the address our proxy
+/// forwards: a request held open until the request timeout.
+async fn held_request(addr: &str, client: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /auth/token HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: {client}\r\n\
+         Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{"
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_our_proxy_each_forwarded_client_has_its_own_allowance_of_open_requests() {
+    let svc = Service::start(Options {
+        worker: false,
+        admission: mcpbench_api::Admission {
+            rate_limits: false,
+            trust_forwarded_for: true,
+            ..Default::default()
+        },
+        ..Options::default()
+    })
+    .await;
+    let addr = svc.url.trim_start_matches("http://").to_string();
+    let max = mcpbench_api::MAX_PER_ADDRESS;
+    let healthz = |client: &'static str| {
+        let r = svc
+            .http
+            .get(svc.at("/healthz"))
+            .header("x-forwarded-for", client);
+        async move { r.send().await.map(|r| r.status().as_u16()) }
+    };
+    // Every connection comes from the proxy (here 127.0.0.1): more than one address may hold,
+    // each carrying another client's request, and none of them is closed.
+    let mut held = Vec::new();
+    for i in 0..max + 6 {
+        held.push(held_request(&addr, &format!("198.51.100.{}", i + 1)).await);
+    }
+    assert_eq!(healthz("192.0.2.1").await.ok(), Some(200));
+
+    // One forwarded client holds `max` requests open; one more is refused 429 with
+    // Retry-After (once the server has read the held ones), while another client is served.
+    for _ in 0..max {
+        held.push(held_request(&addr, "203.0.113.7").await);
+    }
+    let mut refused = None;
+    for _ in 0..100 {
+        let r = svc
+            .http
+            .post(svc.at("/auth/token"))
+            .header("x-forwarded-for", "203.0.113.7")
+            .json(&json!({ "api_key": "mcpb_x_y" }))
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 429 {
+            refused = Some(r);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let refused = refused.expect("the client's request past its open ones was refused");
+    assert!(retry_after(&refused) >= 1);
+    let body = refused.text().await.unwrap();
+    assert!(
+        body.contains("requests from your address are open"),
+        "{body}"
+    );
+    assert_eq!(
+        healthz("192.0.2.1").await.ok(),
+        Some(200),
+        "another client waits on no one"
+    );
+
+    // When its requests end (here: their connections close), the client is served again.
+    drop(held);
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok(200) = healthz("203.0.113.7").await {
+            again = Some(200);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(again, Some(200));
 }

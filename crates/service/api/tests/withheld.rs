@@ -230,6 +230,13 @@ async fn retiring_a_month_reveals_no_task_a_live_month_still_holds() {
         assert!(range["at_least_ms"].as_i64().unwrap() < range["below_ms"].as_i64().unwrap());
     }
     let run_ids: Vec<String> = runs.iter().map(|(id, _)| id.clone()).collect();
+    // Another vendor's null agent runs it too, to compare the two by once it retires.
+    let rival = svc.token("nobody").await;
+    let (null_run, serve) = svc
+        .submit_reference(&rival, Some(MONTHS[0]), (AgentKind::Null, "null"), &first)
+        .await;
+    serve();
+    svc.wait(&null_run, &rival, Duration::from_secs(120)).await;
 
     let rotate = |from: &str, to: &str| {
         let (from, to) = (from.to_string(), to.to_string());
@@ -325,10 +332,41 @@ async fn retiring_a_month_reveals_no_task_a_live_month_still_holds() {
             "{task}, its owner"
         );
     }
+    svc.publish(&null_run, &rival).await;
+    // Every public view of January's runs names the tasks its exports name and no other:
+    // the submission's page (runs and failure examples), the comparison as JSON and as a page.
     let (_, _, page) = svc
         .get_text(&format!("/web/submissions/{submission}"))
         .await;
-    assert!(page.contains(&runs[0].1), "the published runs stay listed");
+    let (_, _, null_page) = svc.get_text(&format!("/web/submissions/{null_run}")).await;
+    let (status, compared) = svc
+        .get(&format!("/compare?a={submission}&b={null_run}"), None)
+        .await;
+    assert_eq!(status, 200, "{compared}");
+    let (_, _, compare_page) = svc
+        .get_text(&format!("/web/compare?a={submission}&b={null_run}"))
+        .await;
+    let differences: BTreeSet<&str> = compared["differences"]
+        .as_array()
+        .expect("both submissions are public")
+        .iter()
+        .map(|d| d["task_id"].as_str().unwrap())
+        .collect();
+    let left: BTreeSet<&str> = jan_ids.difference(&kept).map(String::as_str).collect();
+    assert_eq!(
+        differences, left,
+        "the comparison names only the tasks in clear"
+    );
+    for task in &jan_ids {
+        let named = !kept.contains(task);
+        for (view, text) in [
+            ("the oracle's page", &page),
+            ("the null agent's page", &null_page),
+            ("the comparison page", &compare_page),
+        ] {
+            assert_eq!(text.contains(task.as_str()), named, "{view} and {task}");
+        }
+    }
     let (_, listed) = svc
         .get(&format!("/submissions/{submission}/runs"), Some(&vendor))
         .await;

@@ -249,7 +249,9 @@ pub struct ApiArgs {
     #[arg(long, env = "MCPBENCH_MAX_OPEN_SUBMISSIONS", default_value_t = 4)]
     pub max_open_submissions: i64,
     /// Behind a proxy of ours: count clients by the last address of `X-Forwarded-For` (which
-    /// that proxy sets) rather than the connection's peer, for the rate limits.
+    /// that proxy sets) rather than the connection's peer, for the rate limits and the 64
+    /// requests one client may hold open; the proxy's own connections are then capped only by
+    /// `MCPBENCH_MAX_CONNECTIONS`.
     #[arg(long, env = "MCPBENCH_TRUST_FORWARDED_FOR", default_value_t = false, action = clap::ArgAction::Set)]
     pub trust_forwarded_for: bool,
     /// Let hosted endpoints run private sets. A hosted endpoint receives every goal it runs,

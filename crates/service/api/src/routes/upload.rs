@@ -15,12 +15,12 @@ use crate::AppState;
 use crate::body::parse_json;
 use crate::error::ApiError;
 use crate::routes::submissions::NewSubmission;
+use crate::tally::{Held, Tally};
 use axum::extract::{FromRequest, Multipart, Request};
 use http::header;
 use mcpbench_images::{ArchiveImage, inspect_archive, untagged_copy};
 use sha2::{Digest, Sha256};
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -30,51 +30,43 @@ pub const MAX_UPLOADS: usize = 4;
 /// The upload slots of one API process: [`MAX_UPLOADS`] in all, one per vendor.
 pub(crate) struct Slots {
     all: Arc<Semaphore>,
-    vendors: Arc<Mutex<HashSet<i64>>>,
+    vendors: Tally<i64>,
 }
 
 impl Default for Slots {
     fn default() -> Self {
         Self {
             all: Arc::new(Semaphore::new(MAX_UPLOADS)),
-            vendors: Arc::default(),
+            vendors: Tally::default(),
         }
     }
 }
 
 /// A slot held while an upload is received and checked; freed when dropped.
 pub(crate) struct Slot {
+    _held: Held<i64>,
     _permit: OwnedSemaphorePermit,
-    vendors: Arc<Mutex<HashSet<i64>>>,
-    vendor: i64,
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let mut held = self.vendors.lock().unwrap_or_else(|e| e.into_inner());
-        held.remove(&self.vendor);
-    }
 }
 
 impl Slots {
     fn take(&self, vendor: i64) -> Result<Slot, ApiError> {
-        let mut held = self.vendors.lock().unwrap_or_else(|e| e.into_inner());
-        if held.contains(&vendor) {
-            return Err(ApiError::rate_limited(
+        let busy = || {
+            ApiError::rate_limited(
                 "you have an image upload in progress; one at a time",
                 std::time::Duration::from_secs(10),
-            ));
-        }
-        let permit = self.all.clone().try_acquire_owned().map_err(|_| {
-            ApiError::unavailable(format!(
-                "{MAX_UPLOADS} image uploads are in progress, the most at once; try again shortly"
-            ))
-        })?;
-        held.insert(vendor);
+            )
+        };
+        let all = || {
+            self.all.clone().try_acquire_owned().map_err(|_| {
+                ApiError::unavailable(format!(
+                    "{MAX_UPLOADS} image uploads are in progress, the most at once; try again shortly"
+                ))
+            })
+        };
+        let (held, permit) = self.vendors.hold_with(vendor, 1, busy, all)?;
         Ok(Slot {
+            _held: held,
             _permit: permit,
-            vendors: self.vendors.clone(),
-            vendor,
         })
     }
 }

@@ -9,7 +9,7 @@ use super::PagePath as Path;
 use super::charts::{self, Group};
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
-use crate::access::{run_public, trace_readable};
+use crate::access::{run_public, task_named, trace_readable, withheld_tasks};
 use crate::error::ApiError;
 use crate::kept::{Kept, Shelf};
 use crate::params::name;
@@ -138,12 +138,37 @@ pub(crate) async fn page(
         RUNS_PER_PAGE,
     )
     .await?;
-    // Runs are listed to the owner, and to everyone once their traces are public.
+    // Runs are listed to the owner, and to everyone once their traces are public; to anyone
+    // but the owner without the tasks a live set still holds (`access::task_named`).
     let show_runs = owner || runs.first().is_some_and(run_public);
+    let next_after = (runs.len() as i64 == RUNS_PER_PAGE)
+        .then(|| runs.last().map(|r| format!("{}:{}", r.task_id, r.trial)))
+        .flatten();
+    let runs: Vec<runs::Run> = runs
+        .into_iter()
+        .filter(|r| task_named(r.task_open, owner))
+        .collect();
     let (failures, diagnoses, judged) = if show_runs {
+        let withheld = withheld_tasks(&state, id, owner).await?;
+        let mut failures = runs::failures(state.pool(), id).await?;
+        for f in failures
+            .iter_mut()
+            .filter(|f| withheld.contains(&f.example_task))
+        {
+            f.example_task.clear();
+            f.example_detail = None;
+        }
+        let mut diagnoses = runs::diagnoses(state.pool(), id).await?;
+        for d in diagnoses
+            .iter_mut()
+            .filter(|d| withheld.contains(&d.example_task))
+        {
+            d.example_task.clear();
+            d.example_evidence = None;
+        }
         (
-            runs::failures(state.pool(), id).await?,
-            runs::diagnoses(state.pool(), id).await?,
+            failures,
+            diagnoses,
             judgements::of_submission(state.pool(), id).await?,
         )
     } else {
@@ -204,7 +229,7 @@ pub(crate) async fn page(
             @if !judged.is_empty() {
                 (judge_section(&judge_summary(judged.iter().map(|(p, j)| (*p, j)))))
             }
-            (runs_section(&s, &runs, owner, set_open))
+            (runs_section(&s, &runs, next_after, owner, set_open))
         } @else {
             p { "Its runs and traces are public once its owner publishes them"
                 @if !set_open { " and its set retires" } "." }
@@ -386,7 +411,7 @@ fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
                     tbody { @for f in failures { tr {
                         td { strong { (f.reason) } br; span.ref { (reason_text(f.reason)) } }
                         td.num { (f.count) }
-                        td { code { (f.example_task) } @if let Some(d) = &f.example_detail { ": " (d) } }
+                        td { (example(&f.example_task, f.example_detail.as_deref())) }
                     } } }
                 } }
             }
@@ -404,10 +429,19 @@ fn diagnosis_section(diagnoses: &[runs::Diagnosis]) -> Markup {
                 tbody { @for d in diagnoses { tr {
                     td { strong { (d.group) } }
                     td.num { (d.count) }
-                    td { code { (d.example_task) } @if let Some(e) = &d.example_evidence { ": " (e) } }
+                    td { (example(&d.example_task, d.example_evidence.as_deref())) }
                 } } }
             } }
         }
+    }
+}
+
+/// A failure's example task and what it says; a task a live set still holds (its name cleared)
+/// is not named.
+fn example(task: &str, said: Option<&str>) -> Markup {
+    html! {
+        @if task.is_empty() { span.ref { "(a task a live set still holds)" } }
+        @else { code { (task) } @if let Some(d) = said { ": " (d) } }
     }
 }
 
@@ -427,19 +461,19 @@ fn judge_section(j: &JudgeSummary) -> Markup {
     }
 }
 
+/// The runs of one page; `next` is the key of the page after it (a page may list fewer than
+/// it read, when a live set still holds some of its tasks).
 fn runs_section(
     s: &submissions::Submission,
     runs: &[runs::Run],
+    next: Option<String>,
     owner: bool,
     set_open: bool,
 ) -> Markup {
-    let next = (runs.len() as i64 == RUNS_PER_PAGE)
-        .then(|| runs.last().map(|r| format!("{}:{}", r.task_id, r.trial)))
-        .flatten();
     html! {
         section aria-labelledby="runs" {
             h2 #runs { "Runs" }
-            @if runs.is_empty() {
+            @if runs.is_empty() && next.is_none() {
                 p { "No run has finished yet." }
             } @else {
                 div.scroll { table {
