@@ -4,6 +4,13 @@
 //! making it, and past a bound answers with the tool error [`Capacity::admit`] builds, which
 //! names the bound and says that nothing was changed. The bounds sit far above anything a task
 //! needs; they stop a run that writes without end, not an agent doing its work.
+//!
+//! A store keeps what it holds as a running total, its [`Ledger`]: measured once when the
+//! server is built, then moved by each write's exact footprint (what it adds, what it takes
+//! away, what an edit changes), so a write costs what it adds rather than a measure of the
+//! whole store. The total and a fresh measure must agree after every call:
+//! [`Simulated::audit`](crate::Simulated::audit) compares them, and debug builds check it after
+//! every call a server answers.
 
 use crate::error::ToolError;
 use serde::Serialize;
@@ -43,6 +50,17 @@ impl Usage {
     /// Bytes only: a change that replaces content and adds no record.
     pub fn bytes(bytes: usize) -> Self {
         Usage { records: 0, bytes }
+    }
+}
+
+impl Usage {
+    /// What `after` adds to `before`, dimension by dimension (nothing where it shrinks): what
+    /// an edit must be admitted for.
+    pub fn growth(before: Usage, after: Usage) -> Usage {
+        Usage {
+            records: after.records.saturating_sub(before.records),
+            bytes: after.bytes.saturating_sub(before.bytes),
+        }
     }
 }
 
@@ -87,6 +105,77 @@ impl Capacity {
             self.noun,
             size(self.bytes)
         )
+    }
+}
+
+/// What one store holds now, kept as a running total against its [`Capacity`]: build it from a
+/// measure of the store, admit each write before making it, and record what the write changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ledger {
+    capacity: Capacity,
+    held: Usage,
+}
+
+impl Ledger {
+    /// The ledger of a store that holds `held` now (measured once, when the server is built).
+    pub fn new(capacity: Capacity, held: Usage) -> Self {
+        Self { capacity, held }
+    }
+
+    /// What the store holds, by the running total.
+    pub fn held(&self) -> Usage {
+        self.held
+    }
+
+    /// The bounds it keeps to.
+    pub fn capacity(&self) -> Capacity {
+        self.capacity
+    }
+
+    /// Whether the store may take `adding` more ([`Capacity::admit`]).
+    pub fn admit(&self, adding: Usage) -> Result<(), ToolError> {
+        self.capacity.admit(self.held, adding)
+    }
+
+    /// Whether the store may have records worth `before` replaced by records worth `after`:
+    /// only the growth is admitted, so an edit that shrinks or keeps the size always passes.
+    pub fn admit_change(&self, before: Usage, after: Usage) -> Result<(), ToolError> {
+        self.admit(Usage::growth(before, after))
+    }
+
+    /// Records that `added` was stored.
+    pub fn add(&mut self, added: Usage) {
+        self.held = self.held + added;
+    }
+
+    /// Records that `removed` left the store.
+    pub fn remove(&mut self, removed: Usage) {
+        self.held = Usage {
+            records: self.held.records.saturating_sub(removed.records),
+            bytes: self.held.bytes.saturating_sub(removed.bytes),
+        };
+    }
+
+    /// Records that records worth `before` now are worth `after`.
+    pub fn change(&mut self, before: Usage, after: Usage) {
+        self.remove(before);
+        self.add(after);
+    }
+
+    /// Whether the running total is what a fresh `measured` says: an error naming both when
+    /// not (a write that moved the total by other than what it changed).
+    pub fn audit(&self, measured: Usage) -> Result<(), String> {
+        if self.held == measured {
+            return Ok(());
+        }
+        Err(format!(
+            "the {} counts {} records and {} bytes, but holds {} records and {} bytes",
+            self.capacity.store,
+            self.held.records,
+            self.held.bytes,
+            measured.records,
+            measured.bytes
+        ))
     }
 }
 
@@ -212,6 +301,37 @@ mod tests {
                 bytes: 5
             }
         );
+    }
+
+    #[test]
+    fn a_ledger_admits_growth_only_and_keeps_the_running_total() {
+        let mut ledger = Ledger::new(
+            MAILBOX,
+            Usage {
+                records: 1_999,
+                bytes: 100,
+            },
+        );
+        let small = Usage::of(1, "abc");
+        let large = Usage::of(1, &"x".repeat(4 << 20));
+        assert_eq!(ledger.admit(small), Ok(()));
+        ledger.add(small);
+        assert!(ledger.admit(small).is_err(), "the 2,001st record");
+        // An edit that adds no record and shrinks is admitted however full the store is.
+        assert_eq!(ledger.admit_change(large, small), Ok(()));
+        assert!(ledger.admit_change(small, large).is_err());
+        ledger.change(small, Usage::of(1, "abcdef"));
+        ledger.remove(Usage::of(1, "abcdef"));
+        assert_eq!(
+            ledger.held(),
+            Usage {
+                records: 1_999,
+                bytes: 100
+            }
+        );
+        assert_eq!(ledger.audit(ledger.held()), Ok(()));
+        let e = ledger.audit(Usage::default()).unwrap_err();
+        assert!(e.contains("counts 1999 records and 100 bytes"), "{e}");
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl<S: Simulated> Run for DraftRun<'_, S> {
             return Err(ToolError::new(f.error, f.message.clone()));
         }
         let local = tool.strip_prefix(&format!("{}.", S::NAME)).unwrap_or(tool);
-        S::toolbox().call(&mut self.server, local, args)
+        crate::Server::call(&mut self.server, local, args)
     }
     fn passes(&self, answer: Option<&str>) -> bool {
         self.draft

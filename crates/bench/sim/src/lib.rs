@@ -18,7 +18,7 @@ mod step;
 mod template;
 mod tool;
 
-pub use capacity::{Capacity, Usage, footprint};
+pub use capacity::{Capacity, Ledger, Usage, footprint};
 pub use error::{ErrorKind, SeedError, ToolError};
 pub use page::{Page, page, token_for};
 pub use pred::{AnswerCheck, Pred, contains_phrase, normalize_answer};

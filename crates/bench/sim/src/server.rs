@@ -49,6 +49,12 @@ pub trait Simulated: Sized + Send + 'static {
     fn capacities() -> &'static [Capacity] {
         &[]
     }
+    /// Whether each store's running total ([`Ledger`](crate::Ledger)) is what a fresh measure
+    /// of the state says; an error naming the store that drifted. Debug builds check it after
+    /// every call ([`Server::call`]); a server whose state cannot grow has nothing to check.
+    fn audit(&self) -> Result<(), String> {
+        Ok(())
+    }
     /// Gives a task's seed the history a real account holds beside what the task is about (a
     /// mailbox's months of mail, a tracker's backlog, a shop's catalogue), drawn from `rng`.
     /// The seed keeps it compact (a seed and counts) and the server expands it when it is
@@ -73,7 +79,18 @@ impl<S: Simulated> Server for S {
         S::toolbox().specs().collect()
     }
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
-        S::toolbox().call(self, tool, args)
+        let answer = S::toolbox().call(self, tool, args);
+        // A write moves its store's total by what it changed, refused or not; any drift is a
+        // server's bug, caught here by every test that calls a server (a read takes `&S`).
+        #[cfg(debug_assertions)]
+        if S::toolbox()
+            .get(tool)
+            .is_some_and(|t| t.effect == crate::tool::Effect::Write)
+            && let Err(drift) = self.audit()
+        {
+            panic!("{}.{tool}: {drift}", S::NAME);
+        }
+        answer
     }
     fn snapshot(&self) -> Value {
         Simulated::snapshot(self)

@@ -19,7 +19,9 @@
 //!   shared calendars, kept off the days the seed's own events are on, expanded when the
 //!   calendar is built (`background.rs`).
 //! - A run's calendars hold at most [`CALENDAR`]: past it, creating or growing an event is a
-//!   tool error (`failed_precondition`) that changes nothing.
+//!   tool error (`failed_precondition`) that changes nothing. Each write is counted by its
+//!   exact footprint in a running total, which debug builds check against a fresh measure
+//!   after every call.
 
 mod background;
 mod predicates;
@@ -59,6 +61,9 @@ impl Simulated for Calendar {
     }
     fn capacities() -> &'static [Capacity] {
         &[CALENDAR]
+    }
+    fn audit(&self) -> Result<(), String> {
+        self.audit_ledger()
     }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {

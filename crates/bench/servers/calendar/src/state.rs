@@ -2,7 +2,7 @@
 
 use crate::background::{self, Background, MAX_EVENTS};
 use mcpbench_sim::dates::{format_datetime, parse_datetime};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -213,6 +213,8 @@ pub struct Calendar {
     /// `calendar.eventCount` counts beside the seed's own (a task cannot know them).
     pub(crate) background: Vec<(String, String)>,
     next_id: u64,
+    /// What the events hold, against [`CALENDAR`]: each write moves it by its footprint.
+    ledger: Ledger,
 }
 
 /// Checks that `address` looks like `name@domain.tld`.
@@ -309,14 +311,17 @@ impl Calendar {
         for e in expanded.events {
             events.insert(e.id.clone(), e);
         }
-        Ok(Calendar {
+        let mut cal = Calendar {
             now,
             user: seed.user.clone(),
             calendars,
             events,
             background,
             next_id: 1,
-        })
+            ledger: Ledger::new(CALENDAR, Usage::default()),
+        };
+        cal.ledger = Ledger::new(CALENDAR, cal.measure());
+        Ok(cal)
     }
 
     pub(crate) fn calendar(&self, id: &str) -> Result<&CalendarInfo, ToolError> {
@@ -387,18 +392,64 @@ impl Calendar {
         }
     }
 
-    /// Whether the calendars may take `adding` more ([`CALENDAR`]); a refusal changes nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        CALENDAR.admit(Usage::of(self.events.len(), &self.events), adding)
+    /// What the events hold, measured from scratch: a sum over the events (per record, so
+    /// that a write's footprint moves it exactly). Calendars come from the seed and never grow.
+    pub(crate) fn measure(&self) -> Usage {
+        self.events
+            .values()
+            .map(stored)
+            .fold(Usage::default(), |sum, u| sum + u)
     }
 
-    pub(crate) fn new_id(&mut self) -> String {
+    /// What the events hold by their running total, against [`CALENDAR`].
+    pub fn held(&self) -> Usage {
+        self.ledger.held()
+    }
+
+    /// Whether the running total is what a fresh measure says.
+    pub(crate) fn audit_ledger(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
+    }
+
+    /// The id the next new event gets, and the counter once it is drawn; nothing is drawn
+    /// yet, so that a refused event uses none.
+    pub(crate) fn fresh_id(&self) -> (String, u64) {
+        let mut n = self.next_id;
         loop {
-            let id = format!("evt-{}", 9000 + self.next_id);
-            self.next_id += 1;
+            let id = format!("evt-{}", 9000 + n);
+            n += 1;
             if !self.events.contains_key(&id) {
-                return id;
+                return (id, n);
             }
+        }
+    }
+
+    /// Stores new event `e`, whose id is the one [`Calendar::fresh_id`] gave along with
+    /// `next_id`; refused, changing nothing, past [`CALENDAR`].
+    pub(crate) fn add_event(&mut self, e: Event, next_id: u64) -> Result<(), ToolError> {
+        let adding = stored(&e);
+        self.ledger.admit(adding)?;
+        self.next_id = next_id;
+        self.events.insert(e.id.clone(), e);
+        self.ledger.add(adding);
+        Ok(())
+    }
+
+    /// Replaces the event with `e`'s id by `e`; only the growth is admitted, so an edit that
+    /// does not grow the event always passes and a refusal changes nothing.
+    pub(crate) fn replace_event(&mut self, e: Event) -> Result<(), ToolError> {
+        let before = self.events.get(&e.id).map(stored).unwrap_or_default();
+        let after = stored(&e);
+        self.ledger.admit_change(before, after)?;
+        self.events.insert(e.id.clone(), e);
+        self.ledger.change(before, after);
+        Ok(())
+    }
+
+    /// Deletes event `id`, if there is one.
+    pub(crate) fn remove_event(&mut self, id: &str) {
+        if let Some(e) = self.events.remove(id) {
+            self.ledger.remove(stored(&e));
         }
     }
 
@@ -416,6 +467,12 @@ impl Calendar {
             self.events.iter().map(|(k, e)| (k, e.json())).collect();
         json!({ "calendars": calendars, "events": events })
     }
+}
+
+/// What event `e` costs the calendar: one record, its fields as compact JSON, and its id once
+/// more as the key it is filed under.
+fn stored(e: &Event) -> Usage {
+    Usage::of(1, e) + Usage::bytes(footprint(&e.id))
 }
 
 /// Attendees with valid, distinct addresses, in the given order.

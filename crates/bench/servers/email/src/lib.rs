@@ -18,7 +18,9 @@
 //! - A seed may carry a `background`: months of ordinary mail beside its own messages, expanded
 //!   when the mailbox is built (`background.rs`).
 //! - A run's mailbox holds at most [`MAILBOX`]: past it, sending, drafting, replying,
-//!   forwarding or a new label is a tool error that changes nothing.
+//!   forwarding, a label or any change that grows a message (archiving it) is a tool error that
+//!   changes nothing. Each write is counted by its exact footprint in a running total
+//!   (`writes.rs`), which debug builds check against a fresh measure after every call.
 
 mod background;
 mod predicates;
@@ -26,6 +28,7 @@ mod query;
 mod state;
 mod templates;
 mod tools;
+mod writes;
 
 pub use background::Background;
 pub use predicates::Atom;
@@ -60,6 +63,9 @@ impl Simulated for Email {
     }
     fn capacities() -> &'static [Capacity] {
         &[MAILBOX]
+    }
+    fn audit(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
     }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {

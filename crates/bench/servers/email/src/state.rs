@@ -1,7 +1,7 @@
 //! The mailbox, its seed, and the rules every tool shares (addresses, folders, sending policy).
 
 use crate::background::{self, Background, MAX_MESSAGES};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage, footprint};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -196,7 +196,7 @@ pub(crate) struct Outgoing {
 }
 
 impl Outgoing {
-    fn of(m: &Message) -> Self {
+    pub(crate) fn of(m: &Message) -> Self {
         Outgoing {
             id: m.id.clone(),
             to: m.to.clone(),
@@ -231,7 +231,9 @@ pub struct Email {
     pub(crate) messages: BTreeMap<String, Message>,
     /// Everything sent in this run, in order (the seed's sent mail is not in it).
     pub(crate) sent: Vec<Outgoing>,
-    next_id: u64,
+    pub(crate) next_id: u64,
+    /// What the messages, labels and log hold, against [`MAILBOX`] (`writes.rs`).
+    pub(crate) ledger: Ledger,
 }
 
 /// Checks that `address` looks like `name@domain.tld`.
@@ -360,7 +362,7 @@ impl Email {
                 return Err(bad(format!("message id {} is used twice", m.id)));
             }
         }
-        Ok(Email {
+        let mut mailbox = Email {
             address: seed.address.clone(),
             now: seed.now.clone(),
             allowed_domains: seed
@@ -372,30 +374,16 @@ impl Email {
             messages,
             sent: vec![],
             next_id: 1,
-        })
+            ledger: Ledger::new(MAILBOX, Usage::default()),
+        };
+        mailbox.ledger = Ledger::new(MAILBOX, mailbox.measure());
+        Ok(mailbox)
     }
 
     pub(crate) fn get(&self, id: &str) -> Result<&Message, ToolError> {
         self.messages
             .get(id)
             .ok_or_else(|| ToolError::not_found(format!("no message with id {id}")))
-    }
-
-    pub(crate) fn get_mut(&mut self, id: &str) -> Result<&mut Message, ToolError> {
-        self.messages
-            .get_mut(id)
-            .ok_or_else(|| ToolError::not_found(format!("no message with id {id}")))
-    }
-
-    /// A fresh message id, never one in use.
-    pub(crate) fn new_id(&mut self) -> String {
-        loop {
-            let id = format!("msg-{}", 9000 + self.next_id);
-            self.next_id += 1;
-            if !self.messages.contains_key(&id) {
-                return id;
-            }
-        }
     }
 
     /// Refuses recipients outside the allowed domains, naming the first one.
@@ -414,76 +402,6 @@ impl Email {
                 )));
             }
         }
-        Ok(())
-    }
-
-    /// What the mailbox holds, against [`MAILBOX`]: its messages and labels, and the bytes of
-    /// the log of what was sent.
-    fn usage(&self) -> Usage {
-        Usage::of(self.messages.len(), &self.messages)
-            + Usage::of(self.labels.len(), &self.labels)
-            + Usage::bytes(footprint(&self.sent))
-    }
-
-    /// Whether the mailbox may take `adding` more ([`MAILBOX`]); a refusal changes nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        MAILBOX.admit(self.usage(), adding)
-    }
-
-    /// A message from the owner, stamped now, in `folder` (logged as sent when that is the
-    /// sent folder); returns its id. Refused, changing nothing, when the mailbox is full.
-    pub(crate) fn compose(
-        &mut self,
-        folder: Folder,
-        to: Vec<String>,
-        cc: Vec<String>,
-        subject: String,
-        body: String,
-        thread: Option<String>,
-    ) -> Result<String, ToolError> {
-        let mut message = Message {
-            id: String::new(),
-            thread_id: String::new(),
-            from: self.address.clone(),
-            to,
-            cc,
-            subject,
-            body,
-            date: self.now.clone(),
-            folder,
-            labels: BTreeSet::new(),
-            read: true,
-        };
-        // Its ids are drawn only once it fits, so that a refused message uses none; counted
-        // here as the thread and a fresh id (`msg-9001`) at its longest, twice when logged.
-        let sending = folder == Folder::Sent;
-        let logged = if sending {
-            Usage::bytes(footprint(&Outgoing::of(&message)) + 24)
-        } else {
-            Usage::default()
-        };
-        self.admit(Usage::of(1, &message) + Usage::bytes(footprint(&thread) + 24) + logged)?;
-        let id = self.new_id();
-        message.thread_id = thread.unwrap_or_else(|| id.clone());
-        message.id = id.clone();
-        if sending {
-            self.sent.push(Outgoing::of(&message));
-        }
-        self.messages.insert(id.clone(), message);
-        Ok(id)
-    }
-
-    /// Sends draft `id` (which must be a draft): to the sent folder, stamped now, logged.
-    /// Refused, changing nothing, when the log does not fit in the mailbox.
-    pub(crate) fn send_draft(&mut self, id: &str) -> Result<(), ToolError> {
-        let now = self.now.clone();
-        let m = self.get(id)?;
-        self.admit(Usage::bytes(footprint(&Outgoing::of(m))))?;
-        let m = self.get_mut(id)?;
-        m.folder = Folder::Sent;
-        m.date = now;
-        let out = Outgoing::of(m);
-        self.sent.push(out);
         Ok(())
     }
 

@@ -5,7 +5,7 @@
 
 use crate::query::Query;
 use crate::state::{Email, Folder, Message, check_addresses, is_folder_name};
-use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -348,14 +348,13 @@ fn forward_email(mb: &mut Email, a: Forward) -> Out {
 }
 
 fn relocate(mb: &mut Email, id: &str, to: Folder) -> Out {
-    let m = mb.get_mut(id)?;
-    if m.folder == Folder::Drafts && to != Folder::Trash {
+    let from = mb.get(id)?.folder;
+    if from == Folder::Drafts && to != Folder::Trash {
         return Err(ToolError::precondition(format!(
             "message {id} is a draft; drafts can only be sent or moved to trash"
         )));
     }
-    let from = m.folder;
-    m.folder = to;
+    mb.edit(id, |m| m.folder = to)?;
     Ok(json!({ "id": id, "from": from, "folder": to }))
 }
 
@@ -373,8 +372,7 @@ fn archive_email(mb: &mut Email, a: MessageId) -> Out {
 }
 
 fn delete_email(mb: &mut Email, a: MessageId) -> Out {
-    mb.get(&a.message_id)?;
-    mb.messages.remove(&a.message_id);
+    mb.delete(&a.message_id)?;
     Ok(Value::String(format!(
         "Message {} permanently deleted",
         a.message_id
@@ -394,9 +392,7 @@ fn mark_as_read(mb: &mut Email, a: MarkRead) -> Out {
             list.join(", ")
         )));
     }
-    for id in &a.message_ids {
-        mb.get_mut(id)?.read = true;
-    }
+    mb.mark_read(&a.message_ids)?;
     Ok(json!({ "markedRead": a.message_ids }))
 }
 
@@ -433,21 +429,7 @@ fn add_label(mb: &mut Email, a: AddLabel) -> Out {
             a.label
         )));
     }
-    mb.get(&a.message_id)?;
-    let created = mb.find_label(name).is_none();
-    // The name is kept once on the message, and once more in the list when it is new.
-    mb.admit(Usage {
-        records: usize::from(created),
-        bytes: footprint(name) * (1 + usize::from(created)),
-    })?;
-    let label = match mb.find_label(name) {
-        Some(l) => l.clone(),
-        None => {
-            mb.labels.insert(name.to_string());
-            name.to_string()
-        }
-    };
-    mb.get_mut(&a.message_id)?.labels.insert(label.clone());
+    let label = mb.add_label(&a.message_id, name)?;
     Ok(json!({ "id": a.message_id, "label": label }))
 }
 

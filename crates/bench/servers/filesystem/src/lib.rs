@@ -4,8 +4,9 @@
 //! Paths are absolute and normalised; the whole tree is allowed except the prefixes a task
 //! seeds as read-only, which answer `permission_denied` to writes. Directory listings are
 //! sorted by name, so every answer is deterministic. A run's files hold at most [`FILES`]: past
-//! it a write, edit or new directory is a tool error that changes nothing, and
-//! `read_multiple_files` shows at most that many bytes in one answer.
+//! it a write, edit, new directory or move to a longer path is a tool error that changes
+//! nothing, and `read_multiple_files` shows at most that many bytes in one answer. What the
+//! tree holds is kept as a running total, moved by each write's exact size.
 //!
 //! A seed may carry a `background`: a lived-in home directory and a few services beside the
 //! task's own files, under the same roots, expanded when the filesystem is built
@@ -51,6 +52,9 @@ impl Simulated for Filesystem {
     }
     fn capacities() -> &'static [Capacity] {
         &[FILES]
+    }
+    fn audit(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
     }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {

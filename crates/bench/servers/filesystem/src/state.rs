@@ -1,7 +1,7 @@
 //! The tree, its seed, and the path rules.
 
 use crate::background::{self, Background, MAX_FILES};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -26,8 +26,11 @@ pub struct Seed {
     pub background: Option<Background>,
 }
 
-/// What a run's files hold at most, their content counted in bytes (seeds hold a few
-/// kilobytes), so that a hundred calls of a megabyte each cannot fill a worker's memory.
+/// What a run's files hold at most, counted in plain bytes: each file's content and path and
+/// each directory's path, as the tree keeps them (seeds hold a few kilobytes), so that a
+/// hundred calls of a megabyte each cannot fill a worker's memory, nor one `create_directory`
+/// of a deep path (a few kilobytes of path make thousands of directories, each keeping its
+/// own full path).
 pub const FILES: Capacity = Capacity {
     store: "filesystem",
     records: 5_000,
@@ -41,6 +44,9 @@ pub struct Filesystem {
     pub(crate) files: BTreeMap<String, String>,
     pub(crate) dirs: BTreeSet<String>,
     pub(crate) read_only: Vec<String>,
+    /// What the files and directories hold, against [`FILES`]: [`Filesystem::measure`] when
+    /// built, then moved by each write.
+    pub(crate) ledger: Ledger,
 }
 
 /// Checks that `path` is absolute and normal (`/a/b`, no `.`/`..`, no empty parts, no trailing
@@ -77,6 +83,22 @@ pub(crate) fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+/// What a file takes of [`FILES`]: one record, its path and its content in plain bytes.
+pub(crate) fn file(path: &str, content: &str) -> Usage {
+    Usage {
+        records: 1,
+        bytes: path.len() + content.len(),
+    }
+}
+
+/// What a directory takes of [`FILES`]: one record and its path.
+pub(crate) fn dir(path: &str) -> Usage {
+    Usage {
+        records: 1,
+        bytes: path.len(),
+    }
+}
+
 pub(crate) fn join(dir: &str, name: &str) -> String {
     if dir == "/" {
         format!("/{name}")
@@ -92,6 +114,7 @@ impl Filesystem {
             files: BTreeMap::new(),
             dirs: BTreeSet::new(),
             read_only: Vec::new(),
+            ledger: Ledger::new(FILES, Usage::default()),
         };
         fs.dirs.insert("/".into());
         for dir in &seed.directories {
@@ -125,6 +148,7 @@ impl Filesystem {
             normal(prefix).map_err(bad)?;
             fs.read_only.push(prefix.clone());
         }
+        fs.ledger = Ledger::new(FILES, fs.measure());
         Ok(fs)
     }
 
@@ -188,27 +212,40 @@ impl Filesystem {
         Ok(path)
     }
 
-    /// What the files and directories hold, against [`FILES`].
-    fn usage(&self) -> Usage {
-        Usage {
-            records: self.files.len() + self.dirs.len(),
-            bytes: self.files.values().map(String::len).sum(),
-        }
+    /// What the files and directories hold, against [`FILES`], measured from scratch: a
+    /// record for each file and directory, and the plain bytes of each path and content.
+    pub(crate) fn measure(&self) -> Usage {
+        let files = self.files.iter().map(|(p, c)| file(p, c));
+        let dirs = self.dirs.iter().map(|d| dir(d));
+        files.chain(dirs).fold(Usage::default(), |a, b| a + b)
     }
 
-    /// Whether `path` may hold `len` bytes within [`FILES`]; a refusal changes nothing.
-    pub(crate) fn has_room(&self, path: &str, len: usize) -> Result<(), ToolError> {
-        let before = self.files.get(path).map_or(0, String::len);
-        let adding = Usage {
-            records: usize::from(!self.files.contains_key(path)),
-            bytes: len.saturating_sub(before),
-        };
-        FILES.admit(self.usage(), adding)
+    /// Stores `content` at `path` (a new file or a replacement) if it fits within [`FILES`];
+    /// a refusal changes nothing.
+    pub(crate) fn put_file(&mut self, path: &str, content: String) -> Result<(), ToolError> {
+        let before = self
+            .files
+            .get(path)
+            .map_or(Usage::default(), |old| file(path, old));
+        let after = file(path, &content);
+        self.ledger.admit_change(before, after)?;
+        self.files.insert(path.to_string(), content);
+        self.ledger.change(before, after);
+        Ok(())
+    }
+
+    /// Deletes the file at `path`, if there is one.
+    pub(crate) fn remove_file(&mut self, path: &str) {
+        if let Some(content) = self.files.remove(path) {
+            self.ledger.remove(file(path, &content));
+        }
     }
 
     pub(crate) fn mkdir_p(&mut self, path: &str) -> Result<(), ToolError> {
         let path = normal(path).map_err(ToolError::invalid)?;
-        let (mut at, mut missing) = (path, 0);
+        // Every missing directory keeps its own full path, so a deep path costs the sum of
+        // its prefixes, not its own length.
+        let (mut at, mut adding) = (path, Usage::default());
         loop {
             if self.files.contains_key(at) {
                 return Err(ToolError::conflict(format!("{at} exists and is a file")));
@@ -216,20 +253,15 @@ impl Filesystem {
             if at == "/" || self.is_dir(at) {
                 break;
             }
+            adding = adding + dir(at);
             at = parent(at);
-            missing += 1;
         }
-        FILES.admit(
-            self.usage(),
-            Usage {
-                records: missing,
-                bytes: 0,
-            },
-        )?;
+        self.ledger.admit(adding)?;
         if !self.is_dir(path) {
             self.writable(path)?;
         }
         self.add_dirs(path);
+        self.ledger.add(adding);
         Ok(())
     }
 

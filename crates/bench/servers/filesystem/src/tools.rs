@@ -3,7 +3,7 @@
 //! `list_directory`: near-duplicates an agent must choose between, as in the real server.
 
 use crate::state::{FILES, Filesystem, file_name, join, normal, parent};
-use mcpbench_sim::{Tool, ToolBox, ToolError};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -183,8 +183,7 @@ fn read_multiple_files(fs: &Filesystem, a: ReadMany) -> Out {
 
 fn write_file(fs: &mut Filesystem, a: Write) -> Out {
     let path = fs.new_file_slot(&a.path)?.to_string();
-    fs.has_room(&path, a.content.len())?;
-    fs.files.insert(path.clone(), a.content);
+    fs.put_file(&path, a.content)?;
     Ok(Value::String(format!("Successfully wrote to {path}")))
 }
 
@@ -210,8 +209,7 @@ fn edit_file(fs: &mut Filesystem, a: EditFile) -> Out {
         return Ok(json!({ "path": path, "dryRun": true, "newContent": text }));
     }
     fs.writable(&path)?;
-    fs.has_room(&path, text.len())?;
-    fs.files.insert(path.clone(), text);
+    fs.put_file(&path, text)?;
     Ok(Value::String(format!(
         "Applied {} edit(s) to {path}",
         a.edits.len()
@@ -307,14 +305,24 @@ fn move_file(fs: &mut Filesystem, a: Move) -> Out {
     }
     fs.writable(&src)?;
     fs.new_file_slot(&dst)?;
-    if let Some(content) = fs.files.remove(&src) {
+    if fs.files.contains_key(&src) {
+        // Only the path changes: its length, once.
+        let (before, after) = (Usage::bytes(src.len()), Usage::bytes(dst.len()));
+        fs.ledger.admit_change(before, after)?;
+        let content = fs.files.remove(&src).expect("checked");
         fs.files.insert(dst.clone(), content);
+        fs.ledger.change(before, after);
     } else {
         let prefix = format!("{src}/");
         let moved = |p: &String| p == &src || p.starts_with(&prefix);
         let rename = |p: &String| format!("{dst}{}", &p[src.len()..]);
         let dirs: Vec<String> = fs.dirs.iter().filter(|p| moved(p)).cloned().collect();
         let files: Vec<String> = fs.files.keys().filter(|p| moved(p)).cloned().collect();
+        // Every entry below keeps its full path: each swaps the prefix `src` for `dst`.
+        let entries = dirs.len() + files.len();
+        let before = Usage::bytes(entries * src.len());
+        let after = Usage::bytes(entries * dst.len());
+        fs.ledger.admit_change(before, after)?;
         for d in dirs {
             fs.dirs.remove(&d);
             fs.dirs.insert(rename(&d));
@@ -323,6 +331,7 @@ fn move_file(fs: &mut Filesystem, a: Move) -> Out {
             let c = fs.files.remove(&f).expect("listed");
             fs.files.insert(rename(&f), c);
         }
+        fs.ledger.change(before, after);
     }
     Ok(Value::String(format!("Successfully moved {src} to {dst}")))
 }
@@ -338,7 +347,7 @@ fn delete_file(fs: &mut Filesystem, a: PathArg) -> Out {
         return Err(ToolError::not_found(format!("no such file: {path}")));
     }
     fs.writable(&path)?;
-    fs.files.remove(&path);
+    fs.remove_file(&path);
     Ok(Value::String(format!("Deleted {path}")))
 }
 

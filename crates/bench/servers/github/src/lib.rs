@@ -23,9 +23,11 @@
 //!   merged pull requests of people of their own on the numbers around the task's records, and
 //!   repositories of the user's own, expanded when the account is built (`background/`).
 //! - A run's repositories hold at most [`ACCOUNT`] together, every commit counting its whole
-//!   tree: past it a push, fork, merge, issue or comment is a tool error
-//!   (`failed_precondition`) that changes nothing.
+//!   tree: past it a push, fork, merge, new branch, issue, edit or comment is a tool error
+//!   (`failed_precondition`) that changes nothing. What they hold is kept as a running total,
+//!   moved by each write's exact footprint (`account`).
 
+mod account;
 mod background;
 mod fixtures;
 mod git;
@@ -72,6 +74,9 @@ impl Simulated for Github {
     }
     fn capacities() -> &'static [Capacity] {
         &[ACCOUNT]
+    }
+    fn audit(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
     }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {

@@ -1,9 +1,10 @@
 //! The live state: repositories with commits and branches, issues and pull requests (one
 //! numbered record each, as on GitHub, a pull request being an issue with a `pull` part).
 
+use crate::account::Staged;
 use crate::git::{self, Commit, Tree};
 use crate::seed::{Permission, RepoSeed, Seed, State};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -98,6 +99,9 @@ pub(crate) struct PrStatus {
 pub struct Github {
     pub(crate) user: String,
     pub(crate) repos: BTreeMap<String, Repo>,
+    /// What the repositories hold, against [`ACCOUNT`]: measured when built, then moved by
+    /// each write ([`crate::account`]).
+    pub(crate) ledger: Ledger,
 }
 
 pub(crate) fn check_login(login: &str) -> Result<(), String> {
@@ -130,8 +134,9 @@ pub(crate) fn check_repo_name(name: &str) -> Result<(), String> {
 
 /// What a run's repositories hold at most. Every commit keeps its whole tree, so file content
 /// counts once for each commit holding it (without this, a hundred pushes of a megabyte would
-/// keep gigabytes of snapshots) and again in a fork; issues, pull requests and comments count
-/// their text. Seeds hold a few kilobytes.
+/// keep gigabytes of snapshots) and again in a fork; commits, issues, pull requests and
+/// comments count as stored, in compact JSON, and branches and a fork's own fields count their
+/// bytes too ([`crate::account`]). Seeds hold a few kilobytes.
 pub const ACCOUNT: Capacity = Capacity {
     store: "GitHub account",
     records: 5_000,
@@ -139,29 +144,7 @@ pub const ACCOUNT: Capacity = Capacity {
     bytes: 16 << 20,
 };
 
-/// The bytes of file content in `tree`.
-pub(crate) fn tree_bytes(tree: &Tree) -> usize {
-    tree.values().map(String::len).sum()
-}
-
-/// `commits` new commits whose trees hold `bytes` together.
-pub(crate) fn commits(commits: usize, bytes: usize) -> Usage {
-    Usage {
-        records: commits,
-        bytes,
-    }
-}
-
 impl Repo {
-    /// What the repository holds, against [`ACCOUNT`]: its commits with their trees, and its
-    /// issues with their comments.
-    pub(crate) fn usage(&self) -> Usage {
-        let trees = self.commits.values().map(|c| tree_bytes(&c.tree)).sum();
-        let issues: Vec<&Issue> = self.issues.values().collect();
-        let comments: usize = issues.iter().map(|i| i.comments.len()).sum();
-        commits(self.commits.len(), trees) + Usage::of(issues.len() + comments, &issues)
-    }
-
     pub fn full_name(&self) -> String {
         format!("{}/{}", self.owner, self.name)
     }
@@ -185,7 +168,7 @@ impl Repo {
         Ok(self.tree(self.tip(branch)?))
     }
 
-    /// Records a commit and returns its sha.
+    /// Records a commit and returns its sha (building a seed, before the ledger counts).
     pub fn commit(
         &mut self,
         parents: Vec<String>,
@@ -193,15 +176,9 @@ impl Repo {
         author: &str,
         tree: Tree,
     ) -> String {
-        let sha = git::commit_sha(&parents, message, author, &tree);
-        let seq = self.tick();
-        self.commits.entry(sha.clone()).or_insert(Commit {
-            parents,
-            message: message.into(),
-            author: author.into(),
-            tree,
-            seq,
-        });
+        let mut staged = Staged::default();
+        let sha = self.stage(&mut staged, parents, message, author, tree);
+        self.store(staged);
         sha
     }
 
@@ -321,26 +298,6 @@ impl Github {
             .ok_or_else(|| ToolError::not_found(format!("repository {owner}/{repo} not found")))
     }
 
-    /// What the run's repositories hold together, against [`ACCOUNT`].
-    pub(crate) fn usage(&self) -> Usage {
-        self.repos
-            .values()
-            .map(Repo::usage)
-            .fold(Usage::default(), |a, b| a + b)
-    }
-
-    /// Whether the run's repositories may take `adding` more ([`ACCOUNT`]); a refusal changes
-    /// nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        ACCOUNT.admit(self.usage(), adding)
-    }
-
-    pub(crate) fn repo_mut(&mut self, owner: &str, repo: &str) -> Result<&mut Repo, ToolError> {
-        self.repos
-            .get_mut(&format!("{owner}/{repo}"))
-            .ok_or_else(|| ToolError::not_found(format!("repository {owner}/{repo} not found")))
-    }
-
     /// The sha a branch points at, if the repository and branch exist.
     pub fn branch_sha(&self, owner: &str, repo: &str, branch: &str) -> Option<String> {
         self.repo(owner, repo).ok()?.branches.get(branch).cloned()
@@ -368,10 +325,12 @@ impl Github {
         let mut gh = Github {
             user: seed.user.clone(),
             repos,
+            ledger: Ledger::new(ACCOUNT, Usage::default()),
         };
         if let Some(b) = &seed.background {
             crate::background::expand(b, &mut gh).map_err(bad)?;
         }
+        gh.ledger = Ledger::new(ACCOUNT, gh.measure());
         Ok(gh)
     }
 }

@@ -57,6 +57,9 @@ impl Simulated for Memory {
     fn capacities() -> &'static [Capacity] {
         &[GRAPH]
     }
+    fn audit(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
+    }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {
         seed.background.get_or_insert_with(|| Background::draw(rng));

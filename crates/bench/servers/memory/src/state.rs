@@ -1,7 +1,7 @@
 //! The knowledge graph, its seed, and the rules the tools share.
 
 use crate::background::{self, Background, MAX_ENTITIES};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -58,6 +58,8 @@ pub struct Memory {
     /// The type of every entity the background expanded to, which `memory.entityCount`
     /// counts beside the seed's own (a task cannot know them).
     pub(crate) background: Vec<String>,
+    /// What the graph holds against [`GRAPH`], kept as each write changes it.
+    pub(crate) ledger: Ledger,
 }
 
 impl Memory {
@@ -115,19 +117,24 @@ impl Memory {
             entities.insert(e.name.clone(), e);
         }
         relations.extend(expanded.relations);
-        Ok(Memory {
+        let mut memory = Memory {
             entities,
             relations,
             background,
-        })
+            ledger: Ledger::new(GRAPH, Usage::default()),
+        };
+        memory.ledger = Ledger::new(GRAPH, memory.measure());
+        Ok(memory)
     }
 
-    /// Whether the graph may take `adding` more ([`GRAPH`]); a refusal changes nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        let facts: usize = self.entities.values().map(|e| e.observations.len()).sum();
-        let held = Usage::of(self.entities.len() + facts, &self.entities)
-            + Usage::of(self.relations.len(), &self.relations);
-        GRAPH.admit(held, adding)
+    /// What the graph holds, measured from scratch: the sum of [`entity_usage`] and
+    /// [`relation_usage`] over every entity and relation. Only the state's build and
+    /// [`audit`](mcpbench_sim::Simulated::audit) measure; a write moves [`Memory::ledger`] by
+    /// what it changed.
+    pub(crate) fn measure(&self) -> Usage {
+        let entities = self.entities.values().map(entity_usage);
+        let relations = self.relations.iter().map(relation_usage);
+        total(entities.chain(relations))
     }
 
     pub(crate) fn entity(&self, name: &str) -> Result<&Entity, ToolError> {
@@ -166,4 +173,24 @@ impl Memory {
             "relations": self.relations,
         })
     }
+}
+
+/// What one entity costs the graph: a record for it and one for each observation, and the bytes
+/// of the entity (observations included) plus those of its name again, the key it is stored
+/// under.
+pub(crate) fn entity_usage(e: &Entity) -> Usage {
+    Usage {
+        records: 1 + e.observations.len(),
+        bytes: footprint(&e.name) + footprint(e),
+    }
+}
+
+/// What one relation costs the graph: one record, its bytes.
+pub(crate) fn relation_usage(r: &Relation) -> Usage {
+    Usage::of(1, r)
+}
+
+/// The sum of many usages.
+pub(crate) fn total(usages: impl IntoIterator<Item = Usage>) -> Usage {
+    usages.into_iter().fold(Usage::default(), |a, b| a + b)
 }

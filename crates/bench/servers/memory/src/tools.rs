@@ -6,8 +6,8 @@
 //! twice, a deletion of something absent), this one skips too but says so in its result.
 //! Relations must join existing entities: a missing end is `not_found` and nothing is created.
 
-use crate::state::{Entity, Memory, Relation};
-use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
+use crate::state::{Entity, Memory, Relation, entity_usage, relation_usage, total};
+use mcpbench_sim::{Tool, ToolBox, ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -174,11 +174,12 @@ fn create_entities(m: &mut Memory, a: CreateEntities) -> Out {
             observations,
         });
     }
-    let facts: usize = created.iter().map(|e| e.observations.len()).sum();
-    m.admit(Usage::of(created.len() + facts, &created))?;
+    let adding = total(created.iter().map(entity_usage));
+    m.ledger.admit(adding)?;
     for e in &created {
         m.entities.insert(e.name.clone(), e.clone());
     }
+    m.ledger.add(adding);
     let mut out = json!({ "created": created });
     if !existing.is_empty() {
         out["skipped"] = json!(existing);
@@ -206,7 +207,9 @@ fn create_relations(m: &mut Memory, a: Relations) -> Out {
         .map(RelationArg::relation)
         .filter(|r| !m.relations.contains(r))
         .collect();
-    m.admit(Usage::of(fresh.len(), &fresh))?;
+    // The relations the loop below inserts are exactly `fresh`.
+    let adding = total(fresh.iter().map(relation_usage));
+    m.ledger.admit(adding)?;
     let (mut created, mut existing) = (Vec::new(), Vec::new());
     for r in a.relations.iter().map(RelationArg::relation) {
         if m.relations.insert(r.clone()) {
@@ -215,6 +218,7 @@ fn create_relations(m: &mut Memory, a: Relations) -> Out {
             existing.push(r)
         }
     }
+    m.ledger.add(adding);
     let mut out = json!({ "created": created });
     if !existing.is_empty() {
         out["skipped"] = json!(existing);
@@ -242,32 +246,34 @@ fn add_observations(m: &mut Memory, a: AddObservations) -> Out {
         }
         results.push(json!({ "entityName": o.entity_name, "addedObservations": added }));
     }
-    let mut adding = Usage::default();
-    for (name, e) in &changed {
-        let before = &m.entities[name];
-        adding = adding
-            + Usage {
-                records: e.observations.len() - before.observations.len(),
-                bytes: footprint(e).saturating_sub(footprint(before)),
-            };
-    }
-    m.admit(adding)?;
+    let before = total(changed.keys().map(|name| entity_usage(&m.entities[name])));
+    let after = total(changed.values().map(entity_usage));
+    m.ledger.admit_change(before, after)?;
     m.entities.extend(changed);
+    m.ledger.change(before, after);
     Ok(Value::Array(results))
 }
 
 fn delete_entities(m: &mut Memory, a: DeleteEntities) -> Out {
     let (mut deleted, mut missing) = (Vec::new(), Vec::new());
+    let mut removed = Usage::default();
     for name in a.entity_names {
-        if m.entities.remove(&name).is_some() {
+        if let Some(e) = m.entities.remove(&name) {
+            removed = removed + entity_usage(&e);
             deleted.push(name);
         } else if !deleted.contains(&name) {
             missing.push(name);
         }
     }
     let before = m.relations.len();
-    m.relations
-        .retain(|r| !deleted.contains(&r.from) && !deleted.contains(&r.to));
+    m.relations.retain(|r| {
+        let keep = !deleted.contains(&r.from) && !deleted.contains(&r.to);
+        if !keep {
+            removed = removed + relation_usage(r);
+        }
+        keep
+    });
+    m.ledger.remove(removed);
     let mut text = format!(
         "Deleted {} entities ({}) and {} relations attached to them.",
         deleted.len(),
@@ -288,9 +294,11 @@ fn delete_observations(m: &mut Memory, a: DeleteObservations) -> Out {
     for d in a.deletions {
         match m.entities.get_mut(&d.entity_name) {
             Some(e) => {
-                let before = e.observations.len();
+                let before = entity_usage(e);
                 e.observations.retain(|o| !d.observations.contains(o));
-                count += before - e.observations.len();
+                let after = entity_usage(e);
+                count += before.records - after.records;
+                m.ledger.change(before, after);
             }
             None => missing.push(d.entity_name),
         }
@@ -303,11 +311,13 @@ fn delete_observations(m: &mut Memory, a: DeleteObservations) -> Out {
 }
 
 fn delete_relations(m: &mut Memory, a: Relations) -> Out {
-    let count = a
-        .relations
-        .iter()
-        .filter(|r| m.relations.remove(&r.relation()))
-        .count();
+    let mut count = 0;
+    for r in a.relations.iter().map(RelationArg::relation) {
+        if m.relations.remove(&r) {
+            m.ledger.remove(relation_usage(&r));
+            count += 1;
+        }
+    }
     Ok(Value::String(format!(
         "Deleted {count} of {} relations given.",
         a.relations.len()
@@ -340,14 +350,17 @@ fn open_nodes(m: &Memory, a: OpenNodes) -> Out {
 }
 
 fn update_entity_type(m: &mut Memory, a: UpdateType) -> Out {
-    let grows = a
-        .entity_type
-        .len()
-        .saturating_sub(m.entity(&a.name)?.entity_type.len());
-    m.admit(Usage::bytes(grows))?;
-    let e = m.entities.get_mut(&a.name).expect("checked");
-    e.entity_type = a.entity_type;
-    Ok(json!(e))
+    let old = m.entity(&a.name)?;
+    let new = Entity {
+        entity_type: a.entity_type,
+        ..old.clone()
+    };
+    let (before, after) = (entity_usage(old), entity_usage(&new));
+    m.ledger.admit_change(before, after)?;
+    let out = json!(new);
+    m.entities.insert(a.name, new);
+    m.ledger.change(before, after);
+    Ok(out)
 }
 
 fn get_entity(m: &Memory, a: GetEntity) -> Out {

@@ -1,7 +1,7 @@
 //! The shop's seed, its state, and the money and inventory rules.
 
 use crate::background::{self, Background, MAX_RECORDS};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -211,6 +211,28 @@ pub struct Shop {
     pub(crate) products: BTreeMap<u64, Product>,
     pub(crate) orders: BTreeMap<u64, Order>,
     pub(crate) discounts: BTreeMap<String, DiscountCode>,
+    /// What the products, orders, refunds and discount codes hold against [`SHOP`].
+    pub(crate) ledger: Ledger,
+}
+
+/// What a product costs: a record, its bytes with the id it is stored under.
+fn product_usage(id: u64, p: &Product) -> Usage {
+    Usage::of(1, &(id, p))
+}
+
+/// What an order costs: itself and each of its refunds a record, and its bytes with the id it
+/// is stored under (its refunds are inside it, so a refund changes the order's cost by the
+/// refund plus the list's separators, and by the status it may set).
+fn order_usage(id: u64, o: &Order) -> Usage {
+    Usage {
+        records: 1 + o.refunds.len(),
+        bytes: footprint(&(id, o)),
+    }
+}
+
+/// What a discount code costs: a record, with the code it is stored under.
+fn code_usage(code: &str, d: &DiscountCode) -> Usage {
+    Usage::of(1, &(code, d))
 }
 
 /// `43.50 EUR`.
@@ -226,13 +248,54 @@ pub(crate) fn valid_code(code: &str) -> bool {
 }
 
 impl Shop {
-    /// Whether the shop may take `adding` more ([`SHOP`]); a refusal changes nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        let refunds: usize = self.orders.values().map(|o| o.refunds.len()).sum();
-        let held = Usage::of(self.products.len(), &self.products)
-            + Usage::of(self.orders.len() + refunds, &self.orders)
-            + Usage::of(self.discounts.len(), &self.discounts);
-        SHOP.admit(held, adding)
+    /// What the shop holds, measured from scratch: a sum of what each record costs, so a
+    /// write moves it by exactly the records it adds or changes.
+    pub(crate) fn measure(&self) -> Usage {
+        let products = self.products.iter().map(|(id, p)| product_usage(*id, p));
+        let orders = self.orders.iter().map(|(id, o)| order_usage(*id, o));
+        let codes = self.discounts.iter().map(|(code, d)| code_usage(code, d));
+        products
+            .chain(orders)
+            .chain(codes)
+            .fold(Usage::default(), |a, b| a + b)
+    }
+
+    /// Stores `product`, new or in place of the one with its id, admitted for what it adds
+    /// ([`SHOP`]); a refusal changes nothing.
+    pub(crate) fn put_product(&mut self, product: Product) -> Result<(), ToolError> {
+        let id = product.id;
+        let before = self
+            .products
+            .get(&id)
+            .map_or(Usage::default(), |old| product_usage(id, old));
+        let after = product_usage(id, &product);
+        self.ledger.admit_change(before, after)?;
+        self.products.insert(id, product);
+        self.ledger.change(before, after);
+        Ok(())
+    }
+
+    /// Stores `order` in place of the one with its id, admitted for what it adds.
+    pub(crate) fn put_order(&mut self, order: Order) -> Result<(), ToolError> {
+        let id = order.id;
+        let before = self
+            .orders
+            .get(&id)
+            .map_or(Usage::default(), |old| order_usage(id, old));
+        let after = order_usage(id, &order);
+        self.ledger.admit_change(before, after)?;
+        self.orders.insert(id, order);
+        self.ledger.change(before, after);
+        Ok(())
+    }
+
+    /// Stores a new discount code, admitted first.
+    pub(crate) fn add_code(&mut self, d: DiscountCode) -> Result<(), ToolError> {
+        let adding = code_usage(&d.code, &d);
+        self.ledger.admit(adding)?;
+        self.discounts.insert(d.code.clone(), d);
+        self.ledger.add(adding);
+        Ok(())
     }
 
     pub(crate) fn from_seed(seed: &Seed) -> Result<Self, SeedError> {
@@ -243,6 +306,7 @@ impl Shop {
             products: BTreeMap::new(),
             orders: BTreeMap::new(),
             discounts: BTreeMap::new(),
+            ledger: Ledger::new(SHOP, Usage::default()),
         };
         if seed.currency.len() != 3 || !seed.currency.bytes().all(|b| b.is_ascii_uppercase()) {
             return Err(bad(format!(
@@ -335,6 +399,7 @@ impl Shop {
             }
             s.discounts.insert(d.code.clone(), d.clone());
         }
+        s.ledger = Ledger::new(SHOP, s.measure());
         Ok(s)
     }
 

@@ -18,8 +18,9 @@
 //! - a seed may carry a `background`: channels, people and months of chatter of their own,
 //!   interleaved with the seed's own messages, expanded when the workspace is built
 //!   (`background.rs`);
-//! - a run's workspace holds at most [`WORKSPACE`]: past it, a post, reply, reaction, topic or
-//!   new channel is a tool error (`failed_precondition`) that changes nothing.
+//! - a run's workspace holds at most [`WORKSPACE`]: past it, a post, reply, reaction, topic,
+//!   new channel, invitation or join is a tool error (`failed_precondition`) that changes
+//!   nothing.
 
 mod background;
 mod predicates;
@@ -66,6 +67,9 @@ impl Simulated for Slack {
     }
     fn capacities() -> &'static [Capacity] {
         &[WORKSPACE]
+    }
+    fn audit(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
     }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {

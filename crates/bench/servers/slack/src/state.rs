@@ -2,7 +2,7 @@
 //! can see and write to, and how message timestamps are made.
 
 use crate::background::{self, Background, MAX_CHANNELS, MAX_MESSAGES, MAX_USERS};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -159,6 +159,8 @@ pub struct Slack {
     pub(crate) clock: u64,
     /// How many messages (ephemeral ones included) this server has posted.
     pub(crate) posted: u64,
+    /// What the workspace holds against [`WORKSPACE`], kept as each write changes it.
+    pub(crate) ledger: Ledger,
 }
 
 /// The timestamp Slack would give: `<seconds>.<micros as 6 digits>`.
@@ -337,7 +339,7 @@ impl Slack {
                 }
             }
         }
-        Ok(Slack {
+        let mut slack = Slack {
             bot: seed.bot_user.clone(),
             users,
             channels,
@@ -345,23 +347,38 @@ impl Slack {
             ephemeral: Vec::new(),
             clock,
             posted: 0,
-        })
+            ledger: Ledger::new(WORKSPACE, Usage::default()),
+        };
+        slack.ledger = Ledger::new(WORKSPACE, slack.measure());
+        Ok(slack)
     }
 
-    /// Whether the workspace may take `adding` more ([`WORKSPACE`]); a refusal changes
-    /// nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        let held = Usage::of(self.messages.len(), &self.messages)
-            + Usage::of(self.ephemeral.len(), &self.ephemeral)
-            + Usage::of(self.channels.len(), &self.channels);
-        WORKSPACE.admit(held, adding)
+    /// What the workspace holds, measured from scratch: the sum of [`message_usage`],
+    /// [`ephemeral_usage`] and [`channel_usage`] over every record. Users are the seed's and
+    /// never grow. Only the state's build and [`audit`](mcpbench_sim::Simulated::audit)
+    /// measure; a write moves [`Slack::ledger`] by what it changed.
+    pub(crate) fn measure(&self) -> Usage {
+        let messages = self.messages.iter().map(message_usage);
+        let ephemeral = self.ephemeral.iter().map(ephemeral_usage);
+        let channels = self.channels.values().map(channel_usage);
+        messages
+            .chain(ephemeral)
+            .chain(channels)
+            .fold(Usage::default(), |a, b| a + b)
+    }
+
+    /// The timestamp [`Slack::next_ts`] hands out next, without drawing it: a post is admitted
+    /// for the record it stores, its timestamp included.
+    pub(crate) fn peek_ts(&self) -> String {
+        ts(self.clock + 1, ((self.posted + 1) * 100 % 1_000_000) as u32)
     }
 
     /// The next message timestamp: one second later, micros counting posts.
     pub(crate) fn next_ts(&mut self) -> String {
+        let next = self.peek_ts();
         self.clock += 1;
         self.posted += 1;
-        ts(self.clock, (self.posted * 100 % 1_000_000) as u32)
+        next
     }
 
     /// Whether the bot can see the channel at all (private channels only when a member).
@@ -447,5 +464,24 @@ impl Slack {
             "ephemeral": self.ephemeral,
             "clock": self.clock,
         })
+    }
+}
+
+/// What a message costs the workspace: one record, its bytes (reactions included).
+pub(crate) fn message_usage(m: &Message) -> Usage {
+    Usage::of(1, m)
+}
+
+/// What a message shown to one member costs: one record, its bytes.
+pub(crate) fn ephemeral_usage(e: &Ephemeral) -> Usage {
+    Usage::of(1, e)
+}
+
+/// What a channel costs: one record, its bytes (members and topic included) and those of its
+/// id once more, the key it is stored under.
+pub(crate) fn channel_usage(c: &Channel) -> Usage {
+    Usage {
+        records: 1,
+        bytes: footprint(&c.id) + footprint(c),
     }
 }

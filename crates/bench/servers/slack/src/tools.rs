@@ -6,9 +6,10 @@
 
 use crate::reads;
 use crate::state::{
-    Ephemeral, Message, Reaction, Slack, new_channel_id, slack_id, valid_channel_name,
+    Channel, Ephemeral, Message, Reaction, Slack, channel_usage, ephemeral_usage, message_usage,
+    new_channel_id, slack_id, valid_channel_name,
 };
-use mcpbench_sim::{Tool, ToolBox, ToolError, Usage};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -144,23 +145,24 @@ struct PostEphemeral {
     text: String,
 }
 
-/// A timestamp's bytes at most, counted before it is drawn so that a refused post uses none.
-const TS_BYTES: usize = 24;
-
 fn post(s: &mut Slack, channel: &str, text: String, thread_ts: Option<String>) -> Out {
-    let mut m = Message {
+    // Built with the timestamp it will get, so that what is admitted is what is stored; the
+    // timestamp is drawn only once admitted, so a refused post uses none.
+    let m = Message {
         channel: channel.into(),
-        ts: String::new(),
+        ts: s.peek_ts(),
         user: s.bot.clone(),
         text,
         thread_ts,
         reactions: vec![],
     };
-    s.admit(Usage::of(1, &m) + Usage::bytes(TS_BYTES))?;
+    let adding = message_usage(&m);
+    s.ledger.admit(adding)?;
     let ts = s.next_ts();
-    m.ts = ts.clone();
+    debug_assert_eq!(ts, m.ts);
     let shown = reads::message_json(s, &m);
     s.messages.push(m);
+    s.ledger.add(adding);
     Ok(json!({ "ok": true, "channel": channel, "ts": ts, "message": shown }))
 }
 
@@ -198,9 +200,10 @@ fn add_reaction(s: &mut Slack, a: AddReaction) -> Out {
     let id = c.id.clone();
     let i = s.message_index(&id, &a.timestamp)?;
     let bot = s.bot.clone();
-    s.admit(Usage::of(0, &(&name, &bot)))?;
-    let reactions = &mut s.messages[i].reactions;
-    match reactions.iter_mut().find(|r| r.name == name) {
+    // The message as it will be, so that the edit is admitted for exactly what it adds (the
+    // first reaction also adds the `reactions` field).
+    let mut edited = s.messages[i].clone();
+    match edited.reactions.iter_mut().find(|r| r.name == name) {
         Some(r) if r.users.contains(&bot) => {
             return Err(ToolError::conflict(format!(
                 "already_reacted: the bot already reacted with :{name}: to {}",
@@ -208,21 +211,36 @@ fn add_reaction(s: &mut Slack, a: AddReaction) -> Out {
             )));
         }
         Some(r) => r.users.push(bot),
-        None => reactions.push(Reaction {
+        None => edited.reactions.push(Reaction {
             name,
             users: vec![bot],
         }),
     }
+    let (before, after) = (message_usage(&s.messages[i]), message_usage(&edited));
+    s.ledger.admit_change(before, after)?;
+    s.messages[i] = edited;
+    s.ledger.change(before, after);
     Ok(json!({ "ok": true }))
 }
 
 fn set_channel_topic(s: &mut Slack, a: SetTopic) -> Out {
     let id = s.writable(&a.channel_id)?.id.clone();
-    let grows = a.topic.len().saturating_sub(s.channels[&id].topic.len());
-    s.admit(Usage::bytes(grows))?;
-    let c = s.channels.get_mut(&id).expect("checked");
-    c.topic = a.topic.clone();
+    let edited = Channel {
+        topic: a.topic.clone(),
+        ..s.channels[&id].clone()
+    };
+    change_channel(s, edited)?;
     Ok(json!({ "ok": true, "channel": id, "topic": a.topic }))
+}
+
+/// Replaces a channel by `edited`, admitted for what it grows by; a refusal changes nothing.
+fn change_channel(s: &mut Slack, edited: Channel) -> Result<(), ToolError> {
+    let before = channel_usage(&s.channels[&edited.id]);
+    let after = channel_usage(&edited);
+    s.ledger.admit_change(before, after)?;
+    s.channels.insert(edited.id.clone(), edited);
+    s.ledger.change(before, after);
+    Ok(())
 }
 
 fn create_channel(s: &mut Slack, a: CreateChannel) -> Out {
@@ -244,7 +262,7 @@ fn create_channel(s: &mut Slack, a: CreateChannel) -> Out {
         id = slack_id('C', &format!("new-channel:{}:{n}", a.name));
         n += 1;
     }
-    let c = crate::state::Channel {
+    let c = Channel {
         id: id.clone(),
         name: a.name,
         topic: String::new(),
@@ -253,8 +271,10 @@ fn create_channel(s: &mut Slack, a: CreateChannel) -> Out {
         is_private: a.is_private,
         archived: false,
     };
-    s.admit(Usage::of(1, &c))?;
+    let adding = channel_usage(&c);
+    s.ledger.admit(adding)?;
     s.channels.insert(id.clone(), c);
+    s.ledger.add(adding);
     let shown = reads::channel_json(s, &s.channels[&id]);
     Ok(json!({ "ok": true, "channel": shown }))
 }
@@ -264,7 +284,7 @@ fn invite_to_channel(s: &mut Slack, a: Invite) -> Out {
     for u in &a.user_ids {
         s.user(u)?;
     }
-    let c = s.channels.get_mut(&id).expect("checked");
+    let mut c = s.channels[&id].clone();
     let fresh: Vec<String> = a
         .user_ids
         .iter()
@@ -282,6 +302,8 @@ fn invite_to_channel(s: &mut Slack, a: Invite) -> Out {
             c.members.push(u.clone());
         }
     }
+    // Members are stored in the channel: a full workspace takes no more.
+    change_channel(s, c)?;
     let shown = reads::channel_json(s, &s.channels[&id]);
     Ok(json!({ "ok": true, "channel": shown, "invited": fresh }))
 }
@@ -297,8 +319,9 @@ fn join_channel(s: &mut Slack, a: Join) -> Out {
     let id = c.id.clone();
     let already = c.members.contains(&s.bot);
     if !already {
-        let bot = s.bot.clone();
-        s.channels.get_mut(&id).expect("checked").members.push(bot);
+        let mut joined = c.clone();
+        joined.members.push(s.bot.clone());
+        change_channel(s, joined)?;
     }
     let shown = reads::channel_json(s, &s.channels[&id]);
     let mut out = json!({ "ok": true, "channel": shown });
@@ -318,16 +341,18 @@ fn post_ephemeral(s: &mut Slack, a: PostEphemeral) -> Out {
             a.user_id, c.name
         )));
     }
-    let mut note = Ephemeral {
+    let note = Ephemeral {
         channel: id,
         user: a.user_id,
         text: a.text,
-        ts: String::new(),
+        ts: s.peek_ts(),
     };
-    s.admit(Usage::of(1, &note) + Usage::bytes(TS_BYTES))?;
+    let adding = ephemeral_usage(&note);
+    s.ledger.admit(adding)?;
     let ts = s.next_ts();
-    note.ts = ts.clone();
+    debug_assert_eq!(ts, note.ts);
     s.ephemeral.push(note);
+    s.ledger.add(adding);
     Ok(json!({ "ok": true, "message_ts": ts }))
 }
 

@@ -67,6 +67,9 @@ impl Simulated for Tracker {
     fn capacities() -> &'static [Capacity] {
         &[TRACKER]
     }
+    fn audit(&self) -> Result<(), String> {
+        self.ledger.audit(self.measure())
+    }
     /// A seed whose template drew a background of its own keeps it.
     fn furnish(seed: &mut Seed, rng: &mut Rng) {
         seed.background.get_or_insert_with(|| Background::draw(rng));

@@ -1,7 +1,7 @@
 //! The tracker's seed, its state, and the workflow and reference rules.
 
 use crate::background::{self, Background, MAX_ISSUES};
-use mcpbench_sim::{Capacity, SeedError, ToolError, Usage};
+use mcpbench_sim::{Capacity, Ledger, SeedError, ToolError, Usage, footprint};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -270,6 +270,18 @@ pub struct Tracker {
     pub(crate) labels: BTreeMap<String, Label>,
     pub(crate) issues: BTreeMap<IssueKey, Issue>,
     pub(crate) links: BTreeSet<Link>,
+    /// What the issues, comments, labels and links hold against [`TRACKER`].
+    pub(crate) ledger: Ledger,
+}
+
+/// What an issue costs: itself and each of its comments a record, and its bytes with the key
+/// it is stored under (its comments are inside it, so adding one changes the issue's cost by
+/// the comment plus whatever separators and brackets the list takes).
+fn issue_usage(key: &IssueKey, issue: &Issue) -> Usage {
+    Usage {
+        records: 1 + issue.comments.len(),
+        bytes: footprint(&(key, issue)),
+    }
 }
 
 /// Splits `ENG-12` into (`ENG`, 12); accepts lower case.
@@ -318,6 +330,7 @@ impl Tracker {
             labels: BTreeMap::new(),
             issues: BTreeMap::new(),
             links: BTreeSet::new(),
+            ledger: Ledger::new(TRACKER, Usage::default()),
         };
         for p in &seed.projects {
             if !valid_key(&p.key) {
@@ -430,6 +443,7 @@ impl Tracker {
             }
             t.links.insert(link.clone());
         }
+        t.ledger = Ledger::new(TRACKER, t.measure());
         Ok(t)
     }
 
@@ -521,14 +535,49 @@ impl Tracker {
         Ok(out)
     }
 
-    /// Whether the tracker may take `adding` more ([`TRACKER`]); a refusal changes nothing.
-    pub(crate) fn admit(&self, adding: Usage) -> Result<(), ToolError> {
-        let issues: Vec<&Issue> = self.issues.values().collect();
-        let comments: usize = issues.iter().map(|i| i.comments.len()).sum();
-        let held = Usage::of(issues.len() + comments, &issues)
-            + Usage::of(self.labels.len(), &self.labels)
-            + Usage::of(self.links.len(), &self.links);
-        TRACKER.admit(held, adding)
+    /// What the tracker holds, measured from scratch: a sum of what each record costs, so a
+    /// write moves it by exactly the records it adds, takes away or changes.
+    pub(crate) fn measure(&self) -> Usage {
+        let issues = self.issues.iter().map(|(key, i)| issue_usage(key, i));
+        // A label is stored under its name, a link as itself.
+        let labels = self.labels.iter().map(|(name, l)| Usage::of(1, &(name, l)));
+        let links = self.links.iter().map(|l| Usage::of(1, l));
+        issues
+            .chain(labels)
+            .chain(links)
+            .fold(Usage::default(), |a, b| a + b)
+    }
+
+    /// Stores `issue` at `key`, new or in place of the one there, admitted for what it adds
+    /// ([`TRACKER`]); a refusal changes nothing.
+    pub(crate) fn put_issue(&mut self, key: IssueKey, issue: Issue) -> Result<(), ToolError> {
+        let before = self
+            .issues
+            .get(&key)
+            .map_or(Usage::default(), |old| issue_usage(&key, old));
+        let after = issue_usage(&key, &issue);
+        self.ledger.admit_change(before, after)?;
+        self.issues.insert(key, issue);
+        self.ledger.change(before, after);
+        Ok(())
+    }
+
+    /// Stores a new workspace label, admitted first.
+    pub(crate) fn add_label(&mut self, label: Label) -> Result<(), ToolError> {
+        let adding = Usage::of(1, &(&label.name, &label));
+        self.ledger.admit(adding)?;
+        self.labels.insert(label.name.clone(), label);
+        self.ledger.add(adding);
+        Ok(())
+    }
+
+    /// Stores a new link, admitted first.
+    pub(crate) fn add_link(&mut self, link: Link) -> Result<(), ToolError> {
+        let adding = Usage::of(1, &link);
+        self.ledger.admit(adding)?;
+        self.links.insert(link);
+        self.ledger.add(adding);
+        Ok(())
     }
 
     /// The next free number in a project.

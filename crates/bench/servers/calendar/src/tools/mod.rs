@@ -7,7 +7,7 @@ use crate::state::{Calendar, Event, Response, checked_attendees, primary};
 use mcpbench_sim::dates::{
     format_clock, format_date, format_datetime, parse_clock, parse_date, parse_datetime, weekday,
 };
-use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint, page};
+use mcpbench_sim::{Tool, ToolBox, ToolError, page};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -135,9 +135,6 @@ struct NewEvent {
     attendees: Vec<AttendeeArg>,
 }
 
-/// A fresh event id's bytes at most (`evt-9001` as JSON, and its key in the map).
-const ID_BYTES: usize = 16;
-
 fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
     cal.writable(&n.calendar)?;
     if n.end <= n.start {
@@ -153,8 +150,10 @@ fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
     )
     .map_err(|e| ToolError::invalid(format!("attendees: {e}")))?;
     cal.check_free(&n.calendar, n.start, n.end, None)?;
-    let mut event = Event {
-        id: String::new(),
+    // Built with its final id, so that what is admitted is what is stored.
+    let (id, next_id) = cal.fresh_id();
+    let event = Event {
+        id,
         calendar: n.calendar,
         title: n.title,
         start: n.start,
@@ -163,12 +162,8 @@ fn insert(cal: &mut Calendar, n: NewEvent) -> Out {
         description: n.description,
         attendees,
     };
-    // The id is drawn only once the event fits, so that a refused event uses none.
-    cal.admit(Usage::of(1, &event) + Usage::bytes(2 * ID_BYTES))?;
-    let id = cal.new_id();
-    event.id = id.clone();
     let out = event.json();
-    cal.events.insert(id, event);
+    cal.add_event(event, next_id)?;
     Ok(out)
 }
 
@@ -275,9 +270,8 @@ fn update_event(cal: &mut Calendar, a: UpdateEvent) -> Out {
     e.location = a.location.or(e.location);
     e.description = a.description.or(e.description);
     cal.check_free(&calendar, e.start, e.end, Some(&e.id))?;
-    cal.admit(Usage::bytes(footprint(&e).saturating_sub(footprint(&old))))?;
     let out = e.json();
-    cal.events.insert(e.id.clone(), e);
+    cal.replace_event(e)?;
     Ok(out)
 }
 
@@ -285,7 +279,7 @@ fn delete_event(cal: &mut Calendar, a: EventRef) -> Out {
     let calendar = a.calendar_id.map_or_else(primary, String::from);
     let title = cal.event(&calendar, &a.event_id)?.title.clone();
     cal.writable(&calendar)?;
-    cal.events.remove(a.event_id.as_str());
+    cal.remove_event(&a.event_id);
     Ok(Value::String(format!(
         "Deleted event \"{title}\" ({})",
         a.event_id
@@ -294,12 +288,8 @@ fn delete_event(cal: &mut Calendar, a: EventRef) -> Out {
 
 fn respond_to_event(cal: &mut Calendar, a: Respond) -> Out {
     let calendar = a.calendar_id.map_or_else(primary, String::from);
-    cal.event(&calendar, &a.event_id)?;
+    let mut e = cal.event(&calendar, &a.event_id)?.clone();
     let user = cal.user.clone();
-    let e = cal
-        .events
-        .get_mut(a.event_id.as_str())
-        .expect("checked above");
     let Some(me) = e
         .attendees
         .iter_mut()
@@ -315,7 +305,9 @@ fn respond_to_event(cal: &mut Calendar, a: Respond) -> Out {
         Answer::Declined => Response::Declined,
         Answer::Tentative => Response::Tentative,
     };
-    Ok(e.json())
+    let out = e.json();
+    cal.replace_event(e)?;
+    Ok(out)
 }
 
 /// Busy blocks of the user on `calendars` within `lo..hi`, merged and sorted.

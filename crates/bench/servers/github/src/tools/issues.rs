@@ -1,9 +1,10 @@
 //! Issue tools, and GitHub's issue search.
 
 use super::{Direction, Out, StateFilter, issue_json, paginate, repo_args};
+use crate::account;
 use crate::seed::State;
-use crate::state::{ACCOUNT, Comment, Github, Issue, Repo, issue};
-use mcpbench_sim::{ToolError, Usage};
+use crate::state::{Comment, Github, Issue, Repo, issue};
+use mcpbench_sim::ToolError;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -163,8 +164,7 @@ fn check_people(
 
 pub(crate) fn create_issue(gh: &mut Github, a: CreateIssue) -> Out {
     let user = gh.user.clone();
-    let held = gh.usage();
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
     check_people(r, &a.assignees, &a.labels)?;
     let number = r.next_number();
     let labels = a.labels.unwrap_or_default();
@@ -181,10 +181,14 @@ pub(crate) fn create_issue(gh: &mut Github, a: CreateIssue) -> Out {
         vec![],
         None,
     );
-    ACCOUNT.admit(held, Usage::of(1, &rec))?;
-    rec.updated = r.tick();
+    // Built with the clock value it gets, so that what is admitted is what is stored.
+    rec.updated = r.clock + 1;
+    let adding = account::issue(&rec);
+    ledger.admit(adding)?;
+    r.tick();
     let out = issue_json(r, &rec);
     r.issues.insert(number, rec);
+    ledger.add(adding);
     Ok(out)
 }
 
@@ -224,8 +228,7 @@ pub(crate) fn list_issues(gh: &Github, a: ListIssues) -> Out {
 }
 
 pub(crate) fn update_issue(gh: &mut Github, a: UpdateIssue) -> Out {
-    let held = gh.usage();
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
     r.writable()?;
     check_people(r, &a.assignees, &None)?;
     let nothing = a.title.is_none()
@@ -266,52 +269,55 @@ pub(crate) fn update_issue(gh: &mut Github, a: UpdateIssue) -> Out {
         (State::Open, _) if cur.state == State::Closed => Some("reopened".to_string()),
         (State::Open, _) => cur.state_reason.clone(),
     };
-    let longer = |new: &Option<String>, old: &str| {
-        new.as_ref()
-            .map_or(0, |n| n.len())
-            .saturating_sub(old.len())
-    };
-    ACCOUNT.admit(
-        held,
-        Usage::bytes(longer(&a.title, &cur.title) + longer(&a.body, &cur.body)),
-    )?;
-    let clock = r.tick();
-    let rec = r.issue_mut(a.issue_number)?;
+    // The edited issue is built in full (its comments aside) and admitted for what it grows.
+    let mut new = cur.head();
     if let Some(title) = a.title {
-        rec.title = title;
+        new.title = title;
     }
     if let Some(body) = a.body {
-        rec.body = body;
+        new.body = body;
     }
-    rec.state = state;
-    rec.state_reason = reason;
+    new.state = state;
+    new.state_reason = reason;
     if let Some(labels) = a.labels {
-        rec.labels = labels.into_iter().collect();
+        new.labels = labels.into_iter().collect();
     }
     if let Some(assignees) = a.assignees {
-        rec.assignees = assignees.into_iter().collect();
+        new.assignees = assignees.into_iter().collect();
     }
-    rec.updated = clock;
-    let rec = rec.clone();
-    Ok(issue_json(r, &rec))
+    new.updated = r.clock + 1;
+    let (before, after) = (account::issue(cur), account::issue(&new));
+    ledger.admit_change(before, after)?;
+    r.tick();
+    let rec = r.issue_mut(a.issue_number)?;
+    new.comments = std::mem::take(&mut rec.comments);
+    *rec = new;
+    ledger.change(before, after);
+    Ok(issue_json(r, r.issue(a.issue_number)?))
 }
 
 pub(crate) fn add_issue_comment(gh: &mut Github, a: AddComment) -> Out {
     let user = gh.user.clone();
-    gh.repo(&a.owner, &a.repo)?.issue(a.issue_number)?;
-    let mut comment = Comment {
-        id: u64::MAX,
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
+    let cur = r.issue(a.issue_number)?;
+    // The comment takes the next clock value as its id, and the issue's update time with it.
+    let id = r.clock + 1;
+    let comment = Comment {
+        id,
         user: user.clone(),
         body: a.body.clone(),
     };
-    gh.admit(Usage::of(1, &comment))?;
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
-    let id = r.tick();
+    let mut head = cur.head();
+    head.updated = id;
+    let before = account::issue(cur);
+    let after = account::issue(&head) + account::comment(&comment);
+    ledger.admit_change(before, after)?;
+    r.tick();
     let url = format!("{}#issuecomment-{id}", r.html_url("issues", a.issue_number));
     let rec = r.issue_mut(a.issue_number)?;
-    comment.id = id;
     rec.comments.push(comment);
     rec.updated = id;
+    ledger.change(before, after);
     Ok(json!({ "id": id, "user": user, "body": a.body, "html_url": url }))
 }
 

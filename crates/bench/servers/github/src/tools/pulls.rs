@@ -7,11 +7,10 @@
 //! keyword (`Fixes #12`, `closes #3`, `Resolves: #7`).
 
 use super::{Direction, Out, StateFilter, paginate, repo_args};
+use crate::account::{self, Staged};
 use crate::git::{self, Tree};
 use crate::seed::State;
-use crate::state::{
-    self, ACCOUNT, Github, Issue, MergeMethod, Merged, Pull, Repo, commits, issue, tree_bytes,
-};
+use crate::state::{Github, Issue, MergeMethod, Merged, Pull, Repo, issue};
 use mcpbench_sim::{ToolError, Usage};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -149,8 +148,7 @@ fn head_branch<'a>(r: &Repo, head: &'a str) -> Result<&'a str, ToolError> {
 
 pub(crate) fn create_pull_request(gh: &mut Github, a: CreatePull) -> Out {
     let user = gh.user.clone();
-    let held = gh.usage();
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
     let head = head_branch(r, &a.head)?.to_string();
     r.tip(&head)?;
     r.tip(&a.base)?;
@@ -195,10 +193,14 @@ pub(crate) fn create_pull_request(gh: &mut Github, a: CreatePull) -> Out {
         vec![],
         Some(pull),
     );
-    ACCOUNT.admit(held, Usage::of(1, &rec))?;
-    rec.updated = r.tick();
+    // Built with the clock value it gets, so that what is admitted is what is stored.
+    rec.updated = r.clock + 1;
+    let adding = account::issue(&rec);
+    ledger.admit(adding)?;
+    r.tick();
     let out = pr_json(r, &rec);
     r.issues.insert(number, rec);
+    ledger.add(adding);
     Ok(out)
 }
 
@@ -299,8 +301,7 @@ fn conflict_error(number: u64, paths: &[String]) -> ToolError {
 
 pub(crate) fn update_pull_request_branch(gh: &mut Github, a: UpdateBranch) -> Out {
     let user = gh.user.clone();
-    let held = gh.usage();
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
     r.writable()?;
     let p = open_pull(r, a.pull_number)?.clone();
     let s = r.status(&p)?;
@@ -319,9 +320,15 @@ pub(crate) fn update_pull_request_branch(gh: &mut Github, a: UpdateBranch) -> Ou
         .merged
         .map_err(|paths| conflict_error(a.pull_number, &paths))?;
     let message = format!("Merge branch '{}' into {}", p.base, p.head);
-    ACCOUNT.admit(held, commits(1, tree_bytes(&tree)))?;
-    let sha = r.commit(vec![s.head_sha, s.base_sha], &message, &user, tree);
-    r.branches.insert(p.head.clone(), sha.clone());
+    let mut staged = Staged::default();
+    let sha = r.stage(
+        &mut staged,
+        vec![s.head_sha, s.base_sha],
+        &message,
+        &user,
+        tree,
+    );
+    r.land(ledger, staged, &p.head, &sha, Default::default())?;
     Ok(json!({ "message": "Updating pull request branch.", "sha": sha }))
 }
 
@@ -355,8 +362,7 @@ pub(crate) fn closing_refs(text: &str) -> Vec<u64> {
 
 pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
     let user = gh.user.clone();
-    let held = gh.usage();
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
     r.writable()?;
     let number = a.pull_number;
     let p = open_pull(r, number)?.clone();
@@ -395,12 +401,9 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
     };
     let method = a.merge_method.unwrap_or(MergeMethod::Merge);
     let detail = a.commit_message.clone();
-    // A rebase writes one commit per pick, each with a tree of about this size.
-    let picks = match method {
-        MergeMethod::Rebase => s.ahead.len().max(1),
-        _ => 1,
-    };
-    ACCOUNT.admit(held, state::commits(picks, tree_bytes(&tree) * picks))?;
+    // Every commit the merge makes is staged in full (a rebase makes one per pick, each with
+    // its own tree), then admitted with the records it changes, then stored.
+    let mut staged = Staged::default();
     let new_sha = match method {
         MergeMethod::Merge => {
             let head_title = format!("Merge pull request #{number} from {}/{}", r.owner, p.head);
@@ -408,7 +411,13 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
                 a.commit_title.as_deref().unwrap_or(&head_title),
                 &detail.unwrap_or(title),
             );
-            r.commit(vec![s.base_sha, s.head_sha], &message, &user, tree)
+            r.stage(
+                &mut staged,
+                vec![s.base_sha, s.head_sha],
+                &message,
+                &user,
+                tree,
+            )
         }
         MergeMethod::Squash => {
             let listed: Vec<String> = s
@@ -421,7 +430,7 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
                 a.commit_title.as_deref().unwrap_or(&head_title),
                 &detail.unwrap_or(listed.join("\n")),
             );
-            r.commit(vec![s.base_sha], &message, &user, tree)
+            r.stage(&mut staged, vec![s.base_sha], &message, &user, tree)
         }
         MergeMethod::Rebase => {
             let picks: Vec<String> = s
@@ -447,20 +456,29 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
                         };
                     }
                 }
-                at = r.commit(vec![at], &commit.message, &commit.author, current.clone());
+                at = r.stage(
+                    &mut staged,
+                    vec![at],
+                    &commit.message,
+                    &commit.author,
+                    current.clone(),
+                );
             }
             if picks.is_empty() {
-                at = r.commit(vec![at], &title, &user, tree);
+                at = r.stage(&mut staged, vec![at], &title, &user, tree);
             }
             at
         }
     };
-    r.branches.insert(p.base.clone(), new_sha.clone());
-    let clock = r.tick();
-    let rec = r.issues.get_mut(&number).expect("checked");
-    rec.state = State::Closed;
-    rec.updated = clock;
-    if let Some(pull) = rec.pull.as_mut() {
+    // The records the merge changes, built with the clock value they get (one tick per
+    // commit, then one for the records): the pull request, merged with its file list, and
+    // the issues it closes.
+    let clock = r.clock + staged.len() + 1;
+    let mut edits: Vec<(u64, Issue)> = Vec::new();
+    let mut pr = r.issues[&number].head();
+    pr.state = State::Closed;
+    pr.updated = clock;
+    if let Some(pull) = pr.pull.as_mut() {
         pull.merged = Some(Merged {
             method,
             sha: new_sha.clone(),
@@ -468,20 +486,36 @@ pub(crate) fn merge_pull_request(gh: &mut Github, a: MergePull) -> Out {
             files,
         });
     }
+    edits.push((number, pr));
     let mut closed = Vec::new();
     if p.base == r.default_branch {
         for n in closing_refs(&body) {
             if let Some(i) = r
                 .issues
-                .get_mut(&n)
-                .filter(|i| i.pull.is_none() && i.state == State::Open)
+                .get(&n)
+                .filter(|i| i.pull.is_none() && i.state == State::Open && !closed.contains(&n))
             {
+                let mut i = i.head();
                 i.state = State::Closed;
                 i.state_reason = Some("completed".into());
                 i.updated = clock;
+                edits.push((n, i));
                 closed.push(n);
             }
         }
+    }
+    let (mut before, mut after) = (Usage::default(), Usage::default());
+    for (n, new) in &edits {
+        before = before + account::issue(&r.issues[n]);
+        after = after + account::issue(new);
+    }
+    r.land(ledger, staged, &p.base, &new_sha, (before, after))?;
+    let ticked = r.tick();
+    debug_assert_eq!(ticked, clock);
+    for (n, mut new) in edits {
+        let rec = r.issues.get_mut(&n).expect("edited");
+        new.comments = std::mem::take(&mut rec.comments);
+        *rec = new;
     }
     Ok(
         json!({ "sha": new_sha, "merged": true, "message": "Pull Request successfully merged", "closed_issues": closed }),

@@ -1,9 +1,10 @@
 //! Repository, file, branch and commit tools.
 
 use super::{Out, paginate, repo_args, repo_json};
+use crate::account::{self, Staged};
 use crate::git::{self, Tree};
 use crate::seed::Permission;
-use crate::state::{Github, Repo, commits, tree_bytes};
+use crate::state::{Github, Repo};
 use mcpbench_sim::ToolError;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -188,20 +189,30 @@ pub(crate) fn fork_repository(gh: &mut Github, a: Fork) -> Out {
             "a repository named {full} already exists"
         )));
     }
-    // The fork keeps every commit of its source, trees and all.
-    let trees = source.commits.values().map(|c| tree_bytes(&c.tree)).sum();
-    gh.admit(commits(source.commits.len(), trees))?;
-    let fork = Repo {
+    let mut fork = Repo {
         owner: target_owner,
+        name: source.name.clone(),
+        description: source.description.clone(),
+        private: source.private,
+        default_branch: source.default_branch.clone(),
         permission: Permission::Admin,
         collaborators: BTreeSet::new(),
         require_up_to_date: BTreeSet::new(),
         fork_of: Some(source.full_name()),
+        branches: BTreeMap::new(),
+        commits: BTreeMap::new(),
         issues: BTreeMap::new(),
-        ..source.clone()
+        clock: source.clock,
     };
+    // The fork keeps every commit and branch of its source, trees and all: admitted before
+    // they are copied.
+    let adding = fork.measure() + source.history();
+    gh.ledger.admit(adding)?;
+    fork.branches = source.branches.clone();
+    fork.commits = source.commits.clone();
     let out = repo_json(&fork);
     gh.repos.insert(full, fork);
+    gh.ledger.add(adding);
     Ok(out)
 }
 
@@ -268,10 +279,12 @@ fn commit_tree(
     message: &str,
     tree: Tree,
 ) -> Result<(String, Value), ToolError> {
-    gh.admit(commits(1, tree_bytes(&tree)))?;
     let user = gh.user.clone();
-    let r = gh.repo_mut(owner, repo)?;
-    let sha = r.commit_on(branch, message, &user, tree)?;
+    let (r, ledger) = gh.parts(owner, repo)?;
+    let parent = r.tip(branch)?.clone();
+    let mut staged = Staged::default();
+    let sha = r.stage(&mut staged, vec![parent], message, &user, tree);
+    r.land(ledger, staged, branch, &sha, Default::default())?;
     Ok((sha.clone(), commit_json(r, &sha)))
 }
 
@@ -341,7 +354,7 @@ pub(crate) fn delete_file(gh: &mut Github, a: DeleteFile) -> Out {
 }
 
 pub(crate) fn create_branch(gh: &mut Github, a: CreateBranch) -> Out {
-    let r = gh.repo_mut(&a.owner, &a.repo)?;
+    let (r, ledger) = gh.parts(&a.owner, &a.repo)?;
     r.writable()?;
     git::check_branch_name(&a.branch).map_err(ToolError::invalid)?;
     let from = a
@@ -365,7 +378,10 @@ pub(crate) fn create_branch(gh: &mut Github, a: CreateBranch) -> Out {
             a.branch
         )));
     }
+    let adding = account::branch(&a.branch, &sha);
+    ledger.admit(adding)?;
     r.branches.insert(a.branch.clone(), sha.clone());
+    ledger.add(adding);
     Ok(
         json!({ "ref": format!("refs/heads/{}", a.branch), "object": { "sha": sha, "type": "commit" } }),
     )

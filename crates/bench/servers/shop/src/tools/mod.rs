@@ -9,7 +9,7 @@ use crate::state::{
     DiscountCode, Order, OrderStatus, Product, ProductStatus, Refund, Shop, valid_code,
 };
 use args::*;
-use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
@@ -181,9 +181,8 @@ fn create_product(s: &mut Shop, a: CreateProduct) -> Out {
         tags: clean_tags(a.tags.unwrap_or_default()),
         inventory,
     };
-    s.admit(Usage::of(1, &(id, &product)))?;
     let out = detail(s, &product);
-    s.products.insert(id, product);
+    s.put_product(product)?;
     Ok(out)
 }
 
@@ -197,8 +196,7 @@ fn update_product(s: &mut Shop, a: UpdateProduct) -> Out {
     if a.title.as_ref().is_some_and(|t| t.trim().is_empty()) {
         return Err(ToolError::invalid("the title cannot be blank"));
     }
-    let before = &s.products[&a.product_id];
-    let mut p = before.clone();
+    let mut p = s.products[&a.product_id].clone();
     if let Some(t) = a.title {
         p.title = t.trim().to_string();
     }
@@ -208,10 +206,7 @@ fn update_product(s: &mut Shop, a: UpdateProduct) -> Out {
     if let Some(tags) = a.tags {
         p.tags = clean_tags(tags);
     }
-    s.admit(Usage::bytes(
-        footprint(&p).saturating_sub(footprint(before)),
-    ))?;
-    s.products.insert(p.id, p.clone());
+    s.put_product(p.clone())?;
     Ok(detail(s, &p))
 }
 
@@ -223,20 +218,26 @@ fn archive_product(s: &mut Shop, a: ProductIdArg) -> Out {
             p.id, p.title
         )));
     }
-    let p = s.products.get_mut(&a.product_id).expect("checked");
+    // An archived status is stored (an active one is not), so archiving lengthens the product.
+    let mut p = p.clone();
     p.status = ProductStatus::Archived;
-    Ok(json!({ "id": p.id, "sku": p.sku, "status": p.status }))
+    let out = json!({ "id": p.id, "sku": p.sku, "status": p.status });
+    s.put_product(p)?;
+    Ok(out)
 }
 
-/// Writes a new stock level; returns what a tool answers.
-fn put_stock(s: &mut Shop, id: u64, loc: String, new: u32, before: u32) -> Value {
-    let p = s.products.get_mut(&id).expect("resolved");
+/// Writes a new stock level, admitted for what it adds (a location first stocked, a count
+/// with more digits); returns what a tool answers.
+fn put_stock(s: &mut Shop, id: u64, loc: String, new: u32, before: u32) -> Out {
+    let mut p = s.products[&id].clone();
     if new == 0 {
         p.inventory.remove(&loc);
     } else {
         p.inventory.insert(loc.clone(), new);
     }
-    json!({ "sku": p.sku, "location": loc, "previous": before, "available": new })
+    let out = json!({ "sku": p.sku, "location": loc, "previous": before, "available": new });
+    s.put_product(p)?;
+    Ok(out)
 }
 
 fn adjust_inventory(s: &mut Shop, a: AdjustInventory) -> Out {
@@ -255,14 +256,14 @@ fn adjust_inventory(s: &mut Shop, a: AdjustInventory) -> Out {
     }
     let after =
         u32::try_from(after).map_err(|_| ToolError::invalid("the resulting stock is too large"))?;
-    Ok(put_stock(s, id, loc, after, before))
+    put_stock(s, id, loc, after, before)
 }
 
 fn set_inventory(s: &mut Shop, a: SetInventory) -> Out {
     let id = s.product_id_by_sku(&a.sku)?;
     let loc = s.editable_location(&a.location)?;
     let before = s.products[&id].inventory.get(&loc).copied().unwrap_or(0);
-    Ok(put_stock(s, id, loc, a.quantity, before))
+    put_stock(s, id, loc, a.quantity, before)
 }
 
 fn list_orders(s: &Shop, a: ListOrders) -> Out {
@@ -327,25 +328,26 @@ fn refund_order(s: &mut Shop, a: RefundOrder) -> Out {
             s.money(amount)
         )));
     }
-    let currency = s.currency.clone();
-    let refund = Refund {
+    // The order holds its refunds: admitted for what the order grows by, the refund, the
+    // list's separators (the whole list, when it is the first) and a refunded status.
+    let mut o = o.clone();
+    o.refunds.push(Refund {
         amount,
         reason: a.reason.unwrap_or_default(),
-    };
-    s.admit(Usage::of(1, &refund))?;
-    let o = s.orders.get_mut(&a.order_id).expect("checked");
-    o.refunds.push(refund);
+    });
     if o.refunded() == o.total() {
         o.status = OrderStatus::Refunded;
     }
-    Ok(json!({
+    let out = json!({
         "id": o.id,
         "refunded": amount,
-        "refundedFormatted": crate::state::money(amount, &currency),
+        "refundedFormatted": s.money(amount),
         "totalRefunded": o.refunded(),
         "refundable": o.total() - o.refunded(),
         "status": o.status,
-    }))
+    });
+    s.put_order(o)?;
+    Ok(out)
 }
 
 fn create_discount_code(s: &mut Shop, a: CreateDiscount) -> Out {
@@ -366,17 +368,15 @@ fn create_discount_code(s: &mut Shop, a: CreateDiscount) -> Out {
         )));
     }
     let d = DiscountCode {
-        code: code.clone(),
+        code,
         percent_off: a.percent_off,
         amount_off: a.amount_off,
         usage_limit: a.usage_limit,
         used: 0,
     };
-    s.admit(Usage::of(1, &(&code, &d)))?;
-    s.discounts.insert(code, d.clone());
-    Ok(
-        json!({ "code": d.code, "percentOff": d.percent_off, "amountOff": d.amount_off, "usageLimit": d.usage_limit }),
-    )
+    let out = json!({ "code": d.code, "percentOff": d.percent_off, "amountOff": d.amount_off, "usageLimit": d.usage_limit });
+    s.add_code(d)?;
+    Ok(out)
 }
 
 fn list_discount_codes(s: &Shop, _: NoArgs) -> Out {

@@ -7,7 +7,7 @@ mod args;
 
 use crate::state::{Comment, Issue, Link, PRIORITY_NAMES, Relation, Tracker, format_id, parse_id};
 use args::*;
-use mcpbench_sim::{Tool, ToolBox, ToolError, Usage, footprint};
+use mcpbench_sim::{Tool, ToolBox, ToolError};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 
@@ -114,8 +114,7 @@ fn create_label(t: &mut Tracker, a: CreateLabel) -> Out {
         name: name.clone(),
         description: a.description.unwrap_or_default(),
     };
-    t.admit(Usage::of(1, &(&name, &label)))?;
-    t.labels.insert(name.clone(), label);
+    t.add_label(label)?;
     Ok(json!({ "created": name }))
 }
 
@@ -234,9 +233,8 @@ fn create_issue(t: &mut Tracker, a: Create) -> Out {
         parent,
         comments: vec![],
     };
-    t.admit(Usage::of(1, &issue))?;
     let out = detail(t, &issue);
-    t.issues.insert(key, issue);
+    t.put_issue(key, issue)?;
     Ok(out)
 }
 
@@ -273,8 +271,7 @@ fn update_issue(t: &mut Tracker, a: Update) -> Out {
     {
         return Err(ToolError::invalid("the title cannot be blank"));
     }
-    let before = &t.issues[&key];
-    let mut issue = before.clone();
+    let mut issue = t.issues[&key].clone();
     if let Some(title) = a.title {
         issue.title = title.trim().to_string();
     }
@@ -296,17 +293,14 @@ fn update_issue(t: &mut Tracker, a: Update) -> Out {
     if parent.is_some() {
         issue.parent = parent;
     }
-    t.admit(Usage::bytes(
-        footprint(&issue).saturating_sub(footprint(before)),
-    ))?;
-    t.issues.insert(key, issue.clone());
+    t.put_issue(key, issue.clone())?;
     Ok(detail(t, &issue))
 }
 
 fn transition_issue(t: &mut Tracker, a: Transition) -> Out {
     let key = t.key_of(&a.id)?;
     t.writable(&key.0)?;
-    let issue = t.issues.get_mut(&key).expect("checked");
+    let mut issue = t.issues[&key].clone();
     let from = issue.status;
     if !from.next().contains(&a.status) {
         let allowed: Vec<&str> = from.next().iter().map(|s| s.as_str()).collect();
@@ -319,17 +313,22 @@ fn transition_issue(t: &mut Tracker, a: Transition) -> Out {
             allowed.join(", ")
         )));
     }
+    // A status other than backlog is stored, so a transition can lengthen the issue.
     issue.status = a.status;
-    Ok(json!({ "id": issue.id, "from": from, "status": a.status }))
+    let out = json!({ "id": issue.id, "from": from, "status": a.status });
+    t.put_issue(key, issue)?;
+    Ok(out)
 }
 
 fn assign_issue(t: &mut Tracker, a: Assign) -> Out {
     let key = t.key_of(&a.id)?;
     t.writable(&key.0)?;
     let who = a.assignee.as_deref().map(|w| t.assignable(w)).transpose()?;
-    let issue = t.issues.get_mut(&key).expect("checked");
+    let mut issue = t.issues[&key].clone();
     issue.assignee = who;
-    Ok(json!({ "id": issue.id, "assignee": issue.assignee }))
+    let out = json!({ "id": issue.id, "assignee": issue.assignee });
+    t.put_issue(key, issue)?;
+    Ok(out)
 }
 
 fn add_comment(t: &mut Tracker, a: AddComment) -> Out {
@@ -343,10 +342,13 @@ fn add_comment(t: &mut Tracker, a: AddComment) -> Out {
         author: author.clone(),
         body: a.body,
     };
-    t.admit(Usage::of(1, &comment))?;
-    let issue = t.issues.get_mut(&key).expect("checked");
+    // The issue holds its comments: admitted for what the issue grows by, the comment and the
+    // list's separators (the whole list, when it is the first).
+    let mut issue = t.issues[&key].clone();
     issue.comments.push(comment);
-    Ok(json!({ "id": issue.id, "comment": issue.comments.len(), "author": author }))
+    let out = json!({ "id": issue.id, "comment": issue.comments.len(), "author": author });
+    t.put_issue(key, issue)?;
+    Ok(out)
 }
 
 fn list_comments(t: &Tracker, a: ListComments) -> Out {
@@ -384,8 +386,7 @@ fn link_issues(t: &mut Tracker, a: LinkArgs) -> Out {
             "{from} and {to} are already linked that way"
         )));
     }
-    t.admit(Usage::of(1, &link))?;
-    t.links.insert(link);
+    t.add_link(link)?;
     Ok(json!({ "linked": true, "id": from, "type": a.link_type.as_str(), "target": to }))
 }
 
