@@ -148,8 +148,15 @@ impl Ledger {
         self.held = self.held + added;
     }
 
-    /// Records that `removed` left the store.
+    /// Records that `removed` left the store. More than it holds is a server's miscount:
+    /// debug builds stop there; a release build keeps the total at zero rather than wrapping.
     pub fn remove(&mut self, removed: Usage) {
+        debug_assert!(
+            removed.records <= self.held.records && removed.bytes <= self.held.bytes,
+            "the {} removes {removed:?} but holds {:?}",
+            self.capacity.store,
+            self.held
+        );
         self.held = Usage {
             records: self.held.records.saturating_sub(removed.records),
             bytes: self.held.bytes.saturating_sub(removed.bytes),

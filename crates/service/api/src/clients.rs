@@ -1,10 +1,13 @@
-//! Open requests per client: one client holds at most [`MAX_PER_ADDRESS`] requests open at
-//! once, counted from the moment its header is read until the answer's body is sent or cut
-//! (a run's MCP stream counts as long as it lasts). The client is the address the rate limits
-//! count ([`ClientAddr`]): the connection's peer, or behind our own proxy the address it
-//! forwards, so that the proxy's connections, which carry every client's requests, are not one
-//! allowance that every client shares. Past the cap a request is answered 429 with
-//! `Retry-After` and never reaches a handler.
+//! Open requests per client: one client holds at most [`MAX_PER_ADDRESS`] requests of the API
+//! and the website open at once, counted from the moment its header is read until the
+//! answer's body is sent or cut. The client is the address the rate limits count
+//! ([`ClientAddr`]): the connection's peer, or behind our own proxy the address it forwards, so
+//! that the proxy's connections, which carry every client's requests, are not one allowance
+//! that every client shares. Past the cap a request is answered 429 with `Retry-After` and
+//! never reaches a handler. The runs' MCP endpoints are not counted here: a vendor's agent
+//! reaches them from one address for all its runs at once (32 runs of three servers hold
+//! about a hundred streams), and the gateway bounds them per run instead (a few sessions per
+//! server, closed with the run).
 
 use crate::limits::{ClientAddr, address_key};
 use crate::server::MAX_PER_ADDRESS;

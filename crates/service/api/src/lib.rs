@@ -204,13 +204,15 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(bounded_in_time))
-        .with_state(state.clone())
-        .merge(mcp)
-        // Outermost, over the MCP streams too: what one client holds open at once.
+        // Outermost: what one client holds open at once. Not over the runs' MCP endpoints,
+        // which a vendor's agent reaches from one address for all its runs at once; those are
+        // bounded per run by the gateway (sessions per server, requests per run).
         .layer(axum::middleware::from_fn_with_state(
-            state,
+            state.clone(),
             clients::hold_open,
         ))
+        .with_state(state)
+        .merge(mcp)
 }
 
 /// Serves the API on `listener` until `shutdown` resolves, then drains open requests

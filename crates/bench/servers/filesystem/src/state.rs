@@ -189,6 +189,19 @@ impl Filesystem {
         }
     }
 
+    /// Whether `path` may be moved: it is writable and holds nothing read-only (moving a
+    /// directory carries every entry below it, so a read-only one below would leave its place).
+    pub(crate) fn movable(&self, path: &str) -> Result<(), ToolError> {
+        self.writable(path)?;
+        let inside = format!("{path}/");
+        match self.read_only.iter().find(|p| p.starts_with(&inside)) {
+            Some(p) => Err(ToolError::denied(format!(
+                "{p} is read-only; cannot move {path}, which holds it"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The path as a new file's location: normal, writable, parent directory present.
     pub(crate) fn new_file_slot<'a>(&self, path: &'a str) -> Result<&'a str, ToolError> {
         let path = normal(path).map_err(ToolError::invalid)?;

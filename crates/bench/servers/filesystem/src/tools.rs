@@ -303,7 +303,7 @@ fn move_file(fs: &mut Filesystem, a: Move) -> Out {
     if src == "/" || dst.starts_with(&format!("{src}/")) {
         return Err(ToolError::invalid(format!("cannot move {src} into itself")));
     }
-    fs.writable(&src)?;
+    fs.movable(&src)?;
     fs.new_file_slot(&dst)?;
     if fs.files.contains_key(&src) {
         // Only the path changes: its length, once.

@@ -194,3 +194,35 @@ fn seeds_that_cannot_exist_are_refused() {
     };
     assert!(Filesystem::from_seed(&dotdot).is_err());
 }
+
+#[test]
+fn a_directory_holding_a_read_only_one_cannot_be_moved_away_from_it() {
+    let mut fs = fs();
+    call(&mut fs, "create_directory", json!({"path": "/team"})).unwrap();
+    let before = Simulated::snapshot(&fs);
+    // Moving `/data` would carry the read-only `/data/ro` to a writable place.
+    let mut seeded = Filesystem::from_seed(&Seed {
+        files: BTreeMap::from([("/data/ro/keep.txt".to_string(), "kept".to_string())]),
+        read_only: vec!["/data/ro".into()],
+        ..Seed::default()
+    })
+    .unwrap();
+    let held = Simulated::snapshot(&seeded);
+    let e = call(
+        &mut seeded,
+        "move_file",
+        json!({"source": "/data", "destination": "/elsewhere"}),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::PermissionDenied);
+    assert!(e.message.contains("/data/ro is read-only"), "{e}");
+    assert_eq!(Simulated::snapshot(&seeded), held, "nothing moved");
+    // A directory holding nothing read-only moves as before.
+    call(
+        &mut fs,
+        "move_file",
+        json!({"source": "/team", "destination": "/crew"}),
+    )
+    .unwrap();
+    assert_ne!(Simulated::snapshot(&fs), before);
+}

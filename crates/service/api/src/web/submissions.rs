@@ -131,23 +131,13 @@ pub(crate) async fn page(
                 .ok_or_else(|| ApiError::bad_request("after must be task_id:trial"))?,
         ),
     };
-    let runs = runs::list(
-        state.pool(),
-        id,
-        after.as_ref().map(|(t, n)| (t.as_str(), *n)),
-        RUNS_PER_PAGE,
-    )
-    .await?;
-    // Runs are listed to the owner, and to everyone once their traces are public; to anyone
-    // but the owner without the tasks a live set still holds (`access::task_named`).
-    let show_runs = owner || runs.first().is_some_and(run_public);
-    let next_after = (runs.len() as i64 == RUNS_PER_PAGE)
-        .then(|| runs.last().map(|r| format!("{}:{}", r.task_id, r.trial)))
-        .flatten();
-    let runs: Vec<runs::Run> = runs
-        .into_iter()
-        .filter(|r| task_named(r.task_open, owner))
-        .collect();
+    let RunsPage {
+        runs,
+        next: next_after,
+        public,
+    } = runs_page(&state, id, after, owner).await?;
+    // Runs are listed to the owner, and to everyone once their traces are public.
+    let show_runs = owner || public;
     let (failures, diagnoses, judged) = if show_runs {
         let withheld = withheld_tasks(&state, id, owner).await?;
         let mut failures = runs::failures(state.pool(), id).await?;
@@ -461,8 +451,59 @@ fn judge_section(j: &JudgeSummary) -> Markup {
     }
 }
 
-/// The runs of one page; `next` is the key of the page after it (a page may list fewer than
-/// it read, when a live set still holds some of its tasks).
+/// One page of a submission's runs as a reader sees them.
+struct RunsPage {
+    /// Up to [`RUNS_PER_PAGE`] runs whose tasks the reader may name.
+    runs: Vec<runs::Run>,
+    /// The key of the page after it: always a run of this page, so never a withheld task.
+    next: Option<String>,
+    /// Whether the submission's runs are public (published, on a public or retired set).
+    public: bool,
+}
+
+/// The runs after `after` whose tasks the reader may name (`access::task_named`): to anyone
+/// but the owner a retired month's runs of tasks a live set still holds are left out, read
+/// past rather than counted, so the page and its next key depend on the named runs alone (a
+/// guessed task id in `after` tells nothing of the withheld ones).
+async fn runs_page(
+    state: &AppState,
+    id: Uuid,
+    mut after: Option<(String, i32)>,
+    owner: bool,
+) -> Result<RunsPage, ApiError> {
+    let mut page = RunsPage {
+        runs: Vec::new(),
+        next: None,
+        public: false,
+    };
+    loop {
+        let batch = runs::list(
+            state.pool(),
+            id,
+            after.as_ref().map(|(t, n)| (t.as_str(), *n)),
+            RUNS_PER_PAGE,
+        )
+        .await?;
+        let more = batch.len() as i64 == RUNS_PER_PAGE;
+        page.public |= batch.first().is_some_and(run_public);
+        after = batch.last().map(|r| (r.task_id.clone(), r.trial));
+        for r in batch.into_iter().filter(|r| task_named(r.task_open, owner)) {
+            page.runs.push(r);
+            if page.runs.len() as i64 == RUNS_PER_PAGE {
+                page.next = page
+                    .runs
+                    .last()
+                    .map(|r| format!("{}:{}", r.task_id, r.trial));
+                return Ok(page);
+            }
+        }
+        if !more {
+            return Ok(page);
+        }
+    }
+}
+
+/// The runs of one page and the key of the page after it.
 fn runs_section(
     s: &submissions::Submission,
     runs: &[runs::Run],
@@ -473,7 +514,7 @@ fn runs_section(
     html! {
         section aria-labelledby="runs" {
             h2 #runs { "Runs" }
-            @if runs.is_empty() && next.is_none() {
+            @if runs.is_empty() {
                 p { "No run has finished yet." }
             } @else {
                 div.scroll { table {
