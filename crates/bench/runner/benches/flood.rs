@@ -1,0 +1,203 @@
+//! `cargo bench -p mcpbench-runner --bench flood`: what the largest thing an agent can send
+//! costs the process that runs it, against an oracle run of the same task. Each agent runs the
+//! same dev task three times in a process of its own (this bench started again with
+//! `FLOOD_AGENT`), and the process's peak resident memory and what it holds after the runs are
+//! read from `/proc/self/status`; the two agents alternate, and the medians and their ratio are
+//! printed. The flooding agent, on every server of its run: 200 `initialize` requests with a
+//! 100 KB client name (a session each, had the gateway no bound), 200 calls of an unlisted tool
+//! with 1 MB of arguments, then tool listings until the run's request cap. Prints; asserts
+//! nothing.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::routing::post;
+use mcpbench_agents::AgentKind;
+use mcpbench_gateway::{GatewayConfig, MAX_EVENTS};
+use mcpbench_runner::{AgentRequest, AgentTarget, LocalGateway, McpServerRef, Runner};
+use mcpbench_tasks::Task;
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, JsonObject};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Runs of the task in one process.
+const RUNS: usize = 3;
+/// Processes of each agent, alternating.
+const ROUNDS: usize = 3;
+const INITIALIZES: usize = 200;
+const HUGE_CALLS: usize = 200;
+
+fn main() {
+    match std::env::var("FLOOD_AGENT").ok().as_deref() {
+        Some(agent) => one(agent),
+        None => compare(),
+    }
+}
+
+/// Starts this bench once per agent and round; prints the medians side by side.
+fn compare() {
+    let exe = std::env::current_exe().expect("the bench's own path");
+    let mut figures: [Vec<(u64, u64)>; 2] = [Vec::new(), Vec::new()];
+    for _ in 0..ROUNDS {
+        for (i, agent) in ["oracle", "flood"].iter().enumerate() {
+            let out = Command::new(&exe)
+                .env("FLOOD_AGENT", agent)
+                .output()
+                .expect("the bench runs again");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let line = text
+                .lines()
+                .find_map(|l| l.strip_prefix("memory "))
+                .unwrap_or_else(|| panic!("{agent} printed no figures: {text}"));
+            let mut kib = line.split(' ').map(|n| n.parse::<u64>().expect("KiB"));
+            figures[i].push((kib.next().expect("peak"), kib.next().expect("held")));
+        }
+    }
+    let median = |v: &[(u64, u64)], pick: fn(&(u64, u64)) -> u64| {
+        let mut xs: Vec<u64> = v.iter().map(pick).collect();
+        xs.sort_unstable();
+        xs[xs.len() / 2]
+    };
+    println!("{RUNS} runs of one dev task per process, median of {ROUNDS} processes each");
+    for (what, pick) in [
+        (
+            "peak resident",
+            (|f: &(u64, u64)| f.0) as fn(&(u64, u64)) -> u64,
+        ),
+        ("resident after the runs", |f| f.1),
+    ] {
+        let (oracle, flood) = (median(&figures[0], pick), median(&figures[1], pick));
+        println!(
+            "{what:<26} oracle {:>7.1} MiB   flooding agent {:>7.1} MiB   ratio {:.2}",
+            oracle as f64 / 1024.0,
+            flood as f64 / 1024.0,
+            flood as f64 / oracle as f64
+        );
+    }
+}
+
+/// Runs the task `RUNS` times with `agent`; prints `memory <peak KiB> <held KiB>`.
+fn one(agent: &str) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(async {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
+        let tasks: Vec<Arc<Task>> = mcpbench_tasks::load_dir(&dir)
+            .expect("the dev set loads")
+            .into_iter()
+            .map(Arc::new)
+            .collect();
+        // A task of three servers, so the flood meets every bound more than once.
+        let task = tasks
+            .iter()
+            .find(|t| t.servers.len() >= 3)
+            .unwrap_or(&tasks[0])
+            .clone();
+        let gateway = LocalGateway::start(GatewayConfig::default())
+            .await
+            .expect("the gateway starts");
+        let runner = Runner::new(
+            gateway.gateway.clone(),
+            &gateway.base_url,
+            Duration::from_secs(300),
+            "dev",
+        );
+        let app = match agent {
+            "oracle" => mcpbench_agents::router(AgentKind::Oracle, &tasks, b""),
+            _ => flood(),
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        let url = format!("http://{}/", listener.local_addr().expect("its address"));
+        tokio::spawn(async move { mcpbench_agents::serve(listener, app).await });
+        let target = AgentTarget {
+            label: agent.into(),
+            url,
+            signing_secret: Vec::new(),
+            sandbox_gateway: None,
+        };
+        for _ in 0..RUNS {
+            let r = runner.run(task.clone(), &target).await;
+            eprintln!("{agent}: {:?} {:?}", r.reason, r.counts);
+        }
+    });
+    drop(rt);
+    println!("memory {} {}", status_kib("VmHWM:"), status_kib("VmRSS:"));
+}
+
+/// A figure of `/proc/self/status`, in KiB.
+fn status_kib(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .expect("/proc/self/status")
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("the field is there")
+}
+
+/// The flooding agent (see the module's comment).
+fn flood() -> axum::Router {
+    axum::Router::new().route(
+        "/",
+        post(|body: Bytes| async move {
+            let request: AgentRequest = serde_json::from_slice(&body).expect("mcpbench/1");
+            for server in &request.mcp_servers {
+                flood_server(server).await;
+            }
+            Json(json!({ "answer": "done" }))
+        }),
+    )
+}
+
+async fn flood_server(server: &McpServerRef) {
+    let http = reqwest::Client::new();
+    let mut hello = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "", "version": "1"}}});
+    hello["params"]["clientInfo"]["name"] = json!("n".repeat(100_000));
+    for _ in 0..INITIALIZES {
+        let _ = http
+            .post(&server.url)
+            .header("authorization", &server.headers["Authorization"])
+            .header("accept", "application/json, text/event-stream")
+            .json(&hello)
+            .send()
+            .await;
+    }
+    let token = server.headers["Authorization"]
+        .strip_prefix("Bearer ")
+        .expect("a bearer token")
+        .to_string();
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(token);
+    let Ok(client) = ()
+        .serve(StreamableHttpClientTransport::with_client(
+            reqwest::Client::new(),
+            config,
+        ))
+        .await
+    else {
+        return;
+    };
+    let mut blob = JsonObject::new();
+    blob.insert("blob".into(), Value::String("x".repeat(1_000_000)));
+    for _ in 0..HUGE_CALLS {
+        let call = CallToolRequestParams::new("teleport").with_arguments(blob.clone());
+        let _ = client.call_tool(call).await;
+    }
+    for _ in 0..MAX_EVENTS {
+        if client.list_all_tools().await.is_err() {
+            break;
+        }
+    }
+    let _ = client.cancel().await;
+}
