@@ -5,8 +5,9 @@
 //! read from `/proc/self/status`; the two agents alternate, and the medians and their ratio are
 //! printed. The flooding agent, on every server of its run: 200 `initialize` requests with a
 //! 100 KB client name (a session each, had the gateway no bound), 200 calls of an unlisted tool
-//! with 1 MB of arguments, then tool listings until the run's request cap. Prints; asserts
-//! nothing.
+//! with 1 MB of arguments, then tool listings until the run's request cap. `FLOOD_RUNS=N` runs
+//! the task N times per process instead, to see whether what a process holds grows with runs.
+//! Prints; asserts nothing.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -25,7 +26,11 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Runs of the task in one process.
+/// The allocator of the binaries that run agents (`mcpbench`, `mcpbench-worker`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Runs of the task in one process, unless `FLOOD_RUNS` says otherwise.
 const RUNS: usize = 3;
 /// Processes of each agent, alternating.
 const ROUNDS: usize = 3;
@@ -42,6 +47,7 @@ fn main() {
 /// Starts this bench once per agent and round; prints the medians side by side.
 fn compare() {
     let exe = std::env::current_exe().expect("the bench's own path");
+    let runs = runs();
     let mut figures: [Vec<(u64, u64)>; 2] = [Vec::new(), Vec::new()];
     for _ in 0..ROUNDS {
         for (i, agent) in ["oracle", "flood"].iter().enumerate() {
@@ -63,7 +69,7 @@ fn compare() {
         xs.sort_unstable();
         xs[xs.len() / 2]
     };
-    println!("{RUNS} runs of one dev task per process, median of {ROUNDS} processes each");
+    println!("{runs} runs of one dev task per process, median of {ROUNDS} processes each");
     for (what, pick) in [
         (
             "peak resident",
@@ -81,7 +87,7 @@ fn compare() {
     }
 }
 
-/// Runs the task `RUNS` times with `agent`; prints `memory <peak KiB> <held KiB>`.
+/// Runs the task `runs()` times with `agent`; prints `memory <peak KiB> <held KiB>`.
 fn one(agent: &str) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -125,13 +131,20 @@ fn one(agent: &str) {
             signing_secret: Vec::new(),
             sandbox_gateway: None,
         };
-        for _ in 0..RUNS {
+        for _ in 0..runs() {
             let r = runner.run(task.clone(), &target).await;
             eprintln!("{agent}: {:?} {:?}", r.reason, r.counts);
         }
     });
     drop(rt);
     println!("memory {} {}", status_kib("VmHWM:"), status_kib("VmRSS:"));
+}
+
+fn runs() -> usize {
+    std::env::var("FLOOD_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(RUNS)
 }
 
 /// A figure of `/proc/self/status`, in KiB.
@@ -159,6 +172,23 @@ fn flood() -> axum::Router {
 }
 
 async fn flood_server(server: &McpServerRef) {
+    // Its own session first: the initializes after it take the rest of the run's sessions.
+    let token = server.headers["Authorization"]
+        .strip_prefix("Bearer ")
+        .expect("a bearer token")
+        .to_string();
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(token);
+    // Refused once an earlier server's listings used up the run's requests.
+    let Ok(client) = ()
+        .serve(StreamableHttpClientTransport::with_client(
+            reqwest::Client::new(),
+            config,
+        ))
+        .await
+    else {
+        return;
+    };
     let http = reqwest::Client::new();
     let mut hello = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
@@ -173,21 +203,6 @@ async fn flood_server(server: &McpServerRef) {
             .send()
             .await;
     }
-    let token = server.headers["Authorization"]
-        .strip_prefix("Bearer ")
-        .expect("a bearer token")
-        .to_string();
-    let config =
-        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(token);
-    let Ok(client) = ()
-        .serve(StreamableHttpClientTransport::with_client(
-            reqwest::Client::new(),
-            config,
-        ))
-        .await
-    else {
-        return;
-    };
     let mut blob = JsonObject::new();
     blob.insert("blob".into(), Value::String("x".repeat(1_000_000)));
     for _ in 0..HUGE_CALLS {
