@@ -4,26 +4,25 @@
 //! `FLOOD_AGENT`), and the process's peak resident memory and what it holds after the runs are
 //! read from `/proc/self/status`; the two agents alternate, and the medians and their ratio are
 //! printed. The flooding agent, on every server of its run: 200 `initialize` requests with a
-//! 100 KB client name (a session each, had the gateway no bound), 200 calls of an unlisted tool
-//! with 1 MB of arguments, then tool listings until the run's request cap. `FLOOD_RUNS=N` runs
+//! 100 KB client name (a session each, had the gateway no bound) and 200 calls of an unlisted
+//! tool with 1 MB of arguments; then tool listings until the run's request cap. `FLOOD_RUNS=N` runs
 //! the task N times per process instead, to see whether what a process holds grows with runs.
 //! Prints; asserts nothing.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::routing::post;
 use mcpbench_agents::AgentKind;
-use mcpbench_gateway::{GatewayConfig, MAX_EVENTS};
-use mcpbench_runner::{AgentRequest, AgentTarget, LocalGateway, McpServerRef, Runner};
-use mcpbench_tasks::Task;
-use rmcp::ServiceExt;
+use mcpbench_gateway::MAX_EVENTS;
+use mcpbench_runner::{AgentRequest, McpServerRef};
+use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, JsonObject};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::service::RunningService;
 use serde_json::{Value, json};
-use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The allocator of the binaries that run agents (`mcpbench`, `mcpbench-worker`).
@@ -95,42 +94,19 @@ fn one(agent: &str) {
         .build()
         .expect("a runtime");
     rt.block_on(async {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
-        let tasks: Vec<Arc<Task>> = mcpbench_tasks::load_dir(&dir)
-            .expect("the dev set loads")
-            .into_iter()
-            .map(Arc::new)
-            .collect();
+        let tasks = common::dev_tasks();
         // A task of three servers, so the flood meets every bound more than once.
         let task = tasks
             .iter()
             .find(|t| t.servers.len() >= 3)
             .unwrap_or(&tasks[0])
             .clone();
-        let gateway = LocalGateway::start(GatewayConfig::default())
-            .await
-            .expect("the gateway starts");
-        let runner = Runner::new(
-            gateway.gateway.clone(),
-            &gateway.base_url,
-            Duration::from_secs(300),
-            "dev",
-        );
+        let (_gateway, runner) = common::runner(Duration::from_secs(300)).await;
         let app = match agent {
             "oracle" => mcpbench_agents::router(AgentKind::Oracle, &tasks, b""),
             _ => flood(),
         };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a port");
-        let url = format!("http://{}/", listener.local_addr().expect("its address"));
-        tokio::spawn(async move { mcpbench_agents::serve(listener, app).await });
-        let target = AgentTarget {
-            label: agent.into(),
-            url,
-            signing_secret: Vec::new(),
-            sandbox_gateway: None,
-        };
+        let target = common::target(&common::serve(app).await, b"");
         for _ in 0..runs() {
             let r = runner.run(task.clone(), &target).await;
             eprintln!("{agent}: {:?} {:?}", r.reason, r.counts);
@@ -163,32 +139,28 @@ fn flood() -> axum::Router {
         "/",
         post(|body: Bytes| async move {
             let request: AgentRequest = serde_json::from_slice(&body).expect("mcpbench/1");
+            let mut last = None;
             for server in &request.mcp_servers {
-                flood_server(server).await;
+                last = Some(flood_server(server).await);
+            }
+            // Then listings on the last session until the run's request cap refuses them.
+            if let Some(client) = last {
+                for _ in 0..MAX_EVENTS {
+                    if client.list_all_tools().await.is_err() {
+                        break;
+                    }
+                }
+                let _ = client.cancel().await;
             }
             Json(json!({ "answer": "done" }))
         }),
     )
 }
 
-async fn flood_server(server: &McpServerRef) {
-    // Its own session first: the initializes after it take the rest of the run's sessions.
-    let token = server.headers["Authorization"]
-        .strip_prefix("Bearer ")
-        .expect("a bearer token")
-        .to_string();
-    let config =
-        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(token);
-    // Refused once an earlier server's listings used up the run's requests.
-    let Ok(client) = ()
-        .serve(StreamableHttpClientTransport::with_client(
-            reqwest::Client::new(),
-            config,
-        ))
-        .await
-    else {
-        return;
-    };
+/// Opens a session on `server` (first, so the initializes after it take the rest of the run's
+/// sessions), sends the initializes and the calls of 1 MB, and hands the session back.
+async fn flood_server(server: &McpServerRef) -> RunningService<RoleClient, ()> {
+    let client = common::connect(server).await;
     let http = reqwest::Client::new();
     let mut hello = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
@@ -209,10 +181,5 @@ async fn flood_server(server: &McpServerRef) {
         let call = CallToolRequestParams::new("teleport").with_arguments(blob.clone());
         let _ = client.call_tool(call).await;
     }
-    for _ in 0..MAX_EVENTS {
-        if client.list_all_tools().await.is_err() {
-            break;
-        }
-    }
-    let _ = client.cancel().await;
+    client
 }

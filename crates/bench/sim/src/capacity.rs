@@ -51,9 +51,7 @@ impl Usage {
     pub fn bytes(bytes: usize) -> Self {
         Usage { records: 0, bytes }
     }
-}
 
-impl Usage {
     /// What `after` adds to `before`, dimension by dimension (nothing where it shrinks): what
     /// an edit must be admitted for.
     pub fn growth(before: Usage, after: Usage) -> Usage {
@@ -125,11 +123,6 @@ impl Ledger {
     /// What the store holds, by the running total.
     pub fn held(&self) -> Usage {
         self.held
-    }
-
-    /// The bounds it keeps to.
-    pub fn capacity(&self) -> Capacity {
-        self.capacity
     }
 
     /// Whether the store may take `adding` more ([`Capacity::admit`]).

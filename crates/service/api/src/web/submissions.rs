@@ -20,6 +20,7 @@ use mcpbench_db::{RunReason, SetState, SubmissionStatus, judgements, runs, sets,
 use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Deserialize;
 use serde_json::Value;
+use std::collections::HashSet;
 use uuid::Uuid;
 
 /// Runs listed per page.
@@ -138,31 +139,18 @@ pub(crate) async fn page(
     } = runs_page(&state, id, after, owner).await?;
     // Runs are listed to the owner, and to everyone once their traces are public.
     let show_runs = owner || public;
-    let (failures, diagnoses, judged) = if show_runs {
+    let (failures, diagnoses, withheld, judged) = if show_runs {
         let withheld = withheld_tasks(&state, id, owner).await?;
-        let mut failures = runs::failures(state.pool(), id).await?;
-        for f in failures
-            .iter_mut()
-            .filter(|f| withheld.contains(&f.example_task))
-        {
-            f.example_task.clear();
-            f.example_detail = None;
-        }
-        let mut diagnoses = runs::diagnoses(state.pool(), id).await?;
-        for d in diagnoses
-            .iter_mut()
-            .filter(|d| withheld.contains(&d.example_task))
-        {
-            d.example_task.clear();
-            d.example_evidence = None;
-        }
+        let failures = runs::failures(state.pool(), id).await?;
+        let diagnoses = runs::diagnoses(state.pool(), id).await?;
         (
             failures,
             diagnoses,
+            withheld,
             judgements::of_submission(state.pool(), id).await?,
         )
     } else {
-        (Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), HashSet::new(), Vec::new())
     };
     let mut levels = match (&s.distractors, &s.scores) {
         (Some(_), Some(_)) => {
@@ -214,8 +202,8 @@ pub(crate) async fn page(
         @if let Some(scores) = &s.scores { (score_section(scores)) }
         @if levels.len() >= 2 { (curve_section(&s.model, &levels)) }
         @if show_runs {
-            (failure_section(&failures))
-            @if !diagnoses.is_empty() { (diagnosis_section(&diagnoses)) }
+            (failure_section(&failures, &withheld))
+            @if !diagnoses.is_empty() { (diagnosis_section(&diagnoses, &withheld)) }
             @if !judged.is_empty() {
                 (judge_section(&judge_summary(judged.iter().map(|(p, j)| (*p, j)))))
             }
@@ -388,7 +376,7 @@ fn curve_section(model: &str, levels: &[(String, Value)]) -> Markup {
     }
 }
 
-fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
+fn failure_section(failures: &[runs::FailureGroup], withheld: &HashSet<String>) -> Markup {
     html! {
         section aria-labelledby="failures" {
             h2 #failures { "Why runs failed" }
@@ -401,7 +389,7 @@ fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
                     tbody { @for f in failures { tr {
                         td { strong { (f.reason) } br; span.ref { (reason_text(f.reason)) } }
                         td.num { (f.count) }
-                        td { (example(&f.example_task, f.example_detail.as_deref())) }
+                        td { (example(&f.example_task, f.example_detail.as_deref(), withheld)) }
                     } } }
                 } }
             }
@@ -409,7 +397,7 @@ fn failure_section(failures: &[runs::FailureGroup]) -> Markup {
     }
 }
 
-fn diagnosis_section(diagnoses: &[runs::Diagnosis]) -> Markup {
+fn diagnosis_section(diagnoses: &[runs::Diagnosis], withheld: &HashSet<String>) -> Markup {
     html! {
         section aria-labelledby="diagnoses" {
             h2 #diagnoses { "Failure groups" }
@@ -419,18 +407,18 @@ fn diagnosis_section(diagnoses: &[runs::Diagnosis]) -> Markup {
                 tbody { @for d in diagnoses { tr {
                     td { strong { (d.group) } }
                     td.num { (d.count) }
-                    td { (example(&d.example_task, d.example_evidence.as_deref())) }
+                    td { (example(&d.example_task, d.example_evidence.as_deref(), withheld)) }
                 } } }
             } }
         }
     }
 }
 
-/// A failure's example task and what it says; a task a live set still holds (its name cleared)
-/// is not named.
-fn example(task: &str, said: Option<&str>) -> Markup {
+/// A failure's example task and what it says; a task `withheld` from the reader (a live set
+/// still holds it) is not named, nor what its run said.
+fn example(task: &str, said: Option<&str>, withheld: &HashSet<String>) -> Markup {
     html! {
-        @if task.is_empty() { span.ref { "(a task a live set still holds)" } }
+        @if withheld.contains(task) { span.ref { "(a task a live set still holds)" } }
         @else { code { (task) } @if let Some(d) = said { ": " (d) } }
     }
 }
