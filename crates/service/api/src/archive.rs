@@ -3,8 +3,14 @@
 //! chunks of [`CHUNK`] bytes, at most [`AHEAD`] of them waiting on the reader, so an archive of
 //! any size costs the server the same. At most [`MAX_STREAMS`] archives stream at once, and
 //! [`MAX_STREAMS_PER_ADDRESS`] to one client address; a reader that stops reading is dropped
-//! by the server (`stall.rs`), which ends its stream and frees its place. Layout
-//! (docs/data.md):
+//! by the server (`stall.rs`), which ends its stream and frees its place.
+//!
+//! A trace is read whole (a sealed one opens only whole, `mcpbench_vault`), and one may be as
+//! large as the store allows, so the traces all archives hold at once share one budget of
+//! [`MEMORY`] bytes: a trace's size is taken from the store before it is read, and its share is
+//! held until its last chunk is queued (chunks are copies, so nothing of it outlives that).
+//! Archives in all hold at most [`MEMORY`] bytes of traces and [`MAX_STREAMS`] × [`AHEAD`]
+//! chunks, whatever the traces' sizes and however the readers read. Layout (docs/data.md):
 //!
 //! ```text
 //! <set>/<submission>/submission.json    who, what, its scores
@@ -40,11 +46,21 @@ const CHUNK: usize = 64 * 1024;
 pub(crate) const MAX_STREAMS: usize = 8;
 /// Archives streaming at once to one client address.
 pub(crate) const MAX_STREAMS_PER_ADDRESS: usize = 2;
+/// The bytes of traces all archives may hold at once: four of the largest the store keeps.
+pub(crate) const MEMORY: u64 = 4 * mcpbench_storage::MAX_TRACE_BYTES;
+// The largest trace always fits the budget, and its share is one semaphore request (a u32).
+const _: () = assert!(
+    mcpbench_storage::MAX_TRACE_BYTES <= MEMORY
+        && mcpbench_storage::MAX_TRACE_BYTES <= u32::MAX as u64,
+    "archive::MEMORY holds the store's largest trace, and a trace's share counts in a u32"
+);
 
-/// The archives streaming now, in all and by client address.
+/// The archives streaming now, in all and by client address, and the trace bytes they hold.
 pub(crate) struct Streams {
     all: Arc<Semaphore>,
     by_address: Tally<String>,
+    /// One permit a byte of [`MEMORY`].
+    memory: Arc<Semaphore>,
 }
 
 impl Default for Streams {
@@ -52,6 +68,7 @@ impl Default for Streams {
         Self {
             all: Arc::new(Semaphore::new(MAX_STREAMS)),
             by_address: Tally::default(),
+            memory: Arc::new(Semaphore::new(MEMORY as usize)),
         }
     }
 }
@@ -134,18 +151,18 @@ struct Out {
 }
 
 impl Out {
-    /// `bytes` in chunks of at most [`CHUNK`] (slices of one buffer, never copied).
-    async fn send(&self, bytes: Vec<u8>) -> Result<(), Failure> {
-        let bytes = Bytes::from(bytes);
-        for at in (0..bytes.len()).step_by(CHUNK) {
-            let piece = bytes.slice(at..(at + CHUNK).min(bytes.len()));
+    /// `bytes` in chunks of at most [`CHUNK`], each a copy: once this returns, the queue holds
+    /// nothing of `bytes`, and the caller's share of [`MEMORY`] may go.
+    async fn send(&self, bytes: &[u8]) -> Result<(), Failure> {
+        for piece in bytes.chunks(CHUNK) {
+            let piece = Bytes::copy_from_slice(piece);
             self.tx.send(Ok(piece)).await.map_err(|_| Failure::Gone)?;
         }
         Ok(())
     }
 
     /// One regular file: its header, its bytes, and the padding to a whole block.
-    async fn file(&self, path: &str, mtime: OffsetDateTime, bytes: Vec<u8>) -> Result<(), Failure> {
+    async fn file(&self, path: &str, mtime: OffsetDateTime, bytes: &[u8]) -> Result<(), Failure> {
         let mut header = tar::Header::new_ustar();
         header
             .set_path(path)
@@ -155,11 +172,10 @@ impl Out {
         header.set_mtime(mtime.unix_timestamp().max(0) as u64);
         header.set_entry_type(tar::EntryType::Regular);
         header.set_cksum();
-        let mut chunk = header.as_bytes().to_vec();
+        self.send(header.as_bytes()).await?;
+        self.send(bytes).await?;
         let padding = (512 - bytes.len() % 512) % 512;
-        chunk.extend_from_slice(&bytes);
-        chunk.resize(chunk.len() + padding, 0);
-        self.send(chunk).await
+        self.send(&[0; 512][..padding]).await
     }
 }
 
@@ -168,7 +184,7 @@ async fn write(state: &AppState, set: &str, out: &Out) -> Result<(), Failure> {
         submission(state, set, &sub, out).await?;
     }
     // The end of the archive: two zero blocks.
-    out.send(vec![0; 1024]).await
+    out.send(&[0; 1024]).await
 }
 
 async fn submission(
@@ -184,7 +200,7 @@ async fn submission(
         "distractors": sub.distractors, "scores": sub.scores,
         "finished_at": finished.format(&time::format_description::well_known::Rfc3339).ok(),
     });
-    out.file(&format!("{dir}/submission.json"), finished, pretty(&about))
+    out.file(&format!("{dir}/submission.json"), finished, &pretty(&about))
         .await?;
     let mut sums = String::new();
     let mut listed = Vec::new();
@@ -192,43 +208,58 @@ async fn submission(
         if !run.task_open {
             continue;
         }
-        let file = trace(state, &run).await?.map(|bytes| {
+        // The trace and its share of the budget, held until it is queued.
+        let file = trace(state, &run).await?.map(|(bytes, share)| {
             let name = format!("{}.{}.jsonl", run.task_id, run.trial);
             let _ = writeln!(sums, "{}  {name}", hex::encode(Sha256::digest(&bytes)));
-            (name, bytes)
+            (name, bytes, share)
         });
         listed.push(json!({
             "id": run.id, "task_id": run.task_id, "trial": run.trial, "passed": run.passed,
-            "reason": run.reason, "trace": file.as_ref().map(|(name, _)| name),
+            "reason": run.reason, "trace": file.as_ref().map(|(name, ..)| name),
         }));
-        if let Some((name, bytes)) = file {
-            out.file(&format!("{dir}/{name}"), run.created_at, bytes)
+        if let Some((name, bytes, _share)) = file {
+            out.file(&format!("{dir}/{name}"), run.created_at, &bytes)
                 .await?;
         }
     }
-    out.file(&format!("{dir}/runs.json"), finished, pretty(&listed))
+    out.file(&format!("{dir}/runs.json"), finished, &pretty(&listed))
         .await?;
-    out.file(&format!("{dir}/SHA256SUMS"), finished, sums.into_bytes())
+    out.file(&format!("{dir}/SHA256SUMS"), finished, sums.as_bytes())
         .await
 }
 
-/// The run's trace as stored (opened when it was stored sealed); `None` when it has none.
-async fn trace(state: &AppState, run: &ArchivedRun) -> Result<Option<Vec<u8>>, Failure> {
+/// The run's trace as stored (opened when it was stored sealed), with its share of
+/// [`MEMORY`], waited for before it is read; `None` when it has none.
+async fn trace(
+    state: &AppState,
+    run: &ArchivedRun,
+) -> Result<Option<(Vec<u8>, OwnedSemaphorePermit)>, Failure> {
     let Some(key) = &run.trace_key else {
         return Ok(None);
     };
     let broken = |what: String| Failure::Broken(format!("run {}: {what}", run.id));
-    let Some(stored) = state
-        .store()
-        .get(key)
+    let store = state.store();
+    let Some(size) = store.size(key).await.map_err(|e| broken(e.to_string()))? else {
+        return Ok(None);
+    };
+    // The store reads no more than its largest trace, whatever the size said (it only grows
+    // by being replaced, which a stored trace never is).
+    let share = size.min(mcpbench_storage::MAX_TRACE_BYTES) as u32;
+    let share = state
+        .limits()
+        .archives
+        .memory
+        .clone()
+        .acquire_many_owned(share)
         .await
-        .map_err(|e| broken(e.to_string()))?
-    else {
+        .expect("the budget is never closed");
+    let Some(stored) = store.get(key).await.map_err(|e| broken(e.to_string()))? else {
         return Ok(None);
     };
     let keyring = state.config().custody.keyring.as_ref();
     mcpbench_vault::open_file(keyring, key, stored)
-        .map(Some)
+        .map(|bytes| Some((bytes, share)))
         .map_err(|e| broken(e.to_string()))
 }
 

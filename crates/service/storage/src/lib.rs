@@ -122,6 +122,16 @@ impl TraceStore {
         }
     }
 
+    /// The size in bytes of the object under `key`, or `None` if there is none (read before a
+    /// [`get`](Self::get) by a reader that budgets its memory).
+    pub async fn size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        let key = validate_key(key)?;
+        match &*self.backend {
+            Backend::Local(store) => store.size(key).await,
+            Backend::S3(store) => store.size(key).await,
+        }
+    }
+
     /// Stores the file at `path` under `key` (for large objects such as image archives; no
     /// size bound here, the caller bounds what it accepts).
     pub async fn put_file(&self, key: &str, path: &Path) -> Result<(), StorageError> {

@@ -50,6 +50,23 @@ impl LocalStore {
         blocking(&self.root, move || read_bounded(&key, &path)).await
     }
 
+    pub(crate) async fn size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        let path = self.path_of(key);
+        blocking(&self.root, move || match fs::metadata(&path) {
+            Ok(meta) => Ok(meta.is_file().then_some(meta.len())),
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(err) => Err(StorageError::io("inspect", &path)(err)),
+        })
+        .await
+    }
+
     pub(crate) async fn put_file(&self, key: &str, source: &Path) -> Result<(), StorageError> {
         let path = self.path_of(key);
         let source = source.to_owned();

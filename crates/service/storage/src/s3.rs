@@ -174,6 +174,15 @@ impl S3Store {
         Ok(())
     }
 
+    pub(crate) async fn size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        let request = self.client.head_object().bucket(&self.bucket).key(key);
+        match request.send().await {
+            Ok(output) => Ok(Some(output.content_length().unwrap_or(0).max(0) as u64)),
+            Err(SdkError::ServiceError(err)) if err.err().is_not_found() => Ok(None),
+            Err(err) => Err(self.classify("head_object", err)),
+        }
+    }
+
     /// The object under `key`, or `None` if there is none.
     async fn open(&self, key: &str) -> Result<Option<GetObjectOutput>, StorageError> {
         let request = self.client.get_object().bucket(&self.bucket).key(key);

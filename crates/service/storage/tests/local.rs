@@ -49,6 +49,8 @@ async fn put_then_get_returns_the_same_trace() {
     store.put(KEY, trace(100, "a")).await.unwrap();
 
     assert_eq!(store.get(KEY).await.unwrap(), Some(trace(100, "a")));
+    let size = trace(100, "a").len() as u64;
+    assert_eq!(store.size(KEY).await.unwrap(), Some(size));
     assert_eq!(std::fs::read(root.join(KEY)).unwrap(), trace(100, "a"));
     assert_eq!(store.describe(), format!("directory {}", root.display()));
     // Traces and the folders above them are the service's alone: 0600 and 0700, whatever the
@@ -123,6 +125,9 @@ async fn get_of_a_missing_key_is_none() {
     // A directory of traces is not a trace, and a trace has nothing below it.
     assert_eq!(store.get("runs").await.unwrap(), None);
     assert_eq!(store.get(&format!("{KEY}/below")).await.unwrap(), None);
+    for absent in ["runs/other.jsonl", "runs", &format!("{KEY}/below")] {
+        assert_eq!(store.size(absent).await.unwrap(), None, "{absent}");
+    }
 }
 
 #[tokio::test]

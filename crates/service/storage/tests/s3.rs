@@ -49,6 +49,7 @@ async fn put_then_get_returns_the_same_trace_as_ndjson() {
 
     store.put(&key, bytes.clone()).await.unwrap();
 
+    assert_eq!(store.size(&key).await.unwrap(), Some(bytes.len() as u64));
     assert_eq!(store.get(&key).await.unwrap(), Some(bytes));
     let head = server
         .admin_client()
@@ -120,6 +121,7 @@ async fn get_of_a_missing_key_is_none() {
 
     assert_eq!(store.get(&run_key(1)).await.unwrap(), None);
     assert_eq!(store.get("runs/present.jsonl/below").await.unwrap(), None);
+    assert_eq!(store.size(&run_key(1)).await.unwrap(), None);
 }
 
 #[tokio::test]
