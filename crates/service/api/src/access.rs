@@ -4,26 +4,110 @@
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::held::{self, held_body};
+use axum::body::Body;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use mcpbench_db::{SetState, runs};
+use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::collections::HashSet;
 use uuid::Uuid;
 
-/// The lines of a run's stored trace (opened when sealed); none when it has no trace.
-pub(crate) async fn read_trace(state: &AppState, run: &runs::Run) -> Result<Vec<Value>, ApiError> {
+/// What a run's JSON costs while it is made, per byte of its stored trace: the trace, and the
+/// answer that holds it (the trace's lines are copied into it as they are, never parsed).
+const JSON_COST: u64 = 2;
+/// What parsing a trace into JSON values may cost, per byte of it: a value takes 32 bytes, and
+/// an array of `0,` grows to twice what it holds, so two bytes of text may take 64.
+const PARSE_COST: u64 = 40;
+/// The largest trace a run's page draws; a larger one is there as JSON.
+pub(crate) const PAGE_TRACE_BYTES: u64 = 1 << 20;
+
+/// A run's answer as JSON: `head` is the answer with an empty trace as its last field
+/// (`"trace":[]`), and the run's stored trace goes between those brackets line by line, as
+/// stored (a line that is not JSON is left out). The answer holds its share of the traces'
+/// budget (`held.rs`) until it has been sent.
+pub(crate) async fn run_json(
+    state: &AppState,
+    run: &runs::Run,
+    head: Vec<u8>,
+) -> Result<Response, ApiError> {
+    let json = |body: Body| ([(header::CONTENT_TYPE, "application/json")], body).into_response();
     let Some(key) = &run.trace_key else {
-        return Ok(Vec::new());
+        return Ok(json(Body::from(head)));
     };
-    let keyring = state.config().custody.keyring.as_ref();
-    let Some(stored) = state.store().get(key).await.map_err(ApiError::internal)? else {
-        return Ok(Vec::new());
+    let Some((trace, share)) = held::read(state, key, JSON_COST)
+        .await
+        .map_err(ApiError::internal)?
+    else {
+        return Ok(json(Body::from(head)));
     };
-    let bytes = mcpbench_vault::open_file(keyring, key, stored).map_err(ApiError::internal)?;
-    Ok(bytes
+    Ok(json(held_body(with_lines(head, &trace), share)))
+}
+
+/// `head`, whose JSON ends with `[]}`, with the JSON lines of `trace` in those brackets.
+fn with_lines(mut head: Vec<u8>, trace: &[u8]) -> Vec<u8> {
+    assert!(
+        head.ends_with(b"[]}"),
+        "the trace is the answer's last field"
+    );
+    head.truncate(head.len() - 2);
+    // One allocation: the answer is never more than the head and the trace.
+    head.reserve(trace.len() + 2);
+    let mut first = true;
+    for line in trace.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        if serde_json::from_slice::<IgnoredAny>(line).is_err() {
+            continue;
+        }
+        if !first {
+            head.push(b',');
+        }
+        head.extend_from_slice(line);
+        first = false;
+    }
+    head.extend_from_slice(b"]}");
+    head
+}
+
+/// A run's trace as its page reads it.
+pub(crate) enum PageTrace {
+    /// The run stored no trace.
+    None,
+    /// The trace, larger than [`PAGE_TRACE_BYTES`] (its size): not drawn.
+    TooLarge(u64),
+    /// Its lines, one JSON value each, and their share of the traces' budget, held while the
+    /// page is made.
+    Lines {
+        lines: Vec<Value>,
+        _share: held::Share,
+    },
+}
+
+/// The lines of a run's stored trace for its page, parsed within the traces' budget.
+pub(crate) async fn page_trace(state: &AppState, run: &runs::Run) -> Result<PageTrace, ApiError> {
+    let Some(key) = &run.trace_key else {
+        return Ok(PageTrace::None);
+    };
+    match state.store().size(key).await.map_err(ApiError::internal)? {
+        None => return Ok(PageTrace::None),
+        Some(size) if size > PAGE_TRACE_BYTES => return Ok(PageTrace::TooLarge(size)),
+        Some(_) => {}
+    }
+    let Some((bytes, share)) = held::read(state, key, PARSE_COST)
+        .await
+        .map_err(ApiError::internal)?
+    else {
+        return Ok(PageTrace::None);
+    };
+    let lines = bytes
         .split(|b| *b == b'\n')
         .filter(|l| !l.is_empty())
         .filter_map(|l| serde_json::from_slice(l).ok())
-        .collect())
+        .collect();
+    Ok(PageTrace::Lines {
+        lines,
+        _share: share,
+    })
 }
 
 /// The output of a Docker-image run's container, when it has one (opened when sealed).

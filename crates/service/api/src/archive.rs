@@ -5,12 +5,11 @@
 //! [`MAX_STREAMS_PER_ADDRESS`] to one client address; a reader that stops reading is dropped
 //! by the server (`stall.rs`), which ends its stream and frees its place.
 //!
-//! A trace is read whole (a sealed one opens only whole, `mcpbench_vault`), and one may be as
-//! large as the store allows, so the traces all archives hold at once share one budget of
-//! [`MEMORY`] bytes: a trace's size is taken from the store before it is read, and its share is
-//! held until its last chunk is queued (chunks are copies, so nothing of it outlives that).
-//! Archives in all hold at most [`MEMORY`] bytes of traces and [`MAX_STREAMS`] × [`AHEAD`]
-//! chunks, whatever the traces' sizes and however the readers read. Layout (docs/data.md):
+//! A trace is read whole (a sealed one opens only whole), within the budget every reader of
+//! traces shares (`held.rs`): its share is held until its last chunk is queued (chunks are
+//! copies, so nothing of it outlives that). Archives in all hold at most that budget and
+//! [`MAX_STREAMS`] × [`AHEAD`] chunks, whatever the traces' sizes and however the readers
+//! read. Layout (docs/data.md):
 //!
 //! ```text
 //! <set>/<submission>/submission.json    who, what, its scores
@@ -25,6 +24,7 @@
 //! store cannot give) ends the stream without the tar's end blocks: a client sees a cut
 //! archive, never a short one that looks whole.
 
+use crate::held::{self, Share};
 use crate::limits::{ClientAddr, address_key};
 use crate::tally::{Held, Tally};
 use crate::{ApiError, AppState};
@@ -46,21 +46,10 @@ const CHUNK: usize = 64 * 1024;
 pub(crate) const MAX_STREAMS: usize = 8;
 /// Archives streaming at once to one client address.
 pub(crate) const MAX_STREAMS_PER_ADDRESS: usize = 2;
-/// The bytes of traces all archives may hold at once: four of the largest the store keeps.
-pub(crate) const MEMORY: u64 = 4 * mcpbench_storage::MAX_TRACE_BYTES;
-// The largest trace always fits the budget, and its share is one semaphore request (a u32).
-const _: () = assert!(
-    mcpbench_storage::MAX_TRACE_BYTES <= MEMORY
-        && mcpbench_storage::MAX_TRACE_BYTES <= u32::MAX as u64,
-    "archive::MEMORY holds the store's largest trace, and a trace's share counts in a u32"
-);
-
-/// The archives streaming now, in all and by client address, and the trace bytes they hold.
+/// The archives streaming now, in all and by client address.
 pub(crate) struct Streams {
     all: Arc<Semaphore>,
     by_address: Tally<String>,
-    /// One permit a byte of [`MEMORY`].
-    memory: Arc<Semaphore>,
 }
 
 impl Default for Streams {
@@ -68,7 +57,6 @@ impl Default for Streams {
         Self {
             all: Arc::new(Semaphore::new(MAX_STREAMS)),
             by_address: Tally::default(),
-            memory: Arc::new(Semaphore::new(MEMORY as usize)),
         }
     }
 }
@@ -152,7 +140,7 @@ struct Out {
 
 impl Out {
     /// `bytes` in chunks of at most [`CHUNK`], each a copy: once this returns, the queue holds
-    /// nothing of `bytes`, and the caller's share of [`MEMORY`] may go.
+    /// nothing of `bytes`, and the caller's share of the budget may go.
     async fn send(&self, bytes: &[u8]) -> Result<(), Failure> {
         for piece in bytes.chunks(CHUNK) {
             let piece = Bytes::copy_from_slice(piece);
@@ -229,38 +217,16 @@ async fn submission(
         .await
 }
 
-/// The run's trace as stored (opened when it was stored sealed), with its share of
-/// [`MEMORY`], waited for before it is read; `None` when it has none.
-async fn trace(
-    state: &AppState,
-    run: &ArchivedRun,
-) -> Result<Option<(Vec<u8>, OwnedSemaphorePermit)>, Failure> {
+/// The run's trace as stored (opened when it was stored sealed), with its share of the
+/// budget, waited for before it is read; `None` when it has none.
+async fn trace(state: &AppState, run: &ArchivedRun) -> Result<Option<(Vec<u8>, Share)>, Failure> {
     let Some(key) = &run.trace_key else {
         return Ok(None);
     };
-    let broken = |what: String| Failure::Broken(format!("run {}: {what}", run.id));
-    let store = state.store();
-    let Some(size) = store.size(key).await.map_err(|e| broken(e.to_string()))? else {
-        return Ok(None);
-    };
-    // The store reads no more than its largest trace, whatever the size said (it only grows
-    // by being replaced, which a stored trace never is).
-    let share = size.min(mcpbench_storage::MAX_TRACE_BYTES) as u32;
-    let share = state
-        .limits()
-        .archives
-        .memory
-        .clone()
-        .acquire_many_owned(share)
+    // The archive holds the trace alone.
+    held::read(state, key, 1)
         .await
-        .expect("the budget is never closed");
-    let Some(stored) = store.get(key).await.map_err(|e| broken(e.to_string()))? else {
-        return Ok(None);
-    };
-    let keyring = state.config().custody.keyring.as_ref();
-    mcpbench_vault::open_file(keyring, key, stored)
-        .map(|bytes| Some((bytes, share)))
-        .map_err(|e| broken(e.to_string()))
+        .map_err(|e| Failure::Broken(format!("run {}: {e}", run.id)))
 }
 
 fn pretty(value: &impl serde::Serialize) -> Vec<u8> {

@@ -24,6 +24,7 @@ mod compare;
 mod csv;
 mod error;
 mod extract;
+mod held;
 mod kept;
 mod limits;
 mod model_track;

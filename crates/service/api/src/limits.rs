@@ -90,6 +90,8 @@ pub struct Limits {
     pub uploads: crate::routes::upload::Slots,
     /// Trace archives streaming: a few in all, two per client address.
     pub archives: crate::archive::Streams,
+    /// The bytes of traces held in memory by every reader at once.
+    pub traces: crate::held::TraceMemory,
 }
 
 impl Default for Limits {
@@ -101,6 +103,7 @@ impl Default for Limits {
             submissions_by_address: Limiter::new(20, Duration::from_secs(3)),
             uploads: Default::default(),
             archives: Default::default(),
+            traces: Default::default(),
         }
     }
 }

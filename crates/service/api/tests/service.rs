@@ -201,6 +201,48 @@ async fn an_endpoint_submission_runs_to_the_leaderboard() {
         "{page}"
     );
 
+    // A trace larger than the page draws is there whole as JSON, line for line as stored (a
+    // line that is not JSON left out), and its page says where.
+    let key: String = sqlx::query_scalar("SELECT trace_key FROM runs WHERE id = $1::uuid")
+        .bind(run_id)
+        .fetch_one(&svc.pool)
+        .await
+        .unwrap();
+    let stored = std::fs::read(svc.traces.path().join(&key)).unwrap();
+    let mut large = stored.clone();
+    let filler = json!({"type": "note", "text": "y".repeat(1000)}).to_string();
+    for _ in 0..1100 {
+        large.extend_from_slice(filler.as_bytes());
+        large.push(b'\n');
+    }
+    large.extend_from_slice(b"{not json\n\n");
+    std::fs::write(svc.traces.path().join(&key), &large).unwrap();
+    let (status, whole) = svc.get(&format!("/runs/{run_id}"), None).await;
+    assert_eq!(status, 200);
+    let lines = whole["trace"].as_array().unwrap();
+    assert_eq!(
+        lines.len(),
+        trace.len() + 1100,
+        "every JSON line, none other"
+    );
+    assert_eq!(
+        lines[..trace.len()],
+        trace[..],
+        "the stored lines come first, as they were"
+    );
+    assert_eq!(lines.last().unwrap()["text"], "y".repeat(1000));
+    assert_eq!(
+        whole["judgement"]["score"], 0.85,
+        "the rest of the answer is whole"
+    );
+    let (status, _, page) = svc.get_text(&format!("/web/runs/{run_id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("more than this page draws") && page.contains(&format!("GET /runs/{run_id}")),
+        "{page}"
+    );
+    std::fs::write(svc.traces.path().join(&key), &stored).unwrap();
+
     // Head to head: the oracle against the null agent on the tasks both ran.
     let null_id = null["id"].as_str().unwrap();
     let null_passed = null_done["scores"]["passed"].as_u64().unwrap();

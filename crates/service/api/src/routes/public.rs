@@ -2,7 +2,7 @@
 
 use crate::AppState;
 use crate::about::{Scaffold, Track, Weights, is_label};
-use crate::access::{read_logs, read_trace, visible_run};
+use crate::access::{read_logs, run_json, visible_run};
 use crate::answers::{BadRequest, NotFound};
 use crate::auth::MaybeCaller;
 use crate::board::{self, Board, Filter, Query as BoardQuery};
@@ -228,6 +228,7 @@ pub struct RunTrace {
     /// sealed the items that quote its check keep their scores and lose their text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judgement: Option<Judgement>,
+    // The last field: the stored lines are put into the answer as they are (`access::run_json`).
     /// The trace, one JSON object per line of the stored JSON Lines file.
     #[schema(value_type = Vec<Object>)]
     pub trace: Vec<Value>,
@@ -242,9 +243,8 @@ pub async fn run(
     State(state): State<AppState>,
     MaybeCaller(caller): MaybeCaller,
     Path(id): Path<Uuid>,
-) -> Result<AppJson<RunTrace>, ApiError> {
+) -> Result<Response, ApiError> {
     let run = visible_run(&state, caller.as_ref(), id).await?;
-    let trace = read_trace(&state, &run).await?;
     let judgement = judgements::of_run(state.pool(), run.id)
         .await?
         .map(|mut j| {
@@ -255,13 +255,15 @@ pub async fn run(
             }
             j
         });
-    Ok(AppJson(RunTrace {
+    let head = RunTrace {
         submission_id: run.submission_id,
         set: run.set_id.clone(),
         run: RunView::from(&run),
         judgement,
-        trace,
-    }))
+        trace: Vec::new(),
+    };
+    let head = serde_json::to_vec(&head).map_err(ApiError::internal)?;
+    run_json(&state, &run, head).await
 }
 
 /// The output of a Docker-image run's container (stdout and stderr, capped), under the same

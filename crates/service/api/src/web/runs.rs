@@ -7,7 +7,7 @@ use super::charts::{self, Span, SpanKind};
 use super::submissions::reason_text;
 use super::{Frame, PageError, Viewer, duration, page as frame_page, whole_ms};
 use crate::AppState;
-use crate::access::{read_logs, read_trace, visible_run};
+use crate::access::{PAGE_TRACE_BYTES, PageTrace, page_trace, read_logs, visible_run};
 use crate::error::ApiError;
 use axum::extract::State;
 use axum::response::Response;
@@ -39,7 +39,7 @@ pub(crate) async fn page(
         .parse()
         .map_err(|_| ApiError::not_found(format!("there is no published run {id}")))?;
     let run = visible_run(&state, viewer.caller(), id).await?;
-    let trace = read_trace(&state, &run).await?;
+    let trace = page_trace(&state, &run).await?;
     let logs = read_logs(&state, &run).await?;
     let judgement = judgements::of_run(state.pool(), run.id).await?;
     let title = format!("Run of {} (trial {})", run.task_id, run.trial);
@@ -58,7 +58,11 @@ pub(crate) async fn page(
 }
 
 /// The page's content: the verdict, the timeline, every call, the container's output.
-fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup {
+fn body(title: &str, run: &Run, read: &PageTrace, logs: Option<&[u8]>) -> Markup {
+    let trace: &[Value] = match read {
+        PageTrace::Lines { lines, .. } => lines,
+        PageTrace::None | PageTrace::TooLarge(_) => &[],
+    };
     let header = trace.iter().find(|l| l["type"] == "header");
     let events: Vec<&Value> = trace.iter().filter(|l| l["type"] == "event").collect();
     let agent = trace.iter().find(|l| l["type"] == "agent");
@@ -128,7 +132,11 @@ fn body(title: &str, run: &Run, trace: &[Value], logs: Option<&[u8]>) -> Markup 
             }
             dt { "As JSON" } dd { code { "GET /runs/" (run.id) } }
         }
-        @if trace.is_empty() {
+        @if let PageTrace::TooLarge(bytes) = read {
+            p { "This run's trace is " (format!("{:.1}", *bytes as f64 / (1 << 20) as f64))
+                " MiB, more than this page draws (" (PAGE_TRACE_BYTES >> 20) " MiB); "
+                code { "GET /runs/" (run.id) } " has it whole." }
+        } @else if trace.is_empty() {
             p { "This run has no stored trace." }
         } @else {
             (charts::timeline(&spans, total_us))
@@ -343,6 +351,10 @@ mod tests {
             attempts: 1,
         };
         let logs = junk.as_bytes().repeat(10);
+        let trace = PageTrace::Lines {
+            lines: trace,
+            _share: crate::held::Share::unbudgeted(),
+        };
         let page = body("Run", &run, &trace, Some(&logs)).into_string();
         assert!(page.len() < 100_000, "{} bytes", page.len());
         assert!(page.contains(" of 1000 calls are listed"));
