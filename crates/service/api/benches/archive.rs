@@ -3,17 +3,19 @@
 //! A retired month whose published traces are as large as the store keeps them (sealed, as a
 //! deployment with task keys stores them; each replaced after its run by `ARCHIVE_TRACE_MIB`
 //! MiB of trace lines, 60 by default, the store's largest being 64). Then, side by side in one
-//! process with the service's allocator, each phase after the last has ended, with two figures
-//! taken over it: the most heap the process held live at once beyond what it held when the
-//! phase began (every allocation counted, so what the allocator keeps of freed memory does not
-//! blur it), and the peak resident memory (`VmHWM`, reset between phases):
+//! process with the service's allocator, each phase once the last has let go of what it held
+//! (the live heap back within 16 MiB of idle), with two figures taken over it: the most heap
+//! the process held live at once above idle (every allocation counted, so what the allocator
+//! keeps of freed memory does not blur it), and the peak resident memory (`VmHWM`, reset
+//! between phases):
 //! - idle: nothing asked;
 //! - one archive read to its end;
 //! - 20 downloads from 20 client addresses that read the answer's head and then nothing, held
-//!   for `ARCHIVE_HOLD_SECONDS` (10): how many were answered 200, 429 and 503, and the peak.
+//!   for `ARCHIVE_HOLD_SECONDS` (10): how many were answered 200, 429 and 503, and the peak;
+//! - the same with 20 downloads of one run's JSON (`GET /runs/{id}`), whose trace is as large.
 //!
-//! Each phase's growth over idle is printed with the bound the archive module states
-//! (`archive::MEMORY` of traces and the queued chunks). Prints; asserts nothing.
+//! The figures are printed with the bound the service states (`held::MEMORY` of traces, and
+//! the archives' queued chunks). Prints; asserts nothing.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -67,17 +69,20 @@ fn status_kib(field: &str) -> u64 {
         .expect("the field is there")
 }
 
-/// Starts a phase: the peaks are reset to what the process holds now; the live heap then.
-fn reset_peak() -> usize {
+/// Starts a phase once the live heap is back within 16 MiB of `idle` (a closed download's
+/// server side lets go when its next write fails; at most 90 s), then resets the peaks.
+async fn start_phase(idle: usize) {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while ALLOCATOR.allocated() > idle + (16 << 20) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     std::fs::write("/proc/self/clear_refs", "5").expect("/proc/self/clear_refs takes 5");
-    let live = ALLOCATOR.allocated();
-    PEAK.store(live, Relaxed);
-    live
+    PEAK.store(ALLOCATOR.allocated(), Relaxed);
 }
 
-/// A phase's figures: the most live heap beyond its start, and the peak resident, in KiB.
-fn phase_end(start: usize) -> (u64, u64) {
-    let heap = PEAK.load(Relaxed).saturating_sub(start) as u64 / 1024;
+/// A phase's figures: the most live heap above `idle`, and the peak resident, in KiB.
+fn phase_end(idle: usize) -> (u64, u64) {
+    let heap = PEAK.load(Relaxed).saturating_sub(idle) as u64 / 1024;
     (heap, status_kib("VmHWM:"))
 }
 
@@ -103,15 +108,16 @@ async fn bench() {
         ..Options::default()
     })
     .await;
-    let url = retired_month(&svc, trace_mib).await;
+    let (url, run_url) = retired_month(&svc, trace_mib).await;
 
     // Let the setup's buffers settle before the baseline.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let start = reset_peak();
+    let base = ALLOCATOR.allocated();
+    start_phase(base).await;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let idle = phase_end(start);
+    let idle = phase_end(base);
 
-    let start = reset_peak();
+    start_phase(base).await;
     let started = Instant::now();
     let mut whole = svc
         .http
@@ -126,12 +132,15 @@ async fn bench() {
         size += chunk.len();
     }
     let read = started.elapsed();
-    let one = phase_end(start);
+    let one = phase_end(base);
 
-    let start = reset_peak();
-    let (statuses, held) = stalled(&url, hold).await;
-    let stalled_peak = phase_end(start);
-    drop(held);
+    start_phase(base).await;
+    let statuses = stalled(&url, hold).await;
+    let stalled_peak = phase_end(base);
+
+    start_phase(base).await;
+    let run_statuses = stalled(&run_url, hold).await;
+    let runs_peak = phase_end(base);
 
     println!(
         "archive of {TASKS} traces of {trace_mib} MiB (sealed): {:.0} MiB, read in {:.1} s",
@@ -139,31 +148,33 @@ async fn bench() {
         read.as_secs_f64()
     );
     println!(
-        "{DOWNLOADS} stalled downloads, one per address, held {} s: {statuses}",
+        "{DOWNLOADS} stalled downloads, one per address, held {} s: {statuses}; of a run's JSON: \
+         {run_statuses}",
         hold.as_secs()
     );
-    println!("phase                       most heap live beyond its start   peak resident");
+    println!("phase                       most heap live above idle   peak resident");
     for (what, (heap, resident)) in [
         ("idle", idle),
         ("one archive read whole", one),
         ("20 stalled downloads", stalled_peak),
+        ("20 stalled runs' JSON", runs_peak),
     ] {
         println!(
-            "{what:<27} {:>9.1} MiB {:>24.1} MiB",
+            "{what:<27} {:>9.1} MiB {:>18.1} MiB",
             mib(heap),
             mib(resident)
         );
     }
     let bound = mcpbench_storage::MAX_TRACE_BYTES * 4 + 8 * 4 * 64 * 1024;
     println!(
-        "the archives' stated bound: {:.0} MiB of traces and chunks in all",
+        "the stated bound: {:.0} MiB of traces and queued chunks in all",
         bound as f64 / (1 << 20) as f64
     );
 }
 
 /// A month retired with an oracle's published submission, each trace replaced by a sealed one
-/// of `trace_mib` MiB; the URL of its archive.
-async fn retired_month(svc: &Service, trace_mib: u64) -> String {
+/// of `trace_mib` MiB; the URLs of its archive and of its first run's JSON.
+async fn retired_month(svc: &Service, trace_mib: u64) -> (String, String) {
     let admin = svc.token_for(&svc.vendor("ops", true).await).await;
     let acme = svc.token("acme").await;
     let month = svc.tasks.clone();
@@ -201,30 +212,47 @@ async fn retired_month(svc: &Service, trace_mib: u64) -> String {
         let path = svc.traces.path().join(key);
         std::fs::write(&path, sealed).expect("a trace replaced in the store");
     }
-    svc.at(&format!("/sets/{MONTH}/traces"))
+    let run = svc.first_run(&id, &acme).await;
+    (
+        svc.at(&format!("/sets/{MONTH}/traces")),
+        svc.at(&format!("/runs/{run}")),
+    )
 }
 
-/// `DOWNLOADS` downloads, each from its own loopback address, that take the answer's head and
-/// read nothing more, held for `hold`; the tally of their statuses, and the answers (dropping
-/// them closes the connections).
-async fn stalled(url: &str, hold: Duration) -> (String, Vec<reqwest::Response>) {
-    let mut answers = Vec::new();
+/// `DOWNLOADS` downloads at once, each from its own loopback address, that take the answer's
+/// head and read nothing more, held for `hold`, then closed; the tally of their statuses (a
+/// download still waiting for its head is "waiting").
+async fn stalled(url: &str, hold: Duration) -> String {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut downloads = tokio::task::JoinSet::new();
     for n in 0..DOWNLOADS {
         let client = reqwest::Client::builder()
             .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2 + n)))
             .build()
             .expect("a client");
-        answers.push(client.get(url).send().await.expect("the API answers"));
-    }
-    let mut tally = std::collections::BTreeMap::<u16, usize>::new();
-    for a in &answers {
-        *tally.entry(a.status().as_u16()).or_default() += 1;
+        let (url, tx) = (url.to_string(), tx.clone());
+        downloads.spawn(async move {
+            let answer = client.get(url).send().await.expect("the API answers");
+            let _ = tx.send(answer.status().as_u16());
+            // Held, unread, until the phase ends.
+            std::future::pending::<()>().await;
+            drop(answer);
+        });
     }
     tokio::time::sleep(hold).await;
-    let statuses = tally
+    downloads.shutdown().await;
+    drop(tx);
+    let mut tally = std::collections::BTreeMap::<String, usize>::new();
+    while let Some(status) = rx.recv().await {
+        *tally.entry(format!("answered {status}")).or_default() += 1;
+    }
+    let answered: usize = tally.values().sum();
+    if answered < DOWNLOADS as usize {
+        tally.insert("waiting".into(), DOWNLOADS as usize - answered);
+    }
+    tally
         .iter()
-        .map(|(s, n)| format!("{n} answered {s}"))
+        .map(|(what, n)| format!("{n} {what}"))
         .collect::<Vec<_>>()
-        .join(", ");
-    (statuses, answers)
+        .join(", ")
 }
