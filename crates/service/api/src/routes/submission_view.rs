@@ -17,8 +17,9 @@ pub struct Progress {
     pub total: i32,
 }
 
+/// The failed runs of one reason: how many, and one of them as an example.
 #[derive(Serialize, ToSchema)]
-pub struct FailureGroup {
+pub struct FailureReason {
     /// `predicate_false`, `budget_exceeded`, `timeout` or `agent_error`.
     pub reason: String,
     pub count: i64,
@@ -68,7 +69,7 @@ pub struct SubmissionView {
     pub error: Option<String>,
     /// Why runs did not pass, grouped by reason (only in the single view).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub failures: Option<Vec<FailureGroup>>,
+    pub failures: Option<Vec<FailureReason>>,
     /// Why runs did not pass, by failure group with an example each (only in the single view).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnoses: Option<Vec<Diagnosis>>,
@@ -142,7 +143,7 @@ impl SubmissionView {
         self.failures = Some(
             failures
                 .into_iter()
-                .map(|f| FailureGroup {
+                .map(|f| FailureReason {
                     reason: f.reason.to_string(),
                     count: f.count,
                     example_task: f.example_task,
