@@ -4,7 +4,7 @@
 
 use mcpbench_gateway::trace::RunSummary;
 use mcpbench_scoring::analysis::{PARAMETERS_MIN, SELECTION_MIN};
-use mcpbench_scoring::{Failure, FailureGroup, ReferenceMatch};
+use mcpbench_scoring::{Failure, FailureGroup, ReferenceMatch, RunReason};
 use mcpbench_tasks::{Task, TaskRun};
 use std::borrow::Borrow;
 
@@ -26,11 +26,10 @@ fn failure(group: FailureGroup, evidence: Option<String>) -> Option<Failure> {
     Some(Failure { group, evidence })
 }
 
-/// The group of a failed run; `None` for a harness error (never scored) or a reason this
-/// version does not know.
+/// The group of a failed run; `None` for a passed run and a harness error (never scored).
 pub(crate) fn diagnose<T: Borrow<Task>>(run: &Run<'_, T>) -> Option<Failure> {
-    match run.summary.reason.as_str() {
-        "budget_exceeded" => {
+    match run.summary.reason {
+        RunReason::BudgetExceeded => {
             let first = run.calls.iter().find(|c| c.fate == Fate::OverBudget);
             let max = run.task_run.task().max_steps;
             failure(
@@ -43,10 +42,10 @@ pub(crate) fn diagnose<T: Borrow<Task>>(run: &Run<'_, T>) -> Option<Failure> {
                 }),
             )
         }
-        "timeout" => failure(FailureGroup::Timeout, agent_words(run)),
-        "agent_error" => failure(FailureGroup::AgentError, agent_words(run)),
-        "predicate_false" => Some(unmet(run)),
-        _ => None,
+        RunReason::Timeout => failure(FailureGroup::Timeout, agent_words(run)),
+        RunReason::AgentError => failure(FailureGroup::AgentError, agent_words(run)),
+        RunReason::PredicateFalse => Some(unmet(run)),
+        RunReason::Passed | RunReason::HarnessError => None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! header line, one line per event, and a result line. Field names are stable; new fields may
 //! be added, none removed or renamed, without a new format version.
 
-use mcpbench_scoring::{RunCounts, Usage};
+use mcpbench_scoring::{RunCounts, RunReason, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -148,7 +148,7 @@ pub struct AgentExchange {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
     pub passed: bool,
-    pub reason: String,
+    pub reason: RunReason,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     #[serde(flatten)]

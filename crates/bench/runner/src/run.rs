@@ -7,7 +7,6 @@ use mcpbench_gateway::Gateway;
 use mcpbench_gateway::trace::{AgentExchange, Header, Line, RunSummary};
 use mcpbench_scoring::{RunCounts, Usage};
 use mcpbench_tasks::{Task, TaskRun};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -15,35 +14,8 @@ use std::time::{Duration, Instant, SystemTime};
 /// The largest reply an agent may send.
 const MAX_REPLY_BYTES: usize = 1 << 20;
 
-/// Why a run ended as it did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    Passed,
-    /// The agent answered in time, within budget, and the predicate is false.
-    PredicateFalse,
-    /// The agent made more tool calls than `max_steps`.
-    BudgetExceeded,
-    /// The agent did not answer before the deadline.
-    Timeout,
-    /// The agent could not be reached, or answered with an error status or a malformed reply.
-    AgentError,
-    /// Our fault: retried, never counted against the agent.
-    HarnessError,
-}
-
-impl Reason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Passed => "passed",
-            Reason::PredicateFalse => "predicate_false",
-            Reason::BudgetExceeded => "budget_exceeded",
-            Reason::Timeout => "timeout",
-            Reason::AgentError => "agent_error",
-            Reason::HarnessError => "harness_error",
-        }
-    }
-}
+/// Why a run ended as it did (one type from here to the database and the API).
+pub use mcpbench_scoring::RunReason as Reason;
 
 /// The agent: where it listens, what it is called in traces, the secret we sign with.
 #[derive(Clone, Debug)]
@@ -193,7 +165,7 @@ impl Runner {
                 })
                 .collect(),
         };
-        let exchange = self.post(&request, agent, started).await;
+        let (exchange, timed_out) = self.post(&request, agent, started).await;
         let mut closed = match self.gateway.close_run(&open.run_id) {
             Some(c) => c,
             None => {
@@ -229,7 +201,6 @@ impl Runner {
                 )),
             )
         } else if let Some(e) = &exchange.error {
-            let timed_out = exchange.status.is_none() && e.starts_with("no reply within");
             (
                 if timed_out {
                     Reason::Timeout
@@ -249,7 +220,7 @@ impl Runner {
         let duration = started.elapsed();
         let summary = RunSummary {
             passed: reason == Reason::Passed,
-            reason: reason.as_str().into(),
+            reason,
             detail: detail.clone(),
             counts,
             duration_ms: duration.as_millis() as u64,
@@ -284,13 +255,14 @@ impl Runner {
         }
     }
 
-    /// Posts the request and reads the reply, within the time budget.
+    /// Posts the request and reads the reply, within the time budget; and whether the budget
+    /// ran out first.
     async fn post(
         &self,
         request: &AgentRequest,
         agent: &AgentTarget,
         started: Instant,
-    ) -> AgentExchange {
+    ) -> (AgentExchange, bool) {
         let body = serde_json::to_vec(request).expect("requests serialize");
         // Signed as it leaves: the timestamp is the second of sending.
         let now = std::time::SystemTime::now()
@@ -305,7 +277,7 @@ impl Runner {
         let post = match http.post(&agent.url) {
             Ok(post) => post,
             Err(refusal) => {
-                return AgentExchange {
+                let exchange = AgentExchange {
                     start_us,
                     end_us: start_us,
                     status: None,
@@ -314,6 +286,7 @@ impl Runner {
                     usage_error: None,
                     error: Some(format!("the agent's URL was refused: {refusal}")),
                 };
+                return (exchange, false);
             }
         };
         let attempt = async {
@@ -345,7 +318,8 @@ impl Runner {
         };
         let outcome = tokio::time::timeout(self.time_budget, attempt).await;
         let end_us = started.elapsed().as_micros() as u64;
-        match outcome {
+        let timed_out = outcome.is_err();
+        let exchange = match outcome {
             Ok(Ok((status, reply))) => AgentExchange {
                 start_us,
                 end_us,
@@ -376,7 +350,8 @@ impl Runner {
                     self.time_budget
                 )),
             },
-        }
+        };
+        (exchange, timed_out)
     }
 }
 

@@ -46,6 +46,7 @@ pub mod judgement;
 mod metrics;
 mod paired;
 mod process;
+mod reason;
 pub mod significance;
 pub mod spend;
 pub mod stats;
@@ -57,6 +58,7 @@ pub use judgement::{ITEM_MAX, ItemScore, JudgeSummary, Judgement, judge_summary}
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
 pub use paired::{Paired, paired, solved};
 pub use process::{ProcessMetrics, process_metrics};
+pub use reason::RunReason;
 pub use significance::{fisher_greater, mcnemar_exact};
 pub use spend::{Spend, Usage, spend, two_figures};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson, wilson_rate};

@@ -123,40 +123,5 @@ pub enum JobState {
     Cancelled,
 }
 
-/// Why a run ended as it did, as the runner decided (`mcpbench_runner::Reason`, written here
-/// by the worker; this crate does not depend on the benchmark's crates).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
-#[sqlx(type_name = "text", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum RunReason {
-    Passed,
-    /// In time and within budget, and the final state fails the task's check.
-    PredicateFalse,
-    /// More tool calls than the task's step budget.
-    BudgetExceeded,
-    /// No answer before the deadline.
-    Timeout,
-    /// Unreachable, an error status, or a malformed reply.
-    AgentError,
-    /// Our side failed: retried, never counted against the agent.
-    HarnessError,
-}
-
-impl RunReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunReason::Passed => "passed",
-            RunReason::PredicateFalse => "predicate_false",
-            RunReason::BudgetExceeded => "budget_exceeded",
-            RunReason::Timeout => "timeout",
-            RunReason::AgentError => "agent_error",
-            RunReason::HarnessError => "harness_error",
-        }
-    }
-}
-
-impl fmt::Display for RunReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// Why a run ended as it did: the runner's own type, stored as its text.
+pub use mcpbench_scoring::RunReason;

@@ -5,7 +5,7 @@ use crate::tasks::Prepared;
 use crate::{Worker, finish, stopped};
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
 use mcpbench_db::submissions::Finished;
-use mcpbench_db::{AgentKind, RunReason, submissions};
+use mcpbench_db::{AgentKind, submissions};
 use mcpbench_gateway::trace;
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
 use mcpbench_sets::SetError;
@@ -380,22 +380,10 @@ fn storable(text: &str) -> String {
     text.replace('\0', "\u{FFFD}")
 }
 
-/// The runner's reason as the database keeps it.
-fn stored_reason(reason: Reason) -> RunReason {
-    match reason {
-        Reason::Passed => RunReason::Passed,
-        Reason::PredicateFalse => RunReason::PredicateFalse,
-        Reason::BudgetExceeded => RunReason::BudgetExceeded,
-        Reason::Timeout => RunReason::Timeout,
-        Reason::AgentError => RunReason::AgentError,
-        Reason::HarnessError => RunReason::HarnessError,
-    }
-}
-
 fn record(r: &RunResult, trace_key: String) -> RunRecord {
     RunRecord {
         passed: r.passed,
-        reason: stored_reason(r.reason),
+        reason: r.reason,
         detail: r.detail.as_deref().map(storable),
         counts: r.counts,
         duration_ms: r.duration.as_millis() as i64,

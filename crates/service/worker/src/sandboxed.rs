@@ -263,7 +263,7 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
         )),
         Line::Result(RunSummary {
             passed: false,
-            reason: Reason::AgentError.as_str().into(),
+            reason: Reason::AgentError,
             detail: Some(detail.clone()),
             counts: RunCounts::default(),
             duration_ms: duration.as_millis() as u64,

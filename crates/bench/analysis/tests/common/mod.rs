@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use mcpbench_gateway::trace::{AgentExchange, Event, Header, Line, Outcome, RunSummary};
+use mcpbench_scoring::RunReason;
 use mcpbench_tasks::{CallOutcome, Task, TaskRun, load_task};
 use serde_json::Value;
 use std::path::Path;
@@ -77,12 +78,12 @@ pub fn traced<'t>(
     }
     let counts = run.counts();
     let (passed, reason, error) = match end {
-        End::Timeout => (false, "timeout", Some("no reply within 300 s")),
-        End::AgentError => (false, "agent_error", Some("the agent answered 500")),
-        End::Checked if counts.budget_exceeded => (false, "budget_exceeded", None),
+        End::Timeout => (false, RunReason::Timeout, Some("no reply within 300 s")),
+        End::AgentError => (false, RunReason::AgentError, Some("the agent answered 500")),
+        End::Checked if counts.budget_exceeded => (false, RunReason::BudgetExceeded, None),
         End::Checked => match run.unmet(answer) {
-            None => (true, "passed", None),
-            Some(_) => (false, "predicate_false", None),
+            None => (true, RunReason::Passed, None),
+            Some(_) => (false, RunReason::PredicateFalse, None),
         },
     };
     lines.push(Line::Agent(AgentExchange {
@@ -96,7 +97,7 @@ pub fn traced<'t>(
     }));
     lines.push(Line::Result(RunSummary {
         passed,
-        reason: reason.into(),
+        reason,
         detail: None,
         counts,
         duration_ms: 1,

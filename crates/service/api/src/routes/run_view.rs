@@ -4,7 +4,7 @@
 
 use crate::access::{ShownDuration, shown_duration};
 use mcpbench_db::runs;
-use mcpbench_scoring::{RunAnalysis, RunCounts};
+use mcpbench_scoring::{RunAnalysis, RunCounts, RunReason};
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -15,7 +15,7 @@ pub struct RunView {
     pub task_id: String,
     pub trial: i32,
     pub passed: bool,
-    pub reason: String,
+    pub reason: RunReason,
     pub detail: Option<String>,
     #[serde(flatten)]
     pub counts: RunCounts,
@@ -61,7 +61,7 @@ impl From<&runs::Run> for RunView {
             task_id: r.task_id.clone(),
             trial: r.trial,
             passed: r.passed,
-            reason: r.reason.to_string(),
+            reason: r.reason,
             detail: r.detail.clone(),
             counts: r.counts,
             duration_ms,

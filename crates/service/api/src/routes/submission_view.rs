@@ -4,7 +4,7 @@
 use crate::about::About;
 use crate::model_track::ModelShown;
 use mcpbench_db::{DbError, PgPool, judgements, runs, submissions};
-use mcpbench_scoring::{JudgeSummary, judge_summary};
+use mcpbench_scoring::{JudgeSummary, RunReason, judge_summary};
 use serde::Serialize;
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -20,8 +20,8 @@ pub struct Progress {
 /// The failed runs of one reason: how many, and one of them as an example.
 #[derive(Serialize, ToSchema)]
 pub struct FailureReason {
-    /// `predicate_false`, `budget_exceeded`, `timeout` or `agent_error`.
-    pub reason: String,
+    /// Why these runs failed (any reason but `passed`).
+    pub reason: RunReason,
     pub count: i64,
     pub example_task: String,
     /// What exactly went wrong in the example (the part of the predicate that failed, the
@@ -144,7 +144,7 @@ impl SubmissionView {
             failures
                 .into_iter()
                 .map(|f| FailureReason {
-                    reason: f.reason.to_string(),
+                    reason: f.reason,
                     count: f.count,
                     example_task: f.example_task,
                     example_detail: f.example_detail,
