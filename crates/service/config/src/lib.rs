@@ -54,6 +54,17 @@ pub struct LogArgs {
     pub log: String,
 }
 
+/// Whether a worker runs Docker-image submissions (`MCPBENCH_DOCKER`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DockerMode {
+    /// When a Docker engine answers; endpoint submissions only when none does.
+    Auto,
+    /// Refuses to start without a Docker engine.
+    On,
+    /// Endpoint submissions only.
+    Off,
+}
+
 /// What a worker does (the worker binary and `mcpbench up`).
 #[derive(Args, Clone, Debug)]
 pub struct WorkerArgs {
@@ -83,8 +94,8 @@ pub struct WorkerArgs {
     pub gateway_internal_url: Option<String>,
     /// Run Docker-image submissions: `auto` when a Docker engine answers, `on` (refuse to
     /// start without one) or `off`.
-    #[arg(long, env = "MCPBENCH_DOCKER", default_value = "auto", value_parser = ["auto", "on", "off"])]
-    pub docker: String,
+    #[arg(long, env = "MCPBENCH_DOCKER", value_enum, default_value_t = DockerMode::Auto)]
+    pub docker: DockerMode,
     /// The OCI runtime agents' pods run on, as the Docker engine names it (`runsc` for
     /// gVisor); the engine's default (runc) when unset. A worker whose engine does not have it
     /// refuses to start.
@@ -305,5 +316,36 @@ pub async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {}
         _ = term => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Worker {
+        #[command(flatten)]
+        worker: WorkerArgs,
+    }
+
+    #[test]
+    fn the_docker_mode_is_one_of_three_and_auto_by_default() {
+        let parse = |args: &[&str]| Worker::try_parse_from([&["worker"], args].concat());
+        assert_eq!(parse(&[]).unwrap().worker.docker, DockerMode::Auto);
+        assert_eq!(
+            parse(&["--docker", "off"]).unwrap().worker.docker,
+            DockerMode::Off
+        );
+        assert_eq!(
+            parse(&["--docker", "on"]).unwrap().worker.docker,
+            DockerMode::On
+        );
+        let refused = parse(&["--docker", "maybe"]).err().unwrap().to_string();
+        assert!(
+            refused.contains("maybe") && refused.contains("auto, on, off"),
+            "{refused}"
+        );
     }
 }

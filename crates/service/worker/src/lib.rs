@@ -404,7 +404,7 @@ pub async fn connect_sandbox(
     worker_id: &str,
     pool: &PgPool,
 ) -> Result<Option<Sandbox>, String> {
-    if args.docker == "off" {
+    if args.docker == mcpbench_config::DockerMode::Off {
         return Ok(None);
     }
     let mut config = mcpbench_sandbox::SandboxConfig::new(worker_id);
@@ -426,7 +426,7 @@ pub async fn connect_sandbox(
         // An engine that answers without the runtime asked for is a setting to fix, whatever
         // the mode: running images on runc instead would quietly weaken the sandbox.
         Err(e @ mcpbench_sandbox::SandboxError::Runtime(_)) => Err(e.to_string()),
-        Err(e) if args.docker == "auto" => {
+        Err(e) if args.docker == mcpbench_config::DockerMode::Auto => {
             tracing::warn!(error = %e, "no Docker engine: this worker runs endpoint submissions only");
             Ok(None)
         }
