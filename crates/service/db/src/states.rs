@@ -7,6 +7,7 @@ use std::fmt;
 
 /// Where a task set is in its life: `draft` -> `active` -> `retired`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum SetState {
@@ -36,6 +37,7 @@ impl fmt::Display for SetState {
 
 /// Where a submission is: `queued` -> `running` -> `completed`, or `failed` / `cancelled`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum SubmissionStatus {
@@ -75,6 +77,7 @@ impl fmt::Display for SubmissionStatus {
 /// How a submission's agent is reached: a hosted HTTP endpoint, a Docker image run in the
 /// sandbox, or (the standard track) our own `llm` agent driving the vendor's model endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum AgentKind {

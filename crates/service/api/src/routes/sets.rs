@@ -21,8 +21,7 @@ pub const KEY_PATH: &str = "/.well-known/mcpbench-checkpoint-key";
 #[derive(Serialize, ToSchema)]
 pub struct SetView {
     pub id: String,
-    /// `draft`, `active` or `retired`.
-    pub state: String,
+    pub state: mcpbench_db::SetState,
     /// Whether its tasks are browsable at `GET /tasks`.
     pub public: bool,
     pub tasks: i64,
@@ -70,7 +69,7 @@ impl From<sets::SetInfo> for SetView {
             bundle_url: revealed.then(|| format!("/sets/{}/bundle", s.id)),
             withheld: revealed.then_some(s.sealed),
             id: s.id,
-            state: s.state.to_string(),
+            state: s.state,
             public: s.public,
             tasks: s.tasks,
             created_at: s.created_at,

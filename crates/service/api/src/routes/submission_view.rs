@@ -3,7 +3,7 @@
 
 use crate::about::About;
 use crate::model_track::ModelShown;
-use mcpbench_db::{DbError, PgPool, judgements, runs, submissions};
+use mcpbench_db::{AgentKind, DbError, PgPool, SubmissionStatus, judgements, runs, submissions};
 use mcpbench_scoring::{JudgeSummary, RunReason, judge_summary};
 use serde::Serialize;
 use serde_json::Value;
@@ -48,15 +48,14 @@ pub struct SubmissionView {
     pub set: String,
     pub name: String,
     pub model: String,
-    pub kind: String,
+    pub kind: AgentKind,
     pub endpoint_url: Option<String>,
     /// For `docker`: the image that runs (an image id for uploads, else the reference).
     pub image: Option<String>,
     /// For `model` (the standard track): the model our agent drives; never its key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_endpoint: Option<ModelShown>,
-    /// `queued`, `running`, `completed`, `failed` or `cancelled`.
-    pub status: String,
+    pub status: SubmissionStatus,
     pub progress: Progress,
     pub trials: i32,
     /// What it says of its model and agent (`null`: not stated).
@@ -99,11 +98,11 @@ impl From<submissions::Submission> for SubmissionView {
             set: s.set_id,
             name: s.name,
             model: s.model,
-            kind: s.kind.to_string(),
+            kind: s.kind,
             endpoint_url: s.endpoint_url,
             image: s.image,
             model_endpoint,
-            status: s.status.to_string(),
+            status: s.status,
             progress: Progress {
                 done: s.tasks_done,
                 total: s.tasks_total,

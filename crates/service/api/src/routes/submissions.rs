@@ -92,7 +92,8 @@ pub struct NewSubmission {
 #[derive(Serialize, ToSchema)]
 pub struct Created {
     pub id: Uuid,
-    pub status: String,
+    /// Always `queued`.
+    pub status: mcpbench_db::SubmissionStatus,
     /// The secret requests to the agent are signed with (docs/protocol.md, section 2):
     /// `webhook-signature` is `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
     /// keyed with this text's bytes. Shown only here, once.
@@ -300,7 +301,7 @@ pub async fn create(
     let url = format!("/submissions/{id}");
     let body = Created {
         id,
-        status: "queued".into(),
+        status: mcpbench_db::SubmissionStatus::Queued,
         signing_secret: secret,
         url: url.clone(),
     };
