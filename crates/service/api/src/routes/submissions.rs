@@ -22,7 +22,7 @@ use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
-use mcpbench_db::{SetState, runs, submissions};
+use mcpbench_db::{runs, submissions};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -225,21 +225,8 @@ pub async fn create(
                     // The set is looked at first so that an archive is never kept for a set
                     // that takes nothing; `submissions::create` decides for good, under lock,
                     // with the quotas.
-                    match mcpbench_db::sets::get(state.pool(), &set).await? {
-                        Some(info) if info.state == SetState::Active => {}
-                        Some(info) => {
-                            return Err(ApiError::unprocessable(
-                                "invalid-submission",
-                                format!("set {set:?} is {} and takes no submissions", info.state),
-                            ));
-                        }
-                        None => {
-                            return Err(ApiError::unprocessable(
-                                "invalid-submission",
-                                format!("there is no set {set:?}"),
-                            ));
-                        }
-                    }
+                    let info = mcpbench_db::sets::get(state.pool(), &set).await?;
+                    submissions::takes_submissions(&set, info.map(|i| i.state))?;
                     accepted = upload::accept(&state, received).await?;
                     submissions::Agent::Docker {
                         image: &accepted.image.id,

@@ -158,6 +158,18 @@ pub struct Target {
     pub price_output: Option<f64>,
 }
 
+/// The one rule of which sets take submissions: an active one. `state` is the set's, `None`
+/// when there is no set `id`; the refusal says why.
+pub fn takes_submissions(id: &str, state: Option<SetState>) -> Result<(), DbError> {
+    match state {
+        Some(SetState::Active) => Ok(()),
+        Some(state) => Err(DbError::Invalid(format!(
+            "set {id:?} is {state} and takes no submissions"
+        ))),
+        None => Err(DbError::Invalid(format!("there is no set {id:?}"))),
+    }
+}
+
 /// Creates a submission over every task of its set and queues its jobs, atomically.
 pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbError> {
     let mut tx = pool.begin().await?;
@@ -168,14 +180,11 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         s.set_id
     )
     .fetch_optional(&mut *tx)
-    .await?
-    .ok_or_else(|| DbError::Invalid(format!("there is no set {:?}", s.set_id)))?;
-    if set.state != SetState::Active {
-        return Err(DbError::Invalid(format!(
-            "set {:?} is {} and takes no submissions",
-            s.set_id, set.state
-        )));
-    }
+    .await?;
+    takes_submissions(s.set_id, set.as_ref().map(|set| set.state))?;
+    let Some(set) = set else {
+        unreachable!("takes_submissions refuses a set that is not there")
+    };
     let quota = s.monthly_quota.filter(|_| !set.public);
     if quota.is_some() || s.max_open.is_some() {
         // Serialises this vendor's concurrent submissions so the counts below stay true.
@@ -518,4 +527,27 @@ pub async fn distractor_levels(
     .fetch_all(pool)
     .await?;
     Ok(rows.into_iter().map(|r| (r.level, r.scores)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_active_set_takes_submissions_and_a_refusal_says_why() {
+        assert!(takes_submissions("2026-11", Some(SetState::Active)).is_ok());
+        let refusal = |state| match takes_submissions("2026-11", state) {
+            Err(DbError::Invalid(why)) => why,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            refusal(Some(SetState::Retired)),
+            "set \"2026-11\" is retired and takes no submissions"
+        );
+        assert_eq!(
+            refusal(Some(SetState::Draft)),
+            "set \"2026-11\" is draft and takes no submissions"
+        );
+        assert_eq!(refusal(None), "there is no set \"2026-11\"");
+    }
 }
