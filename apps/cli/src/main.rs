@@ -7,9 +7,9 @@ mod agent;
 mod curve;
 mod eval;
 mod judging;
+mod remote;
 mod tasks;
 mod up;
-mod vendor;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -50,21 +50,21 @@ enum Command {
     /// Check a retired set's reveal bundle against the commitment made at go-live.
     Verify(verify::VerifyArgs),
     /// Vendors: keep the server and your API key for the commands below.
-    Login(vendor::LoginArgs),
+    Login(remote::LoginArgs),
     /// Vendors: submit an agent (an endpoint, an image archive or a pinned image reference).
-    Submit(vendor::SubmitArgs),
+    Submit(remote::SubmitArgs),
     /// Vendors: a submission's status, progress and scores (--watch follows it).
-    Status(vendor::StatusArgs),
+    Status(remote::StatusArgs),
     /// Vendors: a submission's runs, with the exact reason of each failure.
-    Runs(vendor::RunsArgs),
+    Runs(remote::RunsArgs),
     /// Vendors: publish a submission's traces.
-    Publish(vendor::PublishArgs),
+    Publish(remote::PublishArgs),
     /// Vendors: your submissions, newest first.
-    List(vendor::ListArgs),
+    List(remote::ListArgs),
     /// Vendors: cancel a queued or running submission.
-    Cancel(vendor::CancelArgs),
+    Cancel(remote::CancelArgs),
     /// Vendors: forget the server and key kept on this machine.
-    Logout(vendor::LogoutArgs),
+    Logout(remote::LogoutArgs),
 }
 
 fn main() -> ExitCode {
@@ -76,14 +76,14 @@ fn main() -> ExitCode {
         Command::Up(args) => up::run(args),
         Command::Admin(cmd) => admin::run(cmd),
         Command::Verify(args) => verify::run(args),
-        Command::Login(args) => vendor::login(args),
-        Command::Submit(args) => vendor::submit(args),
-        Command::Status(args) => vendor::status(args),
-        Command::Runs(args) => vendor::runs(args),
-        Command::Publish(args) => vendor::publish(args),
-        Command::List(args) => vendor::list(args),
-        Command::Cancel(args) => vendor::cancel(args),
-        Command::Logout(args) => vendor::logout(args),
+        Command::Login(args) => remote::login(args),
+        Command::Submit(args) => remote::submit(args),
+        Command::Status(args) => remote::status(args),
+        Command::Runs(args) => remote::runs(args),
+        Command::Publish(args) => remote::publish(args),
+        Command::List(args) => remote::list(args),
+        Command::Cancel(args) => remote::cancel(args),
+        Command::Logout(args) => remote::logout(args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,5 @@
-//! The vendor command line: `login`, `submit`, `status`, `runs`, `publish` against a server
-//! (`verify` is its own command). Exit status: 0 done; 1 the API refused or the submission did
+//! The commands a vendor runs against a remote server: `login`, `submit`, `status`, `runs`,
+//! `publish` (`verify` is its own command). Exit status: 0 done; 1 the API refused or the submission did
 //! not complete (failed, cancelled); 2 the command could not run (not logged in, the server
 //! unreachable, a file unreadable).
 
