@@ -1,7 +1,7 @@
 //! The commands a vendor runs against a remote server: `login`, `submit`, `status`, `runs`,
-//! `publish` (`verify` is its own command). Exit status: 0 done; 1 the API refused or the submission did
-//! not complete (failed, cancelled); 2 the command could not run (not logged in, the server
-//! unreachable, a file unreadable).
+//! `publish` (`verify` is its own command). Exit status: 0 done; 1 the API refused or the
+//! submission did not complete (failed, cancelled); 2 the command could not run (not logged
+//! in, the server unreachable, a file unreadable).
 
 mod client;
 mod manage;
