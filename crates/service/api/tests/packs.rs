@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use support::{Options, Service};
 
 fn fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../custody/sets/tests/fixtures/pack")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../sets/tests/fixtures/pack")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
