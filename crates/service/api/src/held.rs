@@ -36,17 +36,19 @@ impl Default for TraceMemory {
 }
 
 /// A reader's part of [`MEMORY`], given back when dropped.
-pub(crate) struct Share(#[allow(dead_code)] OwnedSemaphorePermit);
+pub(crate) struct Share {
+    _permit: OwnedSemaphorePermit,
+}
 
 #[cfg(test)]
 impl Share {
     /// A share of nothing, for a page drawn in a test.
     pub(crate) fn unbudgeted() -> Self {
         let none = Arc::new(Semaphore::new(0));
-        Share(
-            none.try_acquire_many_owned(0)
-                .expect("nothing is always there"),
-        )
+        let permit = none.try_acquire_many_owned(0);
+        Share {
+            _permit: permit.expect("nothing is always there"),
+        }
     }
 }
 
@@ -55,7 +57,9 @@ impl TraceMemory {
     async fn share(&self, bytes: u64) -> Share {
         let permits = bytes.min(MEMORY) as u32;
         let permit = self.0.clone().acquire_many_owned(permits).await;
-        Share(permit.expect("the budget is never closed"))
+        Share {
+            _permit: permit.expect("the budget is never closed"),
+        }
     }
 
     /// The bytes free now (for tests).
