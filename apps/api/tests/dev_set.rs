@@ -3,7 +3,7 @@
 //! never takes other tasks, so a changed dev set under an id with results stops the start with
 //! a reason.
 
-use mcpbench_pgcluster::Cluster;
+use mcpbench_testkit::loopback::free_port;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -11,14 +11,6 @@ use std::time::{Duration, Instant};
 
 fn dev_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev")
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn spawn_api(database_url: &str, tasks: &Path, traces: &Path, port: u16) -> Child {
@@ -38,8 +30,7 @@ fn spawn_api(database_url: &str, tasks: &Path, traces: &Path, port: u16) -> Chil
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_api_publishes_its_dev_set_under_the_manifests_id() {
-    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
-    let url = cluster.create_database("api").unwrap();
+    let url = mcpbench_testkit::database_url("api");
     let traces = tempfile::tempdir().unwrap();
     let port = free_port();
     let mut api = spawn_api(&url, &dev_dir(), traces.path(), port);

@@ -5,20 +5,11 @@
 
 mod support;
 
-use mcpbench_pgcluster::Cluster;
 use mcpbench_tasks::Task;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 use support::{repo, text};
-
-fn database(name: &str) -> String {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER
-        .get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
-        .create_database(&format!("{name}_{}", std::process::id()))
-        .expect("database")
-}
 
 /// `mcpbench admin set <args>` with the database and keys of private sets.
 fn admin_set(database_url: &str, args: &[&str]) -> Output {
@@ -95,7 +86,7 @@ fn pool_flags_without_generate_or_with_from_are_usage_errors() {
 
 #[test]
 fn a_month_draws_from_a_pool_and_an_exhausted_or_invalid_pool_creates_nothing() {
-    let url = database("admin_set_pool");
+    let url = mcpbench_testkit::database_url("admin_set_pool");
     let dir = tempfile::tempdir().unwrap();
     let pool = dir.path().join("pool");
     let tasks = write_pool(&pool, 150, 4);

@@ -5,7 +5,6 @@
 
 mod support;
 
-use mcpbench_pgcluster::Cluster;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 use support::{repo, text};
@@ -120,11 +119,7 @@ fn a_broken_pack_is_refused_naming_its_files() {
 
 #[test]
 fn an_operator_adds_a_pack_draws_a_month_from_it_and_retires_a_family() {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    let url = CLUSTER
-        .get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
-        .create_database(&format!("packs_{}", std::process::id()))
-        .expect("database");
+    let url = mcpbench_testkit::database_url("packs");
     let db = Some(url.as_str());
     let o = mcpbench(&["admin", "pack", "add", &heldout(), "--draws", "2"], db);
     assert!(o.status.success(), "{}", text(&o));

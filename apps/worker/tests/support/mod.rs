@@ -4,12 +4,12 @@
 #![allow(dead_code)]
 
 use mcpbench_agents::AgentKind;
-use mcpbench_db::{PgPool, sets, submissions, vendors};
-use mcpbench_pgcluster::Cluster;
-use std::path::PathBuf;
+use mcpbench_db::PgPool;
+pub use mcpbench_testkit::seed::dev_tasks;
+use mcpbench_testkit::seed::{Submit, put_dev_set};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use uuid::Uuid;
 
 pub const SECRET: [u8; 32] = [7u8; 32];
@@ -26,17 +26,10 @@ pub fn stage_metric(metrics: &str, what: &str, stage: &str) -> Option<f64> {
         .find_map(|l| l.strip_prefix(&name)?.trim().parse().ok())
 }
 
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+pub use mcpbench_testkit::loopback::free_port;
 
 /// A throwaway database holding the first `n` dev tasks as the public set `dev`.
 pub struct Setup {
-    pub cluster: Cluster,
     pub url: String,
     pub pool: PgPool,
     pub tasks: Vec<mcpbench_tasks::Task>,
@@ -44,29 +37,16 @@ pub struct Setup {
 }
 
 pub async fn setup(name: &str, n: usize) -> Setup {
-    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
-    let url = cluster.create_database(name).unwrap();
-    let pool = mcpbench_db::connect(&url, 4).await.unwrap();
-    mcpbench_db::migrate(&pool).await.unwrap();
+    let db = mcpbench_testkit::fresh(name, 4).await;
     let tasks = dev_tasks(n);
-    let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
-    sets::put_public_set(&pool, "dev", &set).await.unwrap();
-    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
+    put_dev_set(&db.pool, &tasks).await;
+    let vendor = mcpbench_testkit::seed::vendor(&db.pool, "acme").await;
     Setup {
-        cluster,
-        url,
-        pool,
+        url: db.url,
+        pool: db.pool,
         tasks,
-        vendor: vendor.id,
+        vendor,
     }
-}
-
-/// The first `n` tasks of the dev set.
-pub fn dev_tasks(n: usize) -> Vec<mcpbench_tasks::Task> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tasks/dev");
-    let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
-    tasks.truncate(n);
-    tasks
 }
 
 impl Setup {
@@ -96,39 +76,20 @@ impl Setup {
         trials: i32,
         max_attempts: i32,
     ) -> Uuid {
-        submissions::create(
-            &self.pool,
-            &submissions::NewSubmission {
-                vendor_id: vendor,
-                set_id: "dev",
-                name: "oracle",
-                model: "oracle",
-                agent: submissions::Agent::Endpoint(endpoint),
-                signing_secret: &SECRET,
-                trials,
-                max_attempts,
-                monthly_quota: None,
-                max_open: None,
-                distractors: None,
-                about: &Default::default(),
-            },
-        )
+        Submit {
+            name: "oracle",
+            signing_secret: &SECRET,
+            trials,
+            max_attempts,
+            ..Submit::new(vendor, endpoint)
+        }
+        .create(&self.pool)
         .await
-        .unwrap()
     }
 
     /// Waits up to `limit` for submission `id` to complete; panics if it ends otherwise.
     pub async fn wait_completed(&self, id: Uuid, limit: Duration) {
-        let deadline = Instant::now() + limit;
-        loop {
-            let (status, _, _) = submissions::progress(&self.pool, id).await.unwrap();
-            if status == mcpbench_db::SubmissionStatus::Completed {
-                return;
-            }
-            assert!(status.is_open(), "status {status}");
-            assert!(Instant::now() < deadline, "the submission did not complete");
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        mcpbench_testkit::seed::completed(&self.pool, id, limit).await
     }
 }
 

@@ -273,22 +273,23 @@ async fn keys_are_checked_in_full_and_can_be_revoked() {
     assert_eq!(vendors::by_key(&pool, &key).await.unwrap(), None);
 }
 
-fn scores(tasks: i32, passed: i32) -> submissions::FinalScores {
-    submissions::FinalScores {
-        scores: serde_json::json!({ "passed": passed }),
-        tasks,
-        passed,
-        success_rate: f64::from(passed) / f64::from(tasks.max(1)),
-        ci95: [0.1, 0.9],
-        ci95_clustered: None,
-        efficiency: None,
-        hallucinated_tool_rate: None,
-        recovery_rate: None,
-        by_server: serde_json::json!({}),
-        by_category: serde_json::json!({}),
-        process: serde_json::json!({}),
-        spend: serde_json::json!({}),
-    }
+/// The scores of `tasks` runs of which the first `passed` passed.
+fn scores(tasks: usize, passed: usize) -> mcpbench_scoring::Scores {
+    let outcomes: Vec<_> = (0..tasks)
+        .map(|i| mcpbench_scoring::Outcome {
+            task_id: format!("t-{i:03}"),
+            server: "filesystem".into(),
+            category: "single-tool".into(),
+            difficulty: "easy".into(),
+            max_steps: 4,
+            passed: i < passed,
+            counts: Default::default(),
+            analysis: None,
+            duration_ms: None,
+            usage: None,
+        })
+        .collect();
+    mcpbench_scoring::score(&outcomes)
 }
 
 #[tokio::test]

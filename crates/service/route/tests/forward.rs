@@ -8,7 +8,6 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Uri};
 use axum::response::IntoResponse;
 use axum::routing::any;
-use mcpbench_pgcluster::Cluster;
 use mcpbench_route::{Routes, new_route, router};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -62,21 +61,18 @@ where
     Body::from_stream(stream)
 }
 
-async fn setup() -> (Cluster, mcpbench_db::PgPool, String) {
-    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
-    let url = cluster.create_database("route").unwrap();
-    let pool = mcpbench_db::connect(&url, 4).await.unwrap();
-    mcpbench_db::migrate(&pool).await.unwrap();
+async fn setup() -> (mcpbench_db::PgPool, String) {
+    let pool = mcpbench_testkit::fresh("route", 4).await.pool;
     let app = router(Routes::new(pool.clone()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let public = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
-    (cluster, pool, public)
+    (pool, public)
 }
 
 #[tokio::test]
 async fn a_request_reaches_the_worker_its_run_names_and_streams_back() {
-    let (_cluster, pool, public) = setup().await;
+    let (pool, public) = setup().await;
     let (go_tx, go_rx) = mpsc::channel(1);
     let (a, b) = (gateway(None).await, gateway(Some(go_rx)).await);
     let (route_a, route_b) = (new_route(), new_route());
@@ -145,7 +141,7 @@ async fn a_request_reaches_the_worker_its_run_names_and_streams_back() {
 
 #[tokio::test]
 async fn what_names_no_worker_or_a_gone_one_is_answered_here() {
-    let (_cluster, pool, public) = setup().await;
+    let (pool, public) = setup().await;
     let http = reqwest::Client::new();
     // No route in the id, or one nobody announced: the gateway's own answer to an unknown run.
     for run in [
@@ -182,10 +178,7 @@ async fn what_names_no_worker_or_a_gone_one_is_answered_here() {
 
 #[tokio::test]
 async fn made_up_ids_cost_the_database_one_read_a_second() {
-    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
-    let url = cluster.create_database("route").unwrap();
-    let pool = mcpbench_db::connect(&url, 4).await.unwrap();
-    mcpbench_db::migrate(&pool).await.unwrap();
+    let pool = mcpbench_testkit::fresh("route", 4).await.pool;
     let routes = Routes::new(pool.clone());
     let app = router(routes.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

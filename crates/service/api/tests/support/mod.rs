@@ -6,33 +6,19 @@
 use mcpbench_agents::AgentKind;
 use mcpbench_api::{AppState, Config, MAX_TOKEN_TTL, Tokens};
 use mcpbench_attest::NoteSigner;
-use mcpbench_db::{PgPool, sets, vendors};
+use mcpbench_db::{PgPool, vendors};
 use mcpbench_egress::Policy;
-use mcpbench_pgcluster::Cluster;
 use mcpbench_sets::Custody;
 use mcpbench_storage::TraceStore;
 use mcpbench_tasks::Task;
 use mcpbench_vault::Keyring;
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret-0123";
 
-fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
-}
-
-/// The first `n` tasks of the dev set, in file order.
-pub fn dev_tasks(n: usize) -> Vec<Task> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
-    let mut tasks = mcpbench_tasks::load_dir(&dir).expect("the dev set loads");
-    tasks.truncate(n);
-    tasks
-}
+pub use mcpbench_testkit::seed::dev_tasks;
 
 /// A sandbox on this machine's Docker engine for a test's worker, in a deployment of its own
 /// (so no other test's reaper judges its pods).
@@ -59,7 +45,7 @@ pub struct Service {
     pub custody: Arc<Custody>,
     pub db_url: String,
     stop: tokio::sync::watch::Sender<bool>,
-    handles: Vec<tokio::task::JoinHandle<()>>,
+    handles: Vec<tokio::task::AbortHandle>,
 }
 
 pub struct Options {
@@ -115,18 +101,9 @@ impl Default for Options {
 
 impl Service {
     pub async fn start(options: Options) -> Self {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let name = format!(
-            "api_{}_{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        );
-        let url = cluster().create_database(&name).expect("database");
-        let pool = mcpbench_db::connect(&url, 16).await.expect("connect");
-        mcpbench_db::migrate(&pool).await.expect("migrate");
+        let mcpbench_testkit::Database { pool, url } = mcpbench_testkit::fresh("api", 16).await;
         let tasks = dev_tasks(options.tasks);
-        let set: Vec<sets::SetTask> = tasks.iter().map(mcpbench_sets::set_task).collect();
-        sets::put_public_set(&pool, "dev", &set).await.unwrap();
+        mcpbench_testkit::seed::put_dev_set(&pool, &tasks).await;
         let traces = tempfile::tempdir().unwrap();
         let store = TraceStore::local(traces.path()).unwrap();
         let metrics = mcpbench_telemetry::Metrics::new();
@@ -157,8 +134,6 @@ impl Service {
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
         if options.worker {
-            let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let gateway_url = format!("http://{}", gateway.local_addr().unwrap());
             let mut config = mcpbench_worker::Config::new("test-worker");
             config.egress = policy;
             config.lease = Duration::from_secs(5);
@@ -168,37 +143,28 @@ impl Service {
             config.concurrency = options.concurrency;
             config.sandbox = options.sandbox.clone();
             config.keyring = Some(Arc::new(Keyring::parse(&keyring_spec).unwrap()));
-            let (pool, store, metrics, stopped) = (
+            let worker = mcpbench_testkit::loopback::worker(
                 pool.clone(),
                 store.clone(),
                 metrics.clone(),
+                config,
                 stopped.clone(),
-            );
-            handles.push(tokio::spawn(async move {
-                mcpbench_worker::run_with_gateway(
-                    pool,
-                    store,
-                    metrics,
-                    gateway,
-                    &gateway_url,
-                    config,
-                    stopped,
-                )
-                .await
-                .unwrap();
-            }));
+            )
+            .await;
+            handles.push(worker.abort_handle());
         }
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let state = AppState::new(pool.clone(), store, metrics, config);
         let mut api_stopped = stopped.clone();
-        handles.push(tokio::spawn(async move {
+        let api = tokio::spawn(async move {
             mcpbench_api::serve(listener, state, async move {
                 let _ = api_stopped.wait_for(|s| *s).await;
             })
             .await
             .unwrap();
-        }));
+        });
+        handles.push(api.abort_handle());
         if options.sandbox.is_some() {
             // The worker reports what it can run at start; submissions check it.
             let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
@@ -228,16 +194,7 @@ impl Service {
 
     /// The whole database as `pg_dump` writes it.
     pub fn pg_dump(&self) -> String {
-        let out = std::process::Command::new(cluster().client_tool("pg_dump"))
-            .arg(&self.db_url)
-            .output()
-            .expect("pg_dump runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        mcpbench_testkit::pg_dump(&self.db_url)
     }
 
     /// A private set (sealed, committed, live) of `tasks`, named by its month.

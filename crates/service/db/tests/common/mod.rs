@@ -3,31 +3,15 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use mcpbench_db::{PgPool, sets, submissions, vendors};
-use mcpbench_pgcluster::Cluster;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
-
-pub fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER.get_or_init(|| Cluster::start_temp().expect("a throwaway PostgreSQL starts"))
-}
+use mcpbench_db::{PgPool, sets, submissions};
 
 /// A migrated database of its own, with a set of `tasks` tasks and one vendor.
 pub async fn fresh(tasks: usize) -> (PgPool, i64) {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let name = format!(
-        "q_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    );
-    let url = cluster().create_database(&name).expect("database");
-    let pool = mcpbench_db::connect(&url, 8).await.expect("connect");
-    mcpbench_db::migrate(&pool).await.expect("migrate");
+    let pool = mcpbench_testkit::fresh("q", 8).await.pool;
     let set: Vec<sets::SetTask> = (0..tasks).map(|i| task(&format!("t-{i:03}"))).collect();
     sets::put_public_set(&pool, "dev", &set).await.unwrap();
-    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
-    (pool, vendor.id)
+    let vendor = mcpbench_testkit::seed::vendor(&pool, "acme").await;
+    (pool, vendor)
 }
 
 pub fn task(id: &str) -> sets::SetTask {

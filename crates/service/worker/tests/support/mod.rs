@@ -3,10 +3,9 @@
 
 #![allow(dead_code)]
 
-use mcpbench_db::{PgPool, sets, submissions, vendors};
-use mcpbench_pgcluster::Cluster;
+use mcpbench_db::PgPool;
 use mcpbench_storage::TraceStore;
-use std::path::PathBuf;
+use mcpbench_testkit::seed::{Submit, dev_tasks, put_dev_set, vendor};
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -15,48 +14,19 @@ pub struct Setup {
     pub submission: Uuid,
     pub vendor: i64,
     pub traces: tempfile::TempDir,
-    _cluster: Cluster,
 }
 
 pub async fn setup(agent: axum::Router, tasks: usize) -> Setup {
-    let cluster = Cluster::start_temp().expect("a throwaway PostgreSQL starts");
-    let url = cluster.create_database("worker").unwrap();
-    let pool = mcpbench_db::connect(&url, 8).await.unwrap();
-    mcpbench_db::migrate(&pool).await.unwrap();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
-    let mut all = mcpbench_tasks::load_dir(&dir).unwrap();
-    all.truncate(tasks);
-    let set: Vec<sets::SetTask> = all.iter().map(mcpbench_sets::set_task).collect();
-    sets::put_public_set(&pool, "dev", &set).await.unwrap();
-    let (vendor, _) = vendors::create(&pool, "acme", false, false).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let endpoint = format!("http://{}/", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, agent).await });
-    let submission = submissions::create(
-        &pool,
-        &submissions::NewSubmission {
-            vendor_id: vendor.id,
-            set_id: "dev",
-            name: "agent",
-            model: "model",
-            agent: submissions::Agent::Endpoint(&endpoint),
-            signing_secret: b"k",
-            trials: 1,
-            max_attempts: 3,
-            monthly_quota: None,
-            max_open: None,
-            distractors: None,
-            about: &Default::default(),
-        },
-    )
-    .await
-    .unwrap();
+    let pool = mcpbench_testkit::fresh("worker", 8).await.pool;
+    put_dev_set(&pool, &dev_tasks(tasks)).await;
+    let vendor = vendor(&pool, "acme").await;
+    let endpoint = mcpbench_testkit::loopback::serve(agent).await;
+    let submission = Submit::new(vendor, &endpoint).create(&pool).await;
     Setup {
         pool,
         submission,
-        vendor: vendor.id,
+        vendor,
         traces: tempfile::tempdir().unwrap(),
-        _cluster: cluster,
     }
 }
 
@@ -83,40 +53,20 @@ pub async fn worker_with(
 ) {
     config.egress = mcpbench_egress::Policy::local();
     config.poll = Duration::from_millis(100);
-    let gateway = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let gateway_url = format!("http://{}", gateway.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let pool = s.pool.clone();
     let store = TraceStore::local(s.traces.path()).unwrap();
-    let handle = tokio::spawn(async move {
-        mcpbench_worker::run_with_gateway(
-            pool,
-            store,
-            mcpbench_telemetry::Metrics::new(),
-            gateway,
-            &gateway_url,
-            config,
-            stopped,
-        )
-        .await
-    });
+    let handle = mcpbench_testkit::loopback::worker(
+        s.pool.clone(),
+        store,
+        mcpbench_telemetry::Metrics::new(),
+        config,
+        stopped,
+    )
+    .await;
     (handle, stop)
 }
 
 /// Waits until the submission completes (panics if it fails on our side, or takes over 120 s).
 pub async fn completed(s: &Setup) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
-    loop {
-        let (status, _, _) = submissions::progress(&s.pool, s.submission).await.unwrap();
-        match status {
-            mcpbench_db::SubmissionStatus::Completed => return,
-            mcpbench_db::SubmissionStatus::Failed => panic!("the submission failed on our side"),
-            _ => {}
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the submission did not complete"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    mcpbench_testkit::seed::completed(&s.pool, s.submission, Duration::from_secs(120)).await
 }
