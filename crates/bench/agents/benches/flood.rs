@@ -1,4 +1,4 @@
-//! `cargo bench -p mcpbench-runner --bench flood`: what the largest thing an agent can send
+//! `cargo bench -p mcpbench-agents --bench flood`: what the largest thing an agent can send
 //! costs the process that runs it, against an oracle run of the same task. Each agent runs the
 //! same dev task three times against a harness process of its own (this bench started again
 //! with `FLOOD_AGENT`), the agent itself served from a third (`FLOOD_SERVE`), as a hosted agent
@@ -12,7 +12,7 @@
 //! the task N times per process instead, to see whether what a process holds grows with runs.
 //! Prints; asserts nothing.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../../runner/tests/common/mod.rs"]
 mod common;
 
 use axum::Json;

@@ -1,4 +1,4 @@
-//! `cargo bench -p mcpbench-runner`: the gateway's cost per tool call against calling the same
+//! `cargo bench -p mcpbench-agents --bench gateway`: the gateway's cost per tool call against calling the same
 //! simulated tool in process, and the whole dev set against the oracle over real HTTP on
 //! loopback. Figures from one run, side by side; nothing is asserted.
 

@@ -1,5 +1,6 @@
 //! Agents that misbehave get exactly the verdict and counts a reader would expect.
 
+#[path = "../../runner/tests/common/mod.rs"]
 mod common;
 
 use axum::Json;

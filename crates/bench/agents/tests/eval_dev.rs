@@ -1,6 +1,7 @@
 //! The dev set end to end over real HTTP on loopback: the oracle passes everything with no
 //! hallucinated call, the null agent passes nothing.
 
+#[path = "../../runner/tests/common/mod.rs"]
 mod common;
 
 use mcpbench_agents::AgentKind;

@@ -4,6 +4,7 @@
 //! never stops calling tools, one that answers too slowly, and one that refuses the key. Each
 //! run goes through the real gateway and runner; no model is reachable from here.
 
+#[path = "../../runner/tests/common/mod.rs"]
 mod common;
 
 use axum::Router;

@@ -3,6 +3,7 @@
 //! the tasks it passes in process (`tasks stats`), keeps to the budget and calls only listed
 //! tools.
 
+#[path = "../../runner/tests/common/mod.rs"]
 mod common;
 
 use mcpbench_agents::AgentKind;

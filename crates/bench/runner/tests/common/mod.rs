@@ -46,7 +46,8 @@ pub async fn serve(app: Router) -> String {
         .expect("bind");
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
     tokio::spawn(async move {
-        let _ = mcpbench_agents::serve(listener, app).await;
+        use axum::serve::ListenerExt;
+        let _ = axum::serve(listener.tap_io(mcpbench_runner::no_delay), app).await;
     });
     url
 }
