@@ -1,6 +1,6 @@
-//! Who may read what of a run, written once for the JSON routes and the pages: its record
-//! (verdict and counts), its trace and container output, and how precisely its duration is
-//! shown while its task is sealed.
+//! Reading a run for the JSON routes and the pages, as the disclosure policy
+//! (`mcpbench_core::disclosure`) allows: the run a caller may see, its trace within the
+//! traces' memory budget, its container's output, the tasks a reader may not be told of.
 
 use crate::AppState;
 use crate::error::ApiError;
@@ -8,7 +8,8 @@ use crate::held::{self, held_body};
 use axum::body::Body;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use mcpbench_db::{SetState, runs};
+use mcpbench_core::disclosure::{run_trace_readable, task_named};
+use mcpbench_db::runs;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -127,26 +128,7 @@ pub(crate) async fn read_logs(
     Ok(Some(logs))
 }
 
-/// Whether a run's record (its verdict, not its trace) is public: its owner published it and
-/// its set is open (public, or retired and revealed).
-pub(crate) fn run_public(run: &runs::Run) -> bool {
-    public_when(run.published, run.set_public, run.set_state)
-}
-
-/// The rule of [`run_public`] on its three facts: published, on a public or retired set.
-pub(crate) fn public_when(published: bool, set_public: bool, set_state: SetState) -> bool {
-    published && (set_public || set_state == SetState::Retired)
-}
-
-/// Whether a run's task may be named to a reader, with its verdict, counts and reason: always
-/// to the run's owner (its agent ran it), and to anyone else only once the task is in clear. A
-/// retired month's pages and JSON leave out the tasks a live set still holds, as its results
-/// export and its trace archive do: every view that lists runs or names their tasks asks this.
-pub(crate) fn task_named(task_open: bool, owner: bool) -> bool {
-    task_open || owner
-}
-
-/// The tasks of a submission's runs that [`task_named`] keeps from a reader who is not its
+/// The tasks of a submission's runs that `task_named` keeps from a reader who is not its
 /// owner: those a live set still holds. Empty for the owner.
 pub(crate) async fn withheld_tasks(
     state: &AppState,
@@ -164,55 +146,8 @@ pub(crate) async fn withheld_tasks(
         .collect())
 }
 
-/// Whether a run's trace may be read: the run is public, or the reader is its owner and the
-/// set is public. Either way its task must be in clear: a trace holds the goal and what the
-/// tools answered, so a task a retired set withholds (a live set still holds it) keeps its
-/// traces closed too.
-pub(crate) fn trace_readable(run: &runs::Run, owner: bool) -> bool {
-    trace_readable_when(run.task_open, run_public(run), owner && run.set_public)
-}
-
-/// The rule of [`trace_readable`] on its facts: the task in clear, and the run public or its
-/// owner reading it on a public set.
-pub(crate) fn trace_readable_when(
-    task_open: bool,
-    public: bool,
-    owner_on_public_set: bool,
-) -> bool {
-    task_open && (public || owner_on_public_set)
-}
-
-/// Where a coarse duration may fall: bucket bounds in milliseconds.
-const DURATION_BUCKETS_MS: [i64; 11] = [
-    0, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000,
-];
-
-/// A run's duration as it may be shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ShownDuration {
-    Exact(i64),
-    /// At least the first bound, below the second (none past the last bucket).
-    Within(i64, Option<i64>),
-}
-
-/// While a run's task is sealed (its set is live and private, or a retired set withholds it
-/// because a live set holds it), its exact duration is a channel out of the sandbox: an image
-/// that saw the task could spell bits of it in how long it takes (milliseconds over a
-/// time budget carry about 16 bits a run). Only one of eleven buckets is shown then (under
-/// 3.5 bits); the exact figure once the task is in clear.
-pub(crate) fn shown_duration(run: &runs::Run) -> ShownDuration {
-    if run.task_open {
-        return ShownDuration::Exact(run.duration_ms);
-    }
-    let at = DURATION_BUCKETS_MS.partition_point(|b| *b <= run.duration_ms.max(0));
-    ShownDuration::Within(
-        DURATION_BUCKETS_MS[at.saturating_sub(1)],
-        DURATION_BUCKETS_MS.get(at).copied(),
-    )
-}
-
-/// The run `id` when the caller may read it (see [`run`]); 404 otherwise, the same answer as
-/// for a run that does not exist.
+/// The run `id` when the caller may read its trace (`disclosure::run_trace_readable`); 404
+/// otherwise, the same answer as for a run that does not exist.
 pub(crate) async fn visible_run(
     state: &AppState,
     caller: Option<&crate::auth::Caller>,
@@ -221,59 +156,8 @@ pub(crate) async fn visible_run(
     let hidden = || ApiError::not_found(format!("there is no published run {id}"));
     let run = runs::get(state.pool(), id).await?.ok_or_else(hidden)?;
     let owner = caller.is_some_and(|c| c.vendor_id == run.vendor_id);
-    if !trace_readable(&run, owner) {
+    if !run_trace_readable(&run, owner) {
         return Err(hidden());
     }
     Ok(run)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(duration_ms: i64, task_open: bool) -> runs::Run {
-        runs::Run {
-            id: Uuid::nil(),
-            submission_id: Uuid::nil(),
-            vendor_id: 1,
-            set_id: "2026-11".into(),
-            set_public: false,
-            set_state: SetState::Active,
-            task_open,
-            published: false,
-            task_id: "t".into(),
-            trial: 0,
-            passed: true,
-            reason: mcpbench_db::RunReason::Passed,
-            detail: None,
-            counts: mcpbench_scoring::RunCounts {
-                tool_calls: 3,
-                ..Default::default()
-            },
-            duration_ms,
-            trace_key: None,
-            created_at: time::OffsetDateTime::UNIX_EPOCH,
-            analysis: None,
-            attempts: 1,
-        }
-    }
-
-    #[test]
-    fn a_sealed_tasks_run_shows_only_the_bucket_of_its_duration() {
-        use ShownDuration::{Exact, Within};
-        assert_eq!(shown_duration(&run(4_321, true)), Exact(4_321));
-        let sealed = |ms| shown_duration(&run(ms, false));
-        assert_eq!(sealed(0), Within(0, Some(1_000)));
-        assert_eq!(sealed(999), Within(0, Some(1_000)));
-        assert_eq!(sealed(1_000), Within(1_000, Some(2_000)));
-        assert_eq!(sealed(4_321), Within(2_000, Some(5_000)));
-        assert_eq!(
-            sealed(4_999),
-            sealed(2_001),
-            "times within a bucket look alike"
-        );
-        assert_eq!(sealed(599_999), Within(300_000, Some(600_000)));
-        assert_eq!(sealed(3_600_000), Within(600_000, None));
-        assert_eq!(sealed(-5), Within(0, Some(1_000)));
-    }
 }

@@ -29,6 +29,7 @@ use crate::limits::{ClientAddr, address_key};
 use crate::tally::{Held, Tally};
 use crate::{ApiError, AppState};
 use axum::body::{Body, Bytes};
+use mcpbench_core::disclosure::task_named;
 use mcpbench_db::exports::{self, ArchivedRun, PublishedSubmission};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -193,7 +194,7 @@ async fn submission(
     let mut sums = String::new();
     let mut listed = Vec::new();
     for run in exports::archived_runs(state.pool(), sub.id).await? {
-        if !run.task_open {
+        if !task_named(run.task_open, false) {
             continue;
         }
         // The trace and its share of the budget, held until it is queued.

@@ -4,8 +4,8 @@
 //! the traces it may read. A task counts as solved when more than half of its trials passed
 //! (as the paired test counts it).
 
-use crate::access::{public_when, task_named, trace_readable_when};
 use crate::error::ApiError;
+use mcpbench_core::disclosure::{record_public, task_named, trace_readable};
 use mcpbench_db::runs::{self, RunOutcome};
 use mcpbench_db::{PgPool, submissions};
 use mcpbench_scoring::{Outcome, Paired, RunCounts, paired, solved};
@@ -126,7 +126,7 @@ pub async fn compare(
     };
     let listed = sees(&ra, sa.vendor_id) && sees(&rb, sb.vendor_id);
     let readable = |r: &RunOutcome, owner: i64| {
-        trace_readable_when(
+        trace_readable(
             r.task_open,
             run_public_outcome(r),
             caller == Some(owner) && r.set_public,
@@ -188,7 +188,7 @@ pub async fn compare(
     })
 }
 
-/// [`crate::access::run_public`] for a run outcome.
+/// `disclosure::run_public` for a run outcome.
 fn run_public_outcome(r: &RunOutcome) -> bool {
-    public_when(r.published, r.set_public, r.set_state)
+    record_public(r.published, r.set_public, r.set_state)
 }

@@ -3,12 +3,12 @@
 //! are the set's ranked ones whose runs the caller may see (published on a public or retired
 //! set, or the caller's own), so per-task outcomes of a live private set never reach anyone.
 
-use crate::access::public_when;
 use crate::csv::{Table, num, text};
 use crate::error::ApiError;
+use mcpbench_core::disclosure::{record_public, set_open};
 use mcpbench_db::exports::{self, ResultRun};
 use mcpbench_db::sets::SetInfo;
-use mcpbench_db::{PgPool, SetState, leaderboard};
+use mcpbench_db::{PgPool, leaderboard};
 use mcpbench_scoring::RunAnalysis;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -62,7 +62,7 @@ pub async fn results(
     set: &SetInfo,
     caller: Option<i64>,
 ) -> Result<Results, ApiError> {
-    if !set.public && set.state != SetState::Retired {
+    if !set_open(set.public, set.state) {
         return Err(ApiError::conflict(format!(
             "set {:?} is {} and private: its per-task results stay sealed until it retires",
             set.id, set.state
@@ -72,7 +72,9 @@ pub async fn results(
     let total = entries.len();
     let columns: Vec<Column> = entries
         .into_iter()
-        .filter(|e| public_when(e.published, set.public, set.state) || Some(e.vendor_id) == caller)
+        .filter(|e| {
+            record_public(e.published, set.public, set.state) || Some(e.vendor_id) == caller
+        })
         .map(|e| Column {
             submission_id: e.submission_id,
             vendor: e.vendor,

@@ -3,6 +3,7 @@
 use crate::sandboxed::{Agent, DockerAgent};
 use crate::tasks::Prepared;
 use crate::{Worker, finish, stopped};
+use mcpbench_core::disclosure::Recorded;
 use mcpbench_db::queue::{self, Beat, Claim, Completion, RunRecord};
 use mcpbench_db::submissions::Finished;
 use mcpbench_db::{AgentKind, submissions};
@@ -154,23 +155,15 @@ impl Worker {
         self.stage("store", storing);
         let mut record = record(&result, key);
         record.analysis = analysis;
-        if !target_public
-            && let Some(failure) = record.analysis.as_mut().and_then(|a| a.failure.as_mut())
-        {
-            // The evidence quotes the private task (or the agent's words about it): it is
-            // computed again from the sealed trace once the set retires.
-            failure.evidence = None;
+        // What quotes a private task stays in the sealed trace until the set retires.
+        Recorded {
+            set_public: target_public,
+            image_saw_task: withhold,
+            reason: result.reason,
+            detail: &mut record.detail,
+            analysis: &mut record.analysis,
         }
-        if withhold && record.detail.is_some() {
-            // An image on a live private set saw a private task and its vendor sees the run's
-            // detail: only our fixed words go there. The trace (closed until the set retires)
-            // keeps the agent's.
-            record.detail = Some(WITHHELD.into());
-        } else if !target_public && result.reason == Reason::PredicateFalse {
-            // Which part of the predicate failed quotes the private task: it stays in the
-            // sealed trace until the set retires.
-            record.detail = None;
-        }
+        .seal();
         let recording = Instant::now();
         let completion = queue::complete(&self.pool, &claim, &record).await;
         self.stage("record", recording);
@@ -370,10 +363,6 @@ impl Worker {
         }
     }
 }
-
-/// The detail of a Docker-image run on a live private set.
-const WITHHELD: &str = "details withheld while the set is live (an image's own words could carry \
-                        the task); they are in the trace, which opens when the set retires";
 
 /// PostgreSQL text cannot hold NUL, and an agent's reply (quoted in `detail`) may.
 fn storable(text: &str) -> String {

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcpbench_core::disclosure::analysis_shown;
 use mcpbench_db::{DbError, PgPool, runs, submissions};
 use mcpbench_gateway::trace::Line;
 use mcpbench_scoring::RunAnalysis;
@@ -140,7 +141,7 @@ async fn rescore_one(
                 .push(format!("run {}: its task could not be read", run.id));
             continue;
         };
-        let mut analysis = match analysis_of(store, keyring, &task, run).await {
+        let analysis = match analysis_of(store, keyring, &task, run).await {
             Ok(a) => a,
             Err(why) => {
                 done.unreadable += 1;
@@ -149,17 +150,18 @@ async fn rescore_one(
             }
         };
         // As when the run was recorded: a private set's evidence stays in its sealed trace.
-        if !public && let Some(f) = analysis.failure.as_mut() {
-            f.evidence = None;
-        }
+        let analysis = analysis_shown(analysis, public);
         if run.analysis.as_ref() != Some(&analysis) {
             runs::set_analysis(pool, run.id, &analysis).await?;
             done.analyses_changed += 1;
         }
     }
     let scores = final_scores(&runs::for_scoring(pool, id).await?);
-    let before = submissions::find(pool, id).await?.and_then(|s| s.scores);
-    done.scores_same = before.as_ref() == Some(&scores.scores);
+    let before = submissions::find(pool, id)
+        .await?
+        .and_then(|s| s.scores)
+        .and_then(|v| serde_json::from_value::<mcpbench_scoring::Scores>(v).ok());
+    done.scores_same = before.as_ref() == Some(&scores);
     if !done.scores_same {
         submissions::rescore(pool, id, &scores).await?;
     }

@@ -17,6 +17,7 @@ use crate::routes::run_view::RunView;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
+use mcpbench_core::disclosure::judgement_shown;
 use mcpbench_db::{judgements, sets};
 use mcpbench_scoring::Judgement;
 use serde::{Deserialize, Serialize};
@@ -247,14 +248,7 @@ pub async fn run(
     let run = visible_run(&state, caller.as_ref(), id).await?;
     let judgement = judgements::of_run(state.pool(), run.id)
         .await?
-        .map(|mut j| {
-            if !run.task_open {
-                for item in j.items.iter_mut().filter(|i| i.id.starts_with('C')) {
-                    item.text = "(a claim of the sealed task)".into();
-                }
-            }
-            j
-        });
+        .map(|j| judgement_shown(j, run.task_open));
     let head = RunTrace {
         submission_id: run.submission_id,
         set: run.set_id.clone(),

@@ -2,7 +2,7 @@
 //! the public (`GET /runs/{id}`): its counts whole, its duration exact or, while its task is
 //! sealed, only a range (see [`crate::access`]).
 
-use crate::access::{ShownDuration, shown_duration};
+use mcpbench_core::disclosure::{ShownDuration, analysis_shown, shown_duration};
 use mcpbench_db::runs;
 use mcpbench_scoring::{RunAnalysis, RunCounts, RunReason};
 use serde::Serialize;
@@ -46,7 +46,7 @@ pub struct DurationRange {
 
 impl From<&runs::Run> for RunView {
     fn from(r: &runs::Run) -> Self {
-        let (duration_ms, duration_range_ms) = match shown_duration(r) {
+        let (duration_ms, duration_range_ms) = match shown_duration(r.duration_ms, r.task_open) {
             ShownDuration::Exact(ms) => (Some(ms), None),
             ShownDuration::Within(at_least_ms, below_ms) => (
                 None,
@@ -66,14 +66,7 @@ impl From<&runs::Run> for RunView {
             counts: r.counts,
             duration_ms,
             duration_range_ms,
-            analysis: r.analysis.clone().map(|mut a| {
-                if !r.task_open
-                    && let Some(f) = a.failure.as_mut()
-                {
-                    f.evidence = None;
-                }
-                a
-            }),
+            analysis: r.analysis.clone().map(|a| analysis_shown(a, r.task_open)),
             attempts: r.attempts,
         }
     }

@@ -227,10 +227,10 @@ pub(crate) fn whole_ms(ms: i64) -> String {
 }
 
 /// A run's duration as it may be shown: exact, or the bucket it falls in while its task is
-/// sealed (`access::shown_duration`).
+/// sealed (`disclosure::shown_duration`).
 pub(crate) fn run_duration(run: &mcpbench_db::runs::Run) -> String {
-    use crate::access::{ShownDuration, shown_duration};
-    match shown_duration(run) {
+    use mcpbench_core::disclosure::{ShownDuration, shown_duration};
+    match shown_duration(run.duration_ms, run.task_open) {
         ShownDuration::Exact(ms) => whole_ms(ms),
         ShownDuration::Within(lo, Some(hi)) => {
             format!("{}–{}", duration(lo as f64), duration(hi as f64))

@@ -12,6 +12,7 @@ use crate::error::ApiError;
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
+use mcpbench_core::disclosure::judgement_shown;
 use mcpbench_db::judgements;
 use mcpbench_db::runs::Run;
 use mcpbench_scoring::Judgement;
@@ -41,7 +42,9 @@ pub(crate) async fn page(
     let run = visible_run(&state, viewer.caller(), id).await?;
     let trace = page_trace(&state, &run).await?;
     let logs = read_logs(&state, &run).await?;
-    let judgement = judgements::of_run(state.pool(), run.id).await?;
+    let judgement = judgements::of_run(state.pool(), run.id)
+        .await?
+        .map(|j| judgement_shown(j, run.task_open));
     let title = format!("Run of {} (trial {})", run.task_id, run.trial);
     let frame = Frame {
         title: &title,
@@ -52,7 +55,7 @@ pub(crate) async fn page(
         frame,
         html! {
             (body(&title, &run, &trace, logs.as_deref()))
-            @if let Some(j) = &judgement { (judge_section(j, run.task_open)) }
+            @if let Some(j) = &judgement { (judge_section(j)) }
         },
     ))
 }
@@ -162,7 +165,7 @@ fn body(title: &str, run: &Run, read: &PageTrace, logs: Option<&[u8]>) -> Markup
 /// At most `n` characters of `text`, with an ellipsis when cut.
 /// The rubric judge's scores, apart from the verdict; the task's own items keep their scores
 /// and lose their text while the task is sealed.
-fn judge_section(j: &Judgement, task_open: bool) -> Markup {
+fn judge_section(j: &Judgement) -> Markup {
     html! {
         section aria-labelledby="judge" {
             h2 #judge { "Rubric judge" }
@@ -174,8 +177,7 @@ fn judge_section(j: &Judgement, task_open: bool) -> Markup {
                 thead { tr { th scope="col" { "Item" } th scope="col" { "Mean" } th scope="col" { "Range" } } }
                 tbody { @for i in &j.items { tr {
                     td { strong { (i.id) } " "
-                        @if task_open || !i.id.starts_with('C') { (clip(&i.text, MAX_TEXT_CHARS)) }
-                        @else { "(a claim of the sealed task)" } }
+                        (clip(&i.text, MAX_TEXT_CHARS)) }
                     td.num { (format!("{:.1}", i.mean)) }
                     td.num { (format!("{:.0}–{:.0}", i.min, i.max)) }
                 } } }

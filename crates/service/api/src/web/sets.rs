@@ -10,6 +10,7 @@ use axum::response::Response;
 use http::HeaderMap;
 use maud::{Markup, html};
 use mcpbench_attest::note::NoteVerifier;
+use mcpbench_core::disclosure::set_open;
 use mcpbench_db::SetState;
 use mcpbench_db::sets::{self, SetInfo};
 
@@ -62,7 +63,7 @@ fn table(rows: &[&SetInfo], caption: &str) -> Markup {
                 td { (s.retired_at.map(when).unwrap_or_else(|| "–".into())) }
                 td {
                     a href=(format!("/?set={}", s.id)) { "leaderboard" }
-                    @if s.public || s.state == SetState::Retired { " · " a href=(format!("/web/tasks?set={}", s.id)) { "tasks" } }
+                    @if set_open(s.public, s.state) { " · " a href=(format!("/web/tasks?set={}", s.id)) { "tasks" } }
                 }
             } } }
         } }
@@ -107,7 +108,7 @@ pub(crate) async fn page(
             }
             dt { "See" } dd {
                 a href=(format!("/?set={}", set.id)) { "its leaderboard" }
-                @if set.public || set.state == SetState::Retired {
+                @if set_open(set.public, set.state) {
                     " · " a href=(format!("/web/tasks?set={}", set.id)) { "its tasks" }
                     " · " a href=(format!("/sets/{}/results?format=csv", set.id)) { "its results per task (CSV)" }
                 }

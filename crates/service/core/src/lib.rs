@@ -1,0 +1,8 @@
+//! The service's domain rules, kept apart from HTTP and from how the worker runs: the API's
+//! routes and pages, its exports and archives, and the worker all ask here, so that each rule
+//! is written once.
+//!
+//! * [`disclosure`]: what a reader may see of a run, its record, its trace and what quotes
+//!   its task, while the task is sealed and after.
+
+pub mod disclosure;
