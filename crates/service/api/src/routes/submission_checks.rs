@@ -1,27 +1,115 @@
-//! What a new submission must be, kind by kind: its texts, its endpoint or image registry
-//! (checked against SSRF), its model (the standard track's, or one an image calls), and
-//! whether the deployment runs it at all (private sets kept from hosted agents, images only
-//! where a worker has a Docker engine).
+//! A new submission admitted: its intake (`crate::intake`, every field valid and of its kind)
+//! checked against the world and the deployment. The endpoint and an image's registry are
+//! checked against SSRF, a model's endpoint too and its key sealed, an uploaded archive checked
+//! and stored; private sets are kept from hosted agents and models, images run only where a
+//! worker has a Docker engine.
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::routes::submissions::NewSubmission;
+use crate::intake::{AgentIntake, ImageSource};
+use crate::routes::upload::{self, Accepted};
 use mcpbench_db::{submissions, workers};
 use mcpbench_egress::{check_resolved, check_url};
 
-pub(super) fn check_text(field: &str, value: &str) -> Result<(), ApiError> {
-    let n = value.chars().count();
-    if n == 0 || n > 100 || value.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(format!(
-            "{field} must be 1 to 100 printable characters"
-        )));
+/// An agent admitted, holding what its row stores.
+pub(super) enum Admitted {
+    Endpoint(String),
+    Model(submissions::ModelEndpoint),
+    Docker {
+        /// The image's id (an upload) or its pinned reference.
+        image: String,
+        /// The stored upload.
+        archive: Option<Accepted>,
+        model: Option<submissions::ModelEndpoint>,
+    },
+}
+
+impl Admitted {
+    /// The agent as the database takes it.
+    pub(super) fn agent(&self) -> submissions::Agent<'_> {
+        match self {
+            Admitted::Endpoint(url) => submissions::Agent::Endpoint(url),
+            Admitted::Model(model) => submissions::Agent::Model(model),
+            Admitted::Docker {
+                image,
+                archive,
+                model,
+            } => submissions::Agent::Docker {
+                image,
+                archive: archive
+                    .as_ref()
+                    .map(|a| (a.key.as_str(), a.sha256.as_str())),
+                model: model.as_ref(),
+            },
+        }
     }
-    Ok(())
+}
+
+/// Admits the agent of `vendor_id`'s submission to `set`, or says why not.
+pub(super) async fn admit(
+    state: &AppState,
+    vendor_id: i64,
+    set: &str,
+    agent: AgentIntake,
+) -> Result<Admitted, ApiError> {
+    match agent {
+        AgentIntake::Model { endpoint } => {
+            // The vendor's model reads every goal our agent sends it, as a hosted agent does.
+            refuse_hosted_on_private(state, set, Outside::Model).await?;
+            let model = crate::model_track::checked(state, vendor_id, &endpoint).await?;
+            Ok(Admitted::Model(model))
+        }
+        AgentIntake::Endpoint { url } => {
+            refuse_hosted_on_private(state, set, Outside::Endpoint).await?;
+            Ok(Admitted::Endpoint(checked_endpoint(state, &url).await?))
+        }
+        AgentIntake::Docker { image, model } => {
+            // The model first: its refusals say more than "no Docker engine here".
+            let model = match model {
+                None => None,
+                Some(model) => {
+                    refuse_hosted_on_private(state, set, Outside::ImageModel).await?;
+                    Some(crate::model_track::checked(state, vendor_id, &model).await?)
+                }
+            };
+            require_docker(state).await?;
+            let (image, archive) = match image {
+                ImageSource::Upload(received) => {
+                    // Checked, stripped of tags and stored only now that the rest is valid.
+                    // The set is looked at first so that an archive is never kept for a set
+                    // that takes nothing; `submissions::create` decides for good, under lock,
+                    // with the quotas.
+                    let info = mcpbench_db::sets::get(state.pool(), set).await?;
+                    submissions::takes_submissions(set, info.map(|i| i.state))?;
+                    let accepted = upload::accept(state, received).await?;
+                    (accepted.image.id.clone(), Some(accepted))
+                }
+                ImageSource::Reference(image) => {
+                    if !mcpbench_images::is_pinned_reference(&image) {
+                        return Err(ApiError::unprocessable(
+                            "unpinned-image",
+                            "image must be a reference pinned by digest, name@sha256:<64 hex \
+                             digits>, so that every run uses exactly the same bytes (a tag such \
+                             as :latest can change between runs); `docker inspect --format \
+                             '{{index .RepoDigests 0}}' IMAGE` prints it",
+                        ));
+                    }
+                    check_registry(state, &image).await?;
+                    (image, None)
+                }
+            };
+            Ok(Admitted::Docker {
+                image,
+                archive,
+                model,
+            })
+        }
+    }
 }
 
 /// Who would see a private set's goals outside the sandbox, for [`refuse_hosted_on_private`].
 #[derive(Clone, Copy)]
-pub(super) enum Outside {
+enum Outside {
     /// A hosted endpoint receives every goal it runs.
     Endpoint,
     /// The standard track's model reads every goal our agent sends it.
@@ -33,7 +121,7 @@ pub(super) enum Outside {
 /// A hosted agent, or a model, would receive every goal of the set it runs: on a private set,
 /// that is the month's sealed tasks, outside any sandbox. Refused unless the deployment allows
 /// it.
-pub(super) async fn refuse_hosted_on_private(
+async fn refuse_hosted_on_private(
     state: &AppState,
     set: &str,
     outside: Outside,
@@ -60,78 +148,8 @@ pub(super) async fn refuse_hosted_on_private(
     }
 }
 
-/// The model an image calls, when its submission names one (docs/protocol.md, section 6): the
-/// worker relays the image's chat-completions requests to it, adding the key, so it is checked
-/// and sealed as the standard track's, and held to the hosted agents' rule on private sets.
-/// Its prices are refused: an image reports its own cost (`usage` in its reply).
-pub(super) async fn image_model(
-    state: &AppState,
-    vendor_id: i64,
-    req: &NewSubmission,
-    set: &str,
-) -> Result<Option<submissions::ModelEndpoint>, ApiError> {
-    let Some(model) = req.model_endpoint.as_ref() else {
-        return Ok(None);
-    };
-    if model.prices.is_some() {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "model_endpoint.prices belong to kind \"model\", whose agent is ours; an image \
-             reports its own cost as usage in its reply (docs/protocol.md, section 3)",
-        ));
-    }
-    refuse_hosted_on_private(state, set, Outside::ImageModel).await?;
-    crate::model_track::checked(state, vendor_id, model)
-        .await
-        .map(Some)
-}
-
-/// The model of a standard-track submission (checked, its key sealed); its `about` says the
-/// scaffold is the standard one, which it is.
-pub(super) async fn checked_model(
-    state: &AppState,
-    vendor_id: i64,
-    req: &NewSubmission,
-    about: &mut submissions::About,
-) -> Result<submissions::ModelEndpoint, ApiError> {
-    if req.endpoint_url.is_some() || req.image.is_some() {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "a model submission has model_endpoint only (no endpoint_url, no image)",
-        ));
-    }
-    if about.scaffold.as_deref() == Some("own") {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "a model submission runs our standard scaffold; leave about.scaffold out or say \
-             \"standard\"",
-        ));
-    }
-    let model = req.model_endpoint.as_ref().ok_or_else(|| {
-        ApiError::unprocessable(
-            "invalid-submission",
-            "kind \"model\" needs model_endpoint: {\"base_url\", \"model\", \"api_key\"?, \
-             \"prices\"?}",
-        )
-    })?;
-    about.scaffold = Some("standard".into());
-    crate::model_track::checked(state, vendor_id, model).await
-}
-
 /// The endpoint of an endpoint submission, checked against SSRF (text and resolution).
-pub(super) async fn checked_endpoint(
-    state: &AppState,
-    req: &NewSubmission,
-) -> Result<String, ApiError> {
-    if req.image.is_some() {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "image belongs to kind \"docker\"; an endpoint submission has endpoint_url only",
-        ));
-    }
-    let url = req.endpoint_url.as_deref().ok_or_else(|| {
-        ApiError::unprocessable("invalid-submission", "kind \"endpoint\" needs endpoint_url")
-    })?;
+async fn checked_endpoint(state: &AppState, url: &str) -> Result<String, ApiError> {
     let policy = state.config().egress;
     let parsed = check_url(url, &policy)
         .map_err(|r| ApiError::unprocessable("unsafe-endpoint", r.to_string()))?;
@@ -143,7 +161,7 @@ pub(super) async fn checked_endpoint(
 
 /// The registry of a pinned reference goes through the same checks as an endpoint: the engine
 /// connects to it on our side, so it must not point into our networks.
-pub(super) async fn check_registry(state: &AppState, image: &str) -> Result<(), ApiError> {
+async fn check_registry(state: &AppState, image: &str) -> Result<(), ApiError> {
     let name = image.split('@').next().unwrap_or_default();
     let first = name.split('/').next().unwrap_or_default();
     // Docker's rule: the first component names a registry when it has a dot or a port, or is

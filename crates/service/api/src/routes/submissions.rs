@@ -9,14 +9,12 @@ use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
+use crate::intake::Intake;
 use crate::limits::ClientAddr;
 use crate::model_track::ModelRequest;
 use crate::params::name;
 use crate::routes::run_view::RunView;
-use crate::routes::submission_checks::{
-    Outside, check_registry, check_text, checked_endpoint, checked_model, image_model,
-    refuse_hosted_on_private, require_docker,
-};
+use crate::routes::submission_checks::{admit, require_docker};
 use crate::routes::submission_view::{SubmissionPage, SubmissionView};
 use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
@@ -29,7 +27,6 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 const MAX_PAGE: i64 = 100;
-const MAX_TRIALS: u32 = 10;
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -151,116 +148,9 @@ pub async fn create(
         let AppJson(req) = AppJson::<NewSubmission>::from_request(request, &state).await?;
         (req, None)
     };
-    let set = req
-        .set
-        .clone()
-        .unwrap_or_else(|| state.config().default_set.clone());
-    check_text("name", &req.name)?;
-    check_text("model", &req.model)?;
-    let trials = req.trials.unwrap_or(1);
-    if !(1..=MAX_TRIALS).contains(&trials) {
-        return Err(ApiError::bad_request(format!(
-            "trials must be between 1 and {MAX_TRIALS}"
-        )));
-    }
-    let distractors = match req.distractors.as_deref() {
-        None => None,
-        Some(level) => Some(
-            level
-                .parse::<mcpbench_tasks::Level>()
-                .map_err(|e| ApiError::bad_request(format!("distractors: {e}")))?
-                .to_string(),
-        ),
-    };
-    let mut about = req.about.clone().unwrap_or_default().checked()?;
-    if req.kind == Kind::Endpoint && req.model_endpoint.is_some() {
-        return Err(ApiError::unprocessable(
-            "invalid-submission",
-            "model_endpoint belongs to kind \"model\" (the standard track) or \"docker\" (an \
-             image that calls its model)",
-        ));
-    }
-    let endpoint;
-    let accepted;
-    let model;
-    let called_model;
-    let agent = match (req.kind, received) {
-        (Kind::Endpoint | Kind::Model, Some(_)) => {
-            return Err(ApiError::unprocessable(
-                "invalid-submission",
-                "an uploaded image needs kind \"docker\"",
-            ));
-        }
-        (Kind::Model, None) => {
-            // The vendor's model reads every goal our agent sends it, as a hosted agent does.
-            refuse_hosted_on_private(&state, &set, Outside::Model).await?;
-            model = checked_model(&state, caller.vendor_id, &req, &mut about).await?;
-            submissions::Agent::Model(&model)
-        }
-        (Kind::Endpoint, None) => {
-            refuse_hosted_on_private(&state, &set, Outside::Endpoint).await?;
-            endpoint = checked_endpoint(&state, &req).await?;
-            submissions::Agent::Endpoint(&endpoint)
-        }
-        (Kind::Docker, received) => {
-            if req.endpoint_url.is_some() {
-                return Err(ApiError::unprocessable(
-                    "invalid-submission",
-                    "endpoint_url belongs to kind \"endpoint\"; a docker submission has image",
-                ));
-            }
-            // The model first: its refusals say more than "no Docker engine here".
-            called_model = image_model(&state, caller.vendor_id, &req, &set).await?;
-            let called = called_model.as_ref();
-            require_docker(&state).await?;
-            match (received, req.image.as_deref()) {
-                (Some(_), Some(_)) => {
-                    return Err(ApiError::unprocessable(
-                        "invalid-submission",
-                        "give the image either as a reference or as an upload, not both",
-                    ));
-                }
-                (Some(received), None) => {
-                    // Checked, stripped of tags and stored only now that the rest is valid.
-                    // The set is looked at first so that an archive is never kept for a set
-                    // that takes nothing; `submissions::create` decides for good, under lock,
-                    // with the quotas.
-                    let info = mcpbench_db::sets::get(state.pool(), &set).await?;
-                    submissions::takes_submissions(&set, info.map(|i| i.state))?;
-                    accepted = upload::accept(&state, received).await?;
-                    submissions::Agent::Docker {
-                        image: &accepted.image.id,
-                        archive: Some((accepted.key.as_str(), accepted.sha256.as_str())),
-                        model: called,
-                    }
-                }
-                (None, Some(image)) => {
-                    if !mcpbench_images::is_pinned_reference(image) {
-                        return Err(ApiError::unprocessable(
-                            "unpinned-image",
-                            "image must be a reference pinned by digest, name@sha256:<64 hex \
-                             digits>, so that every run uses exactly the same bytes (a tag such \
-                             as :latest can change between runs); `docker inspect \
-                             --format '{{index .RepoDigests 0}}' IMAGE` prints it",
-                        ));
-                    }
-                    check_registry(&state, image).await?;
-                    submissions::Agent::Docker {
-                        image,
-                        archive: None,
-                        model: called,
-                    }
-                }
-                (None, None) => {
-                    return Err(ApiError::unprocessable(
-                        "invalid-submission",
-                        "kind \"docker\" needs image (name@sha256:...) or an uploaded archive \
-                         (multipart/form-data with the parts submission and image)",
-                    ));
-                }
-            }
-        }
-    };
+    let intake = Intake::check(req, received, &state.config().default_set)?;
+    let kind = intake.agent.kind();
+    let admitted = admit(&state, caller.vendor_id, &intake.set, intake.agent).await?;
     let mut random = [0u8; 32];
     getrandom::fill(&mut random).map_err(ApiError::internal)?;
     // The key is the text itself (its bytes), as `mcpbench eval --signing-secret` and the
@@ -270,21 +160,21 @@ pub async fn create(
         state.pool(),
         &submissions::NewSubmission {
             vendor_id: caller.vendor_id,
-            set_id: &set,
-            name: &req.name,
-            model: &req.model,
-            agent,
+            set_id: &intake.set,
+            name: &intake.name,
+            model: &intake.model,
+            agent: admitted.agent(),
             signing_secret: secret.as_bytes(),
-            trials: trials as i32,
+            trials: intake.trials as i32,
             max_attempts: state.config().max_attempts,
             monthly_quota: state.config().monthly_quota,
             max_open: state.config().admission.max_open_submissions,
-            distractors: distractors.as_deref(),
-            about: &about,
+            distractors: intake.distractors.as_deref(),
+            about: &intake.about,
         },
     )
     .await?;
-    tracing::info!(submission = %id, vendor = %caller.name, set = %set, kind = ?req.kind, "submission queued");
+    tracing::info!(submission = %id, vendor = %caller.name, set = %intake.set, kind = ?kind, "submission queued");
     let url = format!("/submissions/{id}");
     let body = Created {
         id,
