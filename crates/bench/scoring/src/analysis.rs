@@ -106,6 +106,11 @@ pub struct Failure {
 /// MCP-Atlas's four groups of agent failures, then the harness's three. The rules that choose
 /// one are in docs/metrics.md, in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "sqlx",
+    derive(sqlx::Type),
+    sqlx(type_name = "text", rename_all = "snake_case")
+)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FailureGroup {

@@ -4,9 +4,8 @@ use crate::AppState;
 use crate::about::{About, Scaffold, Track, Weights};
 use axum::body::Bytes;
 use mcpbench_db::leaderboard::{self, Entry};
-use mcpbench_scoring::{ProcessMetrics, Spend};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use mcpbench_scoring::{Metrics, ProcessMetrics, Spend};
+use serde::Serialize;
 use std::time::Duration;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -167,62 +166,64 @@ pub async fn ranked(state: &AppState, q: &Query) -> Result<Board, mcpbench_db::D
     Ok(rank(q, entries))
 }
 
-/// The metrics of one breakdown group, as the scoring crate serialized them.
+/// The figures of one line: a whole submission's, or one group of its breakdown.
+struct Figures {
+    tasks: i64,
+    passed: i64,
+    rate: f64,
+    ci: [f64; 2],
+    clustered: Option<[f64; 2]>,
+    efficiency: Option<f64>,
+    hallucinated: Option<f64>,
+    recovery: Option<f64>,
+    process: ProcessMetrics,
+    spend: Spend,
+}
+
+impl Figures {
+    /// A group of a breakdown (one server's runs, one category's).
+    fn of_group(m: &Metrics) -> Self {
+        Self {
+            tasks: i64::try_from(m.tasks).unwrap_or(i64::MAX),
+            passed: i64::try_from(m.passed).unwrap_or(i64::MAX),
+            rate: m.success_rate.unwrap_or(0.0),
+            ci: m.success_ci95.unwrap_or([0.0, 0.0]),
+            clustered: m.success_ci95_clustered,
+            efficiency: m.efficiency,
+            hallucinated: m.hallucinated_tool_rate,
+            recovery: m.recovery_rate,
+            process: m.process.clone(),
+            spend: m.spend.clone(),
+        }
+    }
+
+    /// The whole submission, from its row's columns.
+    fn overall(entry: &Entry) -> Self {
+        Self {
+            tasks: i64::from(entry.tasks),
+            passed: i64::from(entry.passed),
+            rate: entry.success_rate,
+            ci: [entry.ci_low, entry.ci_high],
+            clustered: entry
+                .ci_clustered_low
+                .zip(entry.ci_clustered_high)
+                .map(|(l, h)| [l, h]),
+            efficiency: entry.efficiency,
+            hallucinated: entry.hallucinated_tool_rate,
+            recovery: entry.recovery_rate,
+            process: entry.process.0.clone(),
+            spend: entry.spend.0.clone(),
+        }
+    }
+}
+
+/// The line of `entry` on the board `q` asks for; `None` when its breakdown has no such group.
 fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
-    let (tasks, passed, rate, ci, clustered, eff, hall, rec, process, spend) =
-        match (&q.server, &q.category) {
-            (Some(key), _) | (None, Some(key)) => {
-                let breakdown = if q.server.is_some() {
-                    &entry.by_server
-                } else {
-                    &entry.by_category
-                };
-                let m = breakdown.get(key)?;
-                let f = |k: &str| m.get(k).and_then(Value::as_f64);
-                let ci = m.get("success_ci95").and_then(Value::as_array);
-                let ci = [
-                    ci.and_then(|c| c.first())
-                        .and_then(Value::as_f64)
-                        .unwrap_or(0.0),
-                    ci.and_then(|c| c.get(1))
-                        .and_then(Value::as_f64)
-                        .unwrap_or(0.0),
-                ];
-                let clustered = m
-                    .get("success_ci95_clustered")
-                    .and_then(|c| serde_json::from_value::<[f64; 2]>(c.clone()).ok());
-                (
-                    m.get("tasks").and_then(Value::as_i64).unwrap_or(0),
-                    m.get("passed").and_then(Value::as_i64).unwrap_or(0),
-                    f("success_rate").unwrap_or(0.0),
-                    ci,
-                    clustered,
-                    f("efficiency"),
-                    f("hallucinated_tool_rate"),
-                    f("recovery_rate"),
-                    m,
-                    m,
-                )
-            }
-            (None, None) => (
-                i64::from(entry.tasks),
-                i64::from(entry.passed),
-                entry.success_rate,
-                [entry.ci_low, entry.ci_high],
-                entry
-                    .ci_clustered_low
-                    .zip(entry.ci_clustered_high)
-                    .map(|(l, h)| [l, h]),
-                entry.efficiency,
-                entry.hallucinated_tool_rate,
-                entry.recovery_rate,
-                &entry.process,
-                &entry.spend,
-            ),
-        };
-    // The scoring crate wrote these figures; a row from before they existed has none.
-    let process = ProcessMetrics::deserialize(process).unwrap_or_default();
-    let spend = Spend::deserialize(spend).unwrap_or_default();
+    let f = match (&q.server, &q.category) {
+        (Some(server), _) => Figures::of_group(entry.by_server.get(server)?),
+        (None, Some(category)) => Figures::of_group(entry.by_category.get(category)?),
+        (None, None) => Figures::overall(entry),
+    };
     Some(BoardEntry {
         rank: 0,
         submission_id: entry.submission_id,
@@ -237,18 +238,18 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
             (mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model, _) => "hosted",
         },
         track: Track::of(entry.kind),
-        tasks,
-        passed,
-        success_rate: rate,
-        success_ci95: ci,
-        success_ci95_clustered: clustered,
+        tasks: f.tasks,
+        passed: f.passed,
+        success_rate: f.rate,
+        success_ci95: f.ci,
+        success_ci95_clustered: f.clustered,
         rank_range: [0, 0],
         tie_group: 0,
-        efficiency: eff,
-        hallucinated_tool_rate: hall,
-        recovery_rate: rec,
-        process,
-        spend,
+        efficiency: f.efficiency,
+        hallucinated_tool_rate: f.hallucinated,
+        recovery_rate: f.recovery,
+        process: f.process,
+        spend: f.spend,
         finished_at: entry.finished_at,
         flags: entry.flags.clone(),
     })

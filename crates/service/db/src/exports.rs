@@ -2,7 +2,7 @@
 //! submissions whose traces go into its archive. Who may see what is decided by the caller
 //! (the API's access rules); these only fetch.
 
-use crate::DbError;
+use crate::{DbError, RunReason};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -81,7 +81,7 @@ pub struct ArchivedRun {
     pub task_id: String,
     pub trial: i32,
     pub passed: bool,
-    pub reason: String,
+    pub reason: RunReason,
     pub trace_key: Option<String>,
     pub task_open: bool,
     pub created_at: OffsetDateTime,
@@ -91,7 +91,7 @@ pub struct ArchivedRun {
 pub async fn archived_runs(pool: &PgPool, submission: Uuid) -> Result<Vec<ArchivedRun>, DbError> {
     let rows = sqlx::query_as!(
         ArchivedRun,
-        r#"SELECT r.id, r.task_id, r.trial, r.passed, r.reason, r.trace_key,
+        r#"SELECT r.id, r.task_id, r.trial, r.passed, r.reason AS "reason: RunReason", r.trace_key,
                   t.task IS NOT NULL AS "task_open!", r.created_at
            FROM runs r
            JOIN submissions s ON s.id = r.submission_id

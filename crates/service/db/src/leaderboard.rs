@@ -2,9 +2,15 @@
 //! [`crate::submissions::finish`] and read here.
 
 use crate::{AgentKind, DbError};
+use mcpbench_scoring::{Metrics, ProcessMetrics, Spend};
 use sqlx::PgPool;
+use sqlx::types::Json;
+use std::collections::BTreeMap;
 use time::OffsetDateTime;
 use uuid::Uuid;
+
+/// The metrics of each group of a breakdown (by server, by category), by its name.
+pub type Breakdown = BTreeMap<String, Metrics>;
 
 /// One finished submission's row.
 #[derive(Clone, Debug)]
@@ -26,12 +32,13 @@ pub struct Entry {
     pub efficiency: Option<f64>,
     pub hallucinated_tool_rate: Option<f64>,
     pub recovery_rate: Option<f64>,
-    pub by_server: serde_json::Value,
-    pub by_category: serde_json::Value,
-    /// The overall process metrics, as the scoring crate serialized them.
-    pub process: serde_json::Value,
-    /// Cost per task and median run time, as the scoring crate serialized them.
-    pub spend: serde_json::Value,
+    /// The metrics of each server's and each category's runs.
+    pub by_server: Json<Breakdown>,
+    pub by_category: Json<Breakdown>,
+    /// The overall process metrics (a row from before they existed has their defaults).
+    pub process: Json<ProcessMetrics>,
+    /// Cost per task and median run time (likewise).
+    pub spend: Json<Spend>,
     pub finished_at: OffsetDateTime,
     /// The anomaly flags on this submission (kinds), shown as badges.
     pub flags: Vec<String>,
@@ -73,7 +80,10 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
         r#"SELECT l.submission_id, l.set_id, l.vendor, l.model, l.name, l.is_reference, l.tasks,
                 l.passed, l.success_rate, l.ci_low, l.ci_high, l.ci_clustered_low,
                 l.ci_clustered_high, l.efficiency, l.hallucinated_tool_rate, l.recovery_rate,
-                l.by_server, l.by_category, l.process, l.spend, l.finished_at,
+                l.by_server AS "by_server: Json<Breakdown>",
+                l.by_category AS "by_category: Json<Breakdown>",
+                l.process AS "process: Json<ProcessMetrics>", l.spend AS "spend: Json<Spend>",
+                l.finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",
                 s.organisation, s.model_version, s.weights, s.framework, s.scaffold,

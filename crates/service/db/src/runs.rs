@@ -161,7 +161,7 @@ impl From<RunRow> for Run {
 pub async fn diagnoses(pool: &PgPool, submission: Uuid) -> Result<Vec<Diagnosis>, DbError> {
     let rows = sqlx::query_as!(
         Diagnosis,
-        r#"SELECT g.grp AS "group!", g.n AS "count!", e.task_id AS "example_task!",
+        r#"SELECT g.grp AS "group!: mcpbench_scoring::FailureGroup", g.n AS "count!", e.task_id AS "example_task!",
                   e.evidence AS example_evidence
            FROM (SELECT analysis->'failure'->>'group' AS grp, count(*) AS n FROM runs
                  WHERE submission_id = $1 AND NOT passed
@@ -183,9 +183,7 @@ pub async fn diagnoses(pool: &PgPool, submission: Uuid) -> Result<Vec<Diagnosis>
 /// One failure group of a submission: how many failed runs fall in it, and the first of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnosis {
-    /// `tool_usage`, `task_understanding`, `response`, `logic`, `budget`, `timeout` or
-    /// `agent_error`.
-    pub group: String,
+    pub group: mcpbench_scoring::FailureGroup,
     pub count: i64,
     pub example_task: String,
     /// Withheld (`None`) on a live private set.

@@ -1,9 +1,9 @@
 //! Scoring a submission once its last job has ended.
 
 use mcpbench_db::runs::{self, ScoredRun};
-use mcpbench_db::submissions::{self, FinalScores, Finished};
+use mcpbench_db::submissions::{self, Finished};
 use mcpbench_db::{DbError, PgPool};
-use mcpbench_scoring::{Outcome, score};
+use mcpbench_scoring::{Outcome, Scores, score};
 use uuid::Uuid;
 
 /// Scores a submission from its recorded runs and finishes it (exactly once; see
@@ -14,7 +14,7 @@ pub async fn finish(pool: &PgPool, id: Uuid) -> Result<Finished, DbError> {
 }
 
 /// The scores of a set of runs, each trial counted as one outcome.
-pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
+pub fn final_scores(runs: &[ScoredRun]) -> Scores {
     let outcomes: Vec<Outcome> = runs
         .iter()
         .map(|r| Outcome {
@@ -30,21 +30,5 @@ pub fn final_scores(runs: &[ScoredRun]) -> FinalScores {
             usage: r.usage,
         })
         .collect();
-    let scores = score(&outcomes);
-    let overall = &scores.overall;
-    FinalScores {
-        scores: serde_json::to_value(&scores).expect("scores serialize"),
-        tasks: overall.tasks as i32,
-        passed: overall.passed as i32,
-        success_rate: overall.success_rate.unwrap_or(0.0),
-        ci95: overall.success_ci95.unwrap_or([0.0, 0.0]),
-        ci95_clustered: overall.success_ci95_clustered,
-        efficiency: overall.efficiency,
-        hallucinated_tool_rate: overall.hallucinated_tool_rate,
-        recovery_rate: overall.recovery_rate,
-        by_server: serde_json::to_value(&scores.by_server).expect("scores serialize"),
-        by_category: serde_json::to_value(&scores.by_category).expect("scores serialize"),
-        process: serde_json::to_value(&overall.process).expect("scores serialize"),
-        spend: serde_json::to_value(&overall.spend).expect("scores serialize"),
-    }
+    score(&outcomes)
 }

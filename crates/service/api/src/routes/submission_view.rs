@@ -32,9 +32,7 @@ pub struct FailureReason {
 /// One failure group of the submission's failed runs (docs/metrics.md, "Failure diagnosis").
 #[derive(Serialize, ToSchema)]
 pub struct Diagnosis {
-    /// `tool_usage`, `task_understanding`, `response`, `logic`, `budget`, `timeout` or
-    /// `agent_error`.
-    pub group: String,
+    pub group: mcpbench_scoring::FailureGroup,
     pub count: i64,
     pub example_task: String,
     /// The call or the missing claim that put the example in its group; none while the task

@@ -9,14 +9,15 @@ use super::PagePath as Path;
 use super::charts::{self, Group};
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
-use crate::access::{run_public, task_named, trace_readable, withheld_tasks};
+use crate::access::withheld_tasks;
 use crate::error::ApiError;
 use crate::kept::{Kept, Shelf};
 use crate::params::name;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
-use mcpbench_db::{RunReason, SetState, SubmissionStatus, judgements, runs, sets, submissions};
+use mcpbench_core::disclosure::{run_public, run_trace_readable, set_open, task_named};
+use mcpbench_db::{RunReason, SubmissionStatus, judgements, runs, sets, submissions};
 use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Deserialize;
 use serde_json::Value;
@@ -160,9 +161,7 @@ pub(crate) async fn page(
     };
     levels.sort_by_key(|(l, _)| l.parse::<mcpbench_tasks::Level>().ok());
     let set = sets::get(state.pool(), &s.set_id).await?;
-    let set_open = set
-        .as_ref()
-        .is_some_and(|t| t.public || t.state == SetState::Retired);
+    let set_open = set.as_ref().is_some_and(|t| set_open(t.public, t.state));
     let running = s.status.is_open();
     let reloads = running && q.refresh.as_deref() != Some("off");
     let body = html! {
@@ -405,7 +404,7 @@ fn diagnosis_section(diagnoses: &[runs::Diagnosis], withheld: &HashSet<String>) 
                 caption { "Failed runs by the group their trace puts them in (the rules are in the metrics documentation), with the first as the example." }
                 thead { tr { th scope="col" { "Group" } th scope="col" { "Runs" } th scope="col" { "Example" } } }
                 tbody { @for d in diagnoses { tr {
-                    td { strong { (d.group) } }
+                    td { strong { (d.group.as_str()) } }
                     td.num { (d.count) }
                     td { (example(&d.example_task, d.example_evidence.as_deref(), withheld)) }
                 } } }
@@ -449,7 +448,7 @@ struct RunsPage {
     public: bool,
 }
 
-/// The runs after `after` whose tasks the reader may name (`access::task_named`): to anyone
+/// The runs after `after` whose tasks the reader may name (`disclosure::task_named`): to anyone
 /// but the owner a retired month's runs of tasks a live set still holds are left out, read
 /// past rather than counted, so the page and its next key depend on the named runs alone (a
 /// guessed task id in `after` tells nothing of the withheld ones).
@@ -523,7 +522,7 @@ fn runs_section(
                         td.num { (r.counts.tool_calls)
                             @if r.counts.hallucinated_calls > 0 { " " span.ref { "(" (r.counts.hallucinated_calls) " hallucinated)" } } }
                         td.num { (run_duration(r)) }
-                        td { @if trace_readable(r, owner) { a href=(format!("/web/runs/{}", r.id)) { "trace" } }
+                        td { @if run_trace_readable(r, owner) { a href=(format!("/web/runs/{}", r.id)) { "trace" } }
                              @else if !set_open { span.ref { "closed until the set retires" } }
                              @else { span.ref { "not published" } } }
                     } } }

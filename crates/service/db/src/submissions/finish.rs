@@ -2,30 +2,10 @@
 //! again from its stored traces.
 
 use crate::{DbError, LEADERBOARD_CHANNEL};
-use sqlx::PgPool;
+use mcpbench_scoring::Scores;
+use sqlx::types::Json;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
-
-/// The scores of a finished submission, computed by the caller from its runs.
-#[derive(Clone, Debug)]
-pub struct FinalScores {
-    /// The whole score document shown on `GET /submissions/{id}`.
-    pub scores: serde_json::Value,
-    pub tasks: i32,
-    pub passed: i32,
-    pub success_rate: f64,
-    pub ci95: [f64; 2],
-    /// The interval with related runs counted as such; `None` with fewer than two templates.
-    pub ci95_clustered: Option<[f64; 2]>,
-    pub efficiency: Option<f64>,
-    pub hallucinated_tool_rate: Option<f64>,
-    pub recovery_rate: Option<f64>,
-    pub by_server: serde_json::Value,
-    pub by_category: serde_json::Value,
-    /// The overall process metrics (`mcpbench_scoring::ProcessMetrics`).
-    pub process: serde_json::Value,
-    /// Cost per task and median run time (`mcpbench_scoring::Spend`).
-    pub spend: serde_json::Value,
-}
 
 /// How [`finish`] ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +21,7 @@ pub enum Finished {
 /// Finishes a submission exactly once: under a row lock, if it is live and nothing of it is
 /// left to run, it becomes `completed` with its scores and leaderboard row, or `failed` when
 /// jobs failed on our side (a partial score is never ranked).
-pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Finished, DbError> {
+pub async fn finish(pool: &PgPool, id: Uuid, scores: &Scores) -> Result<Finished, DbError> {
     let mut tx = pool.begin().await?;
     let live = sqlx::query_scalar!(
         r#"SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE submission_id = $1
@@ -61,7 +41,7 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
     )
     .fetch_one(&mut *tx)
     .await?;
-    if failed.n > 0 || scores.tasks == 0 {
+    if failed.n > 0 || scores.overall.tasks == 0 {
         let error = format!(
             "{} of the submission's runs could not be carried out on our side after every \
              retry ({}); nothing was scored, please submit again",
@@ -81,39 +61,11 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
     sqlx::query!(
         "UPDATE submissions SET status = 'completed', scores = $2, finished_at = now() WHERE id = $1",
         id,
-        scores.scores
+        Json(scores) as _
     )
     .execute(&mut *tx)
     .await?;
-    sqlx::query!(
-        "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
-                                  passed, success_rate, ci_low, ci_high, efficiency,
-                                  hallucinated_tool_rate, recovery_rate, by_server, by_category,
-                                  process, ci_clustered_low, ci_clustered_high, spend,
-                                  finished_at)
-         SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, $12, $13, $14, $15, now()
-         FROM submissions s JOIN vendors v ON v.id = s.vendor_id
-         WHERE s.id = $1 AND s.distractors IS NULL
-         ON CONFLICT (submission_id) DO NOTHING",
-        id,
-        scores.tasks,
-        scores.passed,
-        scores.success_rate,
-        scores.ci95[0],
-        scores.ci95[1],
-        scores.efficiency,
-        scores.hallucinated_tool_rate,
-        scores.recovery_rate,
-        scores.by_server,
-        scores.by_category,
-        scores.process,
-        scores.ci95_clustered.map(|c| c[0]),
-        scores.ci95_clustered.map(|c| c[1]),
-        scores.spend
-    )
-    .execute(&mut *tx)
-    .await?;
+    put_board_row(&mut tx, id, scores).await?;
     sqlx::query!(
         "SELECT pg_notify($1, $2)",
         LEADERBOARD_CHANNEL,
@@ -128,12 +80,12 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<Fin
 /// Replaces the scores of a completed submission and its leaderboard row with `scores`
 /// computed again from its runs (`mcpbench admin rescore`), and tells the API. `false` when
 /// the submission is not completed (nothing is changed then).
-pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bool, DbError> {
+pub async fn rescore(pool: &PgPool, id: Uuid, scores: &Scores) -> Result<bool, DbError> {
     let mut tx = pool.begin().await?;
     let updated = sqlx::query!(
         "UPDATE submissions SET scores = $2 WHERE id = $1 AND status = 'completed'",
         id,
-        scores.scores
+        Json(scores) as _
     )
     .execute(&mut *tx)
     .await?
@@ -141,30 +93,7 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bo
     if updated == 0 {
         return Ok(false);
     }
-    sqlx::query!(
-        "UPDATE leaderboard SET tasks = $2, passed = $3, success_rate = $4, ci_low = $5,
-                ci_high = $6, efficiency = $7, hallucinated_tool_rate = $8, recovery_rate = $9,
-                by_server = $10, by_category = $11, process = $12, ci_clustered_low = $13,
-                ci_clustered_high = $14, spend = $15
-         WHERE submission_id = $1",
-        id,
-        scores.tasks,
-        scores.passed,
-        scores.success_rate,
-        scores.ci95[0],
-        scores.ci95[1],
-        scores.efficiency,
-        scores.hallucinated_tool_rate,
-        scores.recovery_rate,
-        scores.by_server,
-        scores.by_category,
-        scores.process,
-        scores.ci95_clustered.map(|c| c[0]),
-        scores.ci95_clustered.map(|c| c[1]),
-        scores.spend
-    )
-    .execute(&mut *tx)
-    .await?;
+    put_board_row(&mut tx, id, scores).await?;
     sqlx::query!(
         "SELECT pg_notify($1, $2)",
         LEADERBOARD_CHANNEL,
@@ -174,4 +103,51 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &FinalScores) -> Result<bo
     .await?;
     tx.commit().await?;
     Ok(true)
+}
+
+/// Writes the leaderboard row of completed submission `id` from its scores: a new row, or new
+/// figures in the row it has (`finished_at` kept). A submission run at a level of distractors
+/// has no row (it is never ranked).
+async fn put_board_row(tx: &mut PgConnection, id: Uuid, scores: &Scores) -> Result<(), DbError> {
+    let overall = &scores.overall;
+    let ci95 = overall.success_ci95.unwrap_or([0.0, 0.0]);
+    let clustered = overall.success_ci95_clustered;
+    sqlx::query!(
+        "INSERT INTO leaderboard (submission_id, set_id, vendor, model, name, is_reference, tasks,
+                                  passed, success_rate, ci_low, ci_high, efficiency,
+                                  hallucinated_tool_rate, recovery_rate, by_server, by_category,
+                                  process, ci_clustered_low, ci_clustered_high, spend,
+                                  finished_at)
+         SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
+                $8, $9, $10, $11, $12, $13, $14, $15, now()
+         FROM submissions s JOIN vendors v ON v.id = s.vendor_id
+         WHERE s.id = $1 AND s.distractors IS NULL
+         ON CONFLICT (submission_id) DO UPDATE SET
+                tasks = EXCLUDED.tasks, passed = EXCLUDED.passed,
+                success_rate = EXCLUDED.success_rate, ci_low = EXCLUDED.ci_low,
+                ci_high = EXCLUDED.ci_high, efficiency = EXCLUDED.efficiency,
+                hallucinated_tool_rate = EXCLUDED.hallucinated_tool_rate,
+                recovery_rate = EXCLUDED.recovery_rate, by_server = EXCLUDED.by_server,
+                by_category = EXCLUDED.by_category, process = EXCLUDED.process,
+                ci_clustered_low = EXCLUDED.ci_clustered_low,
+                ci_clustered_high = EXCLUDED.ci_clustered_high, spend = EXCLUDED.spend",
+        id,
+        i32::try_from(overall.tasks).unwrap_or(i32::MAX),
+        i32::try_from(overall.passed).unwrap_or(i32::MAX),
+        overall.success_rate.unwrap_or(0.0),
+        ci95[0],
+        ci95[1],
+        overall.efficiency,
+        overall.hallucinated_tool_rate,
+        overall.recovery_rate,
+        Json(&scores.by_server) as _,
+        Json(&scores.by_category) as _,
+        Json(&overall.process) as _,
+        clustered.map(|c| c[0]),
+        clustered.map(|c| c[1]),
+        Json(&overall.spend) as _
+    )
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }

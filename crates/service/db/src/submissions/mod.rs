@@ -3,7 +3,7 @@
 
 mod finish;
 
-pub use finish::{FinalScores, Finished, finish, rescore};
+pub use finish::{Finished, finish, rescore};
 
 use crate::{AgentKind, DbError, SetState, SubmissionStatus, queue};
 use sqlx::PgPool;
