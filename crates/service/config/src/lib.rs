@@ -15,7 +15,8 @@ mod listen;
 pub use limits::{OpenFiles, open_files_for, raise_open_files};
 pub use listen::{BACKLOG, LOOPBACK, bind};
 
-use clap::Args;
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, value_parser};
 
 /// Where traces go.
 #[derive(Args, Clone, Debug)]
@@ -69,19 +70,23 @@ pub enum DockerMode {
 #[derive(Args, Clone, Debug)]
 pub struct WorkerArgs {
     /// Jobs run at once.
-    #[arg(long, env = "MCPBENCH_WORKER_CONCURRENCY", default_value_t = 4)]
+    #[arg(long, env = "MCPBENCH_WORKER_CONCURRENCY", default_value_t = 4,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
     pub concurrency: usize,
     /// Seconds a worker takes to fill its slots when it starts, or finds work after being
     /// idle: up to 16 jobs run at once, then more, evenly, until every slot may be full (0: all
     /// at once). It spares the agents already running a latency spike when a worker with many
     /// slots meets a backlog.
-    #[arg(long, env = "MCPBENCH_WORKER_RAMP_SECS", default_value_t = 10)]
+    #[arg(long, env = "MCPBENCH_WORKER_RAMP_SECS", default_value_t = 10,
+          value_parser = value_parser!(u64).range(0..=600))]
     pub ramp_secs: u64,
     /// Seconds a claim lasts without a heartbeat.
-    #[arg(long, env = "MCPBENCH_LEASE_SECS", default_value_t = 30)]
+    #[arg(long, env = "MCPBENCH_LEASE_SECS", default_value_t = 30,
+          value_parser = value_parser!(u64).range(3..=3600))]
     pub lease_secs: u64,
     /// Seconds an agent has for one task.
-    #[arg(long, env = "MCPBENCH_TIME_BUDGET_SECS", default_value_t = 120)]
+    #[arg(long, env = "MCPBENCH_TIME_BUDGET_SECS", default_value_t = 120,
+          value_parser = value_parser!(u64).range(1..=3600))]
     pub time_budget_secs: u64,
     /// Names this worker in job rows and logs; the host name and process id when absent.
     #[arg(long, env = "MCPBENCH_WORKER_ID")]
@@ -90,7 +95,7 @@ pub struct WorkerArgs {
     /// inside the deployment, e.g. `http://10.1.2.3:9090` (a pod's IP). Absent:
     /// `http://<host name>:<port>` when the gateway listens on every address, its own
     /// address otherwise.
-    #[arg(long, env = "MCPBENCH_GATEWAY_INTERNAL_URL")]
+    #[arg(long, env = "MCPBENCH_GATEWAY_INTERNAL_URL", value_parser = http_url)]
     pub gateway_internal_url: Option<String>,
     /// Run Docker-image submissions: `auto` when a Docker engine answers, `on` (refuse to
     /// start without one) or `off`.
@@ -107,20 +112,23 @@ pub struct WorkerArgs {
     /// Names this deployment on every sandbox container, so that deployments sharing one
     /// Docker engine (staging beside production) never reap each other's pods. Unset, it is
     /// derived from the database (`mcpbench-` and 12 hex digits of its random id).
-    #[arg(long, env = "MCPBENCH_SANDBOX_DEPLOYMENT")]
+    #[arg(long, env = "MCPBENCH_SANDBOX_DEPLOYMENT", value_parser = deployment_name)]
     pub sandbox_deployment: Option<String>,
     /// Seconds an agent container has to listen on $PORT.
-    #[arg(long, env = "MCPBENCH_AGENT_READINESS_SECS", default_value_t = 30)]
+    #[arg(long, env = "MCPBENCH_AGENT_READINESS_SECS", default_value_t = 30,
+          value_parser = value_parser!(u64).range(1..=600))]
     pub agent_readiness_secs: u64,
     /// Memory of one agent container, MiB (swap is not allowed).
-    #[arg(long, env = "MCPBENCH_AGENT_MEMORY_MIB", default_value_t = 512)]
+    #[arg(long, env = "MCPBENCH_AGENT_MEMORY_MIB", default_value_t = 512,
+          value_parser = value_parser!(u64).range(16..=65536))]
     pub agent_memory_mib: u64,
     /// CPUs of one agent container.
-    #[arg(long, env = "MCPBENCH_AGENT_CPUS", default_value_t = 1.0)]
+    #[arg(long, env = "MCPBENCH_AGENT_CPUS", default_value_t = 1.0, value_parser = cpus)]
     pub agent_cpus: f64,
     /// The most jobs one vendor runs at once, across every worker (0: no cap). Workers are
     /// shared fairly between vendors; this also bounds what one vendor's slow agent can hold.
-    #[arg(long, env = "MCPBENCH_VENDOR_MAX_RUNNING", default_value_t = 32)]
+    #[arg(long, env = "MCPBENCH_VENDOR_MAX_RUNNING", default_value_t = 32,
+          value_parser = value_parser!(i64).range(0..))]
     pub vendor_max_running: i64,
     #[command(flatten)]
     pub judge: JudgeArgs,
@@ -141,7 +149,8 @@ pub struct JudgeArgs {
     #[arg(long, env = "MCPBENCH_JUDGE_API_KEY", hide_env_values = true)]
     pub judge_api_key: Option<String>,
     /// Orderings of the rubric asked for per run; their scores are averaged.
-    #[arg(long, env = "MCPBENCH_JUDGE_SHUFFLES", default_value_t = 5)]
+    #[arg(long, env = "MCPBENCH_JUDGE_SHUFFLES", default_value_t = 5,
+          value_parser = value_parser!(u32).range(1..=20))]
     pub judge_shuffles: u32,
     /// Also judge runs of live private sets (the judge model then reads private tasks).
     #[arg(long, env = "MCPBENCH_JUDGE_PRIVATE_SETS")]
@@ -153,61 +162,45 @@ impl JudgeArgs {
     pub fn enabled(&self) -> Result<bool, String> {
         match (&self.judge_url, &self.judge_model) {
             (None, None) => Ok(false),
-            (Some(_), Some(_)) if (1..=20).contains(&self.judge_shuffles) => Ok(true),
-            (Some(_), Some(_)) => Err("MCPBENCH_JUDGE_SHUFFLES must be between 1 and 20".into()),
+            (Some(_), Some(_)) => Ok(true),
             _ => Err("the judge needs both MCPBENCH_JUDGE_URL and MCPBENCH_JUDGE_MODEL".into()),
         }
     }
 }
 
-impl WorkerArgs {
-    pub fn validate(&self) -> Result<(), String> {
-        if !(1..=4096).contains(&self.concurrency) {
-            return Err("MCPBENCH_WORKER_CONCURRENCY must be between 1 and 4096".into());
-        }
-        if self.ramp_secs > 600 {
-            return Err("MCPBENCH_WORKER_RAMP_SECS must be between 0 and 600".into());
-        }
-        if !(3..=3600).contains(&self.lease_secs) {
-            return Err("MCPBENCH_LEASE_SECS must be between 3 and 3600".into());
-        }
-        if !(1..=3600).contains(&self.time_budget_secs) {
-            return Err("MCPBENCH_TIME_BUDGET_SECS must be between 1 and 3600".into());
-        }
-        if let Some(d) = &self.sandbox_deployment
-            && (d.is_empty()
-                || d.len() > 64
-                || d.starts_with('.')
-                || !d
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)))
-        {
-            return Err(
-                "MCPBENCH_SANDBOX_DEPLOYMENT must be 1 to 64 letters, digits, '.', '_' or '-'"
-                    .into(),
-            );
-        }
-        if !(1..=600).contains(&self.agent_readiness_secs) {
-            return Err("MCPBENCH_AGENT_READINESS_SECS must be between 1 and 600".into());
-        }
-        if !(16..=65536).contains(&self.agent_memory_mib) {
-            return Err("MCPBENCH_AGENT_MEMORY_MIB must be between 16 and 65536".into());
-        }
-        if !(0.05..=64.0).contains(&self.agent_cpus) {
-            return Err("MCPBENCH_AGENT_CPUS must be between 0.05 and 64".into());
-        }
-        if let Some(url) = &self.gateway_internal_url
-            && !(url.starts_with("http://") || url.starts_with("https://"))
-        {
-            return Err("MCPBENCH_GATEWAY_INTERNAL_URL must be an http:// or https:// URL".into());
-        }
-        if self.vendor_max_running < 0 {
-            return Err("MCPBENCH_VENDOR_MAX_RUNNING must be 0 (no cap) or more".into());
-        }
-        self.judge.enabled()?;
-        Ok(())
+/// `MCPBENCH_AGENT_CPUS`: 0.05 to 64.
+fn cpus(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(n) if (0.05..=64.0).contains(&n) => Ok(n),
+        _ => Err("a number of CPUs from 0.05 to 64".into()),
     }
+}
 
+/// `MCPBENCH_SANDBOX_DEPLOYMENT`: a name Docker labels take.
+fn deployment_name(text: &str) -> Result<String, String> {
+    let ok = !text.is_empty()
+        && text.len() <= 64
+        && !text.starts_with('.')
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if ok {
+        Ok(text.to_string())
+    } else {
+        Err("1 to 64 letters, digits, '.', '_' or '-', not starting with '.'".into())
+    }
+}
+
+/// An `http://` or `https://` URL.
+fn http_url(text: &str) -> Result<String, String> {
+    if text.starts_with("http://") || text.starts_with("https://") {
+        Ok(text.to_string())
+    } else {
+        Err("an http:// or https:// URL".into())
+    }
+}
+
+impl WorkerArgs {
     pub fn id(&self) -> String {
         self.worker_id
             .clone()
@@ -235,14 +228,16 @@ pub struct ApiArgs {
     pub allow_private_agents: bool,
     /// Submissions per vendor, private set and month (0 is unlimited); public sets are never
     /// limited.
-    #[arg(long, env = "MCPBENCH_SUBMISSION_QUOTA", default_value_t = 10)]
+    #[arg(long, env = "MCPBENCH_SUBMISSION_QUOTA", default_value_t = 10,
+          value_parser = value_parser!(i64).range(0..))]
     pub submission_quota: i64,
     /// The set shown when a request names none; by default the one `MCPBENCH_DEV_TASKS` loads,
     /// else `dev-v2`.
     #[arg(long, env = "MCPBENCH_DEV_SET")]
     pub dev_set: Option<String>,
     /// Attempts a job gets before it fails on our side.
-    #[arg(long, env = "MCPBENCH_MAX_ATTEMPTS", default_value_t = 3)]
+    #[arg(long, env = "MCPBENCH_MAX_ATTEMPTS", default_value_t = 3,
+          value_parser = value_parser!(i32).range(1..=20))]
     pub max_attempts: i32,
     /// The largest `docker save` archive accepted as a submission, in bytes (2 GiB).
     #[arg(long, env = "MCPBENCH_IMAGE_UPLOAD_MAX_BYTES", default_value_t = 2 << 30)]
@@ -254,10 +249,12 @@ pub struct ApiArgs {
     pub public_url: Option<String>,
     /// Connections open at once; past it new ones wait until one closes (one address holds
     /// at most 64).
-    #[arg(long, env = "MCPBENCH_MAX_CONNECTIONS", default_value_t = 1024)]
+    #[arg(long, env = "MCPBENCH_MAX_CONNECTIONS", default_value_t = 1024,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub max_connections: usize,
     /// Submissions one vendor may have queued or running on one set at once (0: unlimited).
-    #[arg(long, env = "MCPBENCH_MAX_OPEN_SUBMISSIONS", default_value_t = 4)]
+    #[arg(long, env = "MCPBENCH_MAX_OPEN_SUBMISSIONS", default_value_t = 4,
+          value_parser = value_parser!(i64).range(0..))]
     pub max_open_submissions: i64,
     /// Behind a proxy of ours: count clients by the last address of `X-Forwarded-For` (which
     /// that proxy sets) rather than the connection's peer, for the rate limits and the 64
@@ -347,5 +344,75 @@ mod tests {
             refused.contains("maybe") && refused.contains("auto, on, off"),
             "{refused}"
         );
+    }
+
+    #[derive(Parser)]
+    struct Api {
+        #[command(flatten)]
+        api: ApiArgs,
+    }
+
+    #[test]
+    fn a_setting_out_of_its_range_is_refused_at_start_naming_the_range() {
+        let worker = |args: &[&str]| Worker::try_parse_from([&["worker"], args].concat());
+        for (flag, bad, range) in [
+            ("--concurrency", "0", "1..=4096"),
+            ("--concurrency", "4097", "1..=4096"),
+            ("--ramp-secs", "601", "0..=600"),
+            ("--lease-secs", "2", "3..=3600"),
+            ("--time-budget-secs", "0", "1..=3600"),
+            ("--agent-readiness-secs", "601", "1..=600"),
+            ("--agent-memory-mib", "15", "16..=65536"),
+            ("--vendor-max-running", "-1", "0.."),
+            ("--judge-shuffles", "21", "1..=20"),
+        ] {
+            let refused = worker(&[&format!("{flag}={bad}")])
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(
+                refused.contains(flag) && refused.contains(range),
+                "{flag} {bad}: {refused}"
+            );
+        }
+        for (flag, bad, why) in [
+            ("--agent-cpus", "0.01", "0.05 to 64"),
+            ("--agent-cpus", "many", "0.05 to 64"),
+            ("--sandbox-deployment", ".hidden", "letters, digits"),
+            ("--sandbox-deployment", "a b", "letters, digits"),
+            ("--gateway-internal-url", "10.1.2.3:9090", "http://"),
+        ] {
+            let refused = worker(&[flag, bad]).err().unwrap().to_string();
+            assert!(refused.contains(why), "{flag} {bad}: {refused}");
+        }
+        let edges = worker(&[
+            "--concurrency",
+            "4096",
+            "--lease-secs",
+            "3",
+            "--agent-cpus",
+            "0.05",
+            "--sandbox-deployment",
+            "staging_2-b.x",
+        ])
+        .unwrap()
+        .worker;
+        assert_eq!((edges.concurrency, edges.lease_secs), (4096, 3));
+        assert_eq!(edges.sandbox_deployment.as_deref(), Some("staging_2-b.x"));
+
+        let api = |args: &[&str]| Api::try_parse_from([&["api"], args].concat());
+        for (flag, bad, range) in [
+            ("--max-attempts", "0", "1..=20"),
+            ("--max-connections", "0", "1..=1000000"),
+            ("--max-open-submissions", "-1", "0.."),
+            ("--submission-quota", "-5", "0.."),
+        ] {
+            let refused = api(&[&format!("{flag}={bad}")]).err().unwrap().to_string();
+            assert!(
+                refused.contains(flag) && refused.contains(range),
+                "{flag} {bad}: {refused}"
+            );
+        }
+        assert_eq!(api(&[]).unwrap().api.max_attempts, 3);
     }
 }

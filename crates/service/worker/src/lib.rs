@@ -362,7 +362,6 @@ impl Worker {
 impl Config {
     /// A worker's settings from its flags.
     pub fn from_args(args: &mcpbench_config::WorkerArgs, egress: Policy) -> Result<Self, String> {
-        args.validate()?;
         Ok(Self {
             id: args.id(),
             concurrency: args.concurrency,
