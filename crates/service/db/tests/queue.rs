@@ -326,7 +326,39 @@ async fn a_submission_finishes_and_ranks_exactly_once() {
         .unwrap();
     assert_eq!(board.len(), 1);
     assert_eq!((board[0].tasks, board[0].passed), (3, 3));
+    assert_eq!(
+        board[0].by_server.0,
+        scores(3, 3).by_server,
+        "read back into its type"
+    );
     assert!(submissions::unfinished(&pool, 10).await.unwrap().is_empty());
+    let finished_at = board[0].finished_at;
+
+    // Scored again: the same row takes the new figures and keeps when it finished.
+    assert!(
+        submissions::rescore(&pool, id, &scores(3, 1))
+            .await
+            .unwrap()
+    );
+    let board = mcpbench_db::leaderboard::entries(&pool, "dev")
+        .await
+        .unwrap();
+    assert_eq!(board.len(), 1);
+    assert_eq!((board[0].tasks, board[0].passed), (3, 1));
+    assert_eq!(board[0].success_rate, 1.0 / 3.0);
+    assert_eq!(board[0].finished_at, finished_at);
+
+    // A row scored before the process figures and the spend existed holds `{}` in their
+    // columns (the migrations' default): it reads as unknown figures, not as an error.
+    sqlx::query("UPDATE leaderboard SET process = '{}', spend = '{}'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let board = mcpbench_db::leaderboard::entries(&pool, "dev")
+        .await
+        .unwrap();
+    assert_eq!(board[0].process.0, Default::default());
+    assert_eq!(board[0].spend.0.cost_per_task, None);
 }
 
 #[tokio::test]
