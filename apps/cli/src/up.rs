@@ -304,12 +304,10 @@ async fn reference_summary(pool: &PgPool, vendor: i64, set: &str, url: &str) -> 
     let rates: Vec<String> = all
         .iter()
         .rev()
-        .map(
-            |s| match s.scores.as_ref().and_then(|x| x["success_rate"].as_f64()) {
-                Some(r) => format!("{} {r:.3}", s.name),
-                None => format!("{} {}", s.name, s.status),
-            },
-        )
+        .map(|s| match s.scores().and_then(|x| x.overall.success_rate) {
+            Some(r) => format!("{} {r:.3}", s.name),
+            None => format!("{} {}", s.name, s.status),
+        })
         .collect();
     Some(format!(
         "the reference agents on {set}: {} (the board: {url}/)",

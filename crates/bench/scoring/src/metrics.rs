@@ -41,6 +41,7 @@ pub struct Outcome {
 
 /// The metrics of a set of outcomes; see the crate documentation for each formula.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Metrics {
     pub tasks: usize,
     pub passed: usize,
@@ -77,6 +78,7 @@ pub struct Metrics {
 
 /// Overall metrics plus breakdowns by server, category and difficulty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Scores {
     #[serde(flatten)]
     pub overall: Metrics,

@@ -5,14 +5,14 @@ use crate::about::{About, Scaffold, Track, Weights};
 use axum::body::Bytes;
 use mcpbench_db::leaderboard::{self, Entry};
 use mcpbench_scoring::{Metrics, ProcessMetrics, Spend};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// One ranked line.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct BoardEntry {
     /// 1 for the best; entries with equal success rate and interval share a rank.
     pub rank: usize,
@@ -24,11 +24,8 @@ pub struct BoardEntry {
     pub reference: bool,
     /// What the submission says of its model and agent (`null`: not stated).
     pub about: About,
-    /// `sandboxed`: a Docker image run in our sandbox, which saw each task with no way out;
-    /// `sandboxed-model`: a Docker image run in our sandbox whose one way out was the
-    /// vendor's model, which could receive every goal it ran; `hosted`: the vendor's own
-    /// endpoint (or, on the standard track, the vendor's model), which received every goal.
-    pub hosting: &'static str,
+    /// Where the agent ran, and so what could see the tasks.
+    pub hosting: Hosting,
     /// `standard`: the vendor's model driven by our own `llm` agent; `open`: the vendor's agent.
     pub track: Track,
     /// Runs attempted (tasks x trials) in this view.
@@ -68,8 +65,36 @@ pub struct BoardEntry {
     pub flags: Vec<String>,
 }
 
+/// Where an entry's agent ran, and so what could see the tasks it ran: `sandboxed`, a Docker
+/// image run in our sandbox, which saw each task with no way out; `sandboxed-model`, a Docker
+/// image run in our sandbox whose one way out was the vendor's model, which could receive
+/// every goal it ran; `hosted`, the vendor's own endpoint (or, on the standard track, the
+/// vendor's model), which received every goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Hosting {
+    /// A Docker image run in our sandbox, which saw each task with no way out.
+    Sandboxed,
+    /// A Docker image run in our sandbox whose one way out was the vendor's model, which could
+    /// receive every goal it ran.
+    SandboxedModel,
+    /// The vendor's own endpoint (or, on the standard track, the vendor's model), which
+    /// received every goal.
+    Hosted,
+}
+
+impl Hosting {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hosting::Sandboxed => "sandboxed",
+            Hosting::SandboxedModel => "sandboxed-model",
+            Hosting::Hosted => "hosted",
+        }
+    }
+}
+
 /// The leaderboard of one set, optionally narrowed to one server or one category.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Board {
     pub set: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,7 +103,7 @@ pub struct Board {
     pub category: Option<String>,
     /// The entries shown: those stating these (reference agents are always shown, as
     /// yardsticks), ranked among themselves.
-    #[serde(skip_serializing_if = "Filter::is_empty")]
+    #[serde(default, skip_serializing_if = "Filter::is_empty")]
     pub filter: Filter,
     pub entries: Vec<BoardEntry>,
 }
@@ -111,7 +136,7 @@ pub struct Query {
 }
 
 /// Narrows a board to the entries that state these.
-#[derive(Clone, Debug, Default, Hash, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, Hash, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Filter {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weights: Option<Weights>,
@@ -211,8 +236,8 @@ impl Figures {
             efficiency: entry.efficiency,
             hallucinated: entry.hallucinated_tool_rate,
             recovery: entry.recovery_rate,
-            process: entry.process.0.clone(),
-            spend: entry.spend.0.clone(),
+            process: entry.process.get().cloned().unwrap_or_default(),
+            spend: entry.spend.get().cloned().unwrap_or_default(),
         }
     }
 }
@@ -220,8 +245,8 @@ impl Figures {
 /// The line of `entry` on the board `q` asks for; `None` when its breakdown has no such group.
 fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
     let f = match (&q.server, &q.category) {
-        (Some(server), _) => Figures::of_group(entry.by_server.get(server)?),
-        (None, Some(category)) => Figures::of_group(entry.by_category.get(category)?),
+        (Some(server), _) => Figures::of_group(entry.by_server.get()?.get(server)?),
+        (None, Some(category)) => Figures::of_group(entry.by_category.get()?.get(category)?),
         (None, None) => Figures::overall(entry),
     };
     Some(BoardEntry {
@@ -233,9 +258,11 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         reference: entry.is_reference,
         about: About::stored(&entry.about()),
         hosting: match (entry.kind, entry.calls_model) {
-            (mcpbench_db::AgentKind::Docker, false) => "sandboxed",
-            (mcpbench_db::AgentKind::Docker, true) => "sandboxed-model",
-            (mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model, _) => "hosted",
+            (mcpbench_db::AgentKind::Docker, false) => Hosting::Sandboxed,
+            (mcpbench_db::AgentKind::Docker, true) => Hosting::SandboxedModel,
+            (mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model, _) => {
+                Hosting::Hosted
+            }
         },
         track: Track::of(entry.kind),
         tasks: f.tasks,
@@ -326,37 +353,39 @@ pub async fn invalidate_on_notify(state: AppState) {
     }
 }
 
+/// A line of a board for tests: a hosted agent's, with the success rate and intervals given.
+#[cfg(test)]
+pub(crate) fn line(rate: f64, ci: [f64; 2], clustered: Option<[f64; 2]>) -> BoardEntry {
+    BoardEntry {
+        rank: 0,
+        submission_id: Uuid::nil(),
+        vendor: "v".into(),
+        model: "m".into(),
+        name: "n".into(),
+        reference: false,
+        about: About::default(),
+        hosting: Hosting::Hosted,
+        track: Track::Open,
+        tasks: 100,
+        passed: (rate * 100.0) as i64,
+        success_rate: rate,
+        success_ci95: ci,
+        success_ci95_clustered: clustered,
+        rank_range: [0, 0],
+        tie_group: 0,
+        efficiency: None,
+        hallucinated_tool_rate: None,
+        recovery_rate: None,
+        process: ProcessMetrics::default(),
+        spend: Spend::default(),
+        finished_at: OffsetDateTime::UNIX_EPOCH,
+        flags: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn line(rate: f64, ci: [f64; 2], clustered: Option<[f64; 2]>) -> BoardEntry {
-        BoardEntry {
-            rank: 0,
-            submission_id: Uuid::nil(),
-            vendor: "v".into(),
-            model: "m".into(),
-            name: "n".into(),
-            reference: false,
-            about: About::default(),
-            hosting: "hosted",
-            track: Track::Open,
-            tasks: 100,
-            passed: (rate * 100.0) as i64,
-            success_rate: rate,
-            success_ci95: ci,
-            success_ci95_clustered: clustered,
-            rank_range: [0, 0],
-            tie_group: 0,
-            efficiency: None,
-            hallucinated_tool_rate: None,
-            recovery_rate: None,
-            process: ProcessMetrics::default(),
-            spend: Spend::default(),
-            finished_at: OffsetDateTime::UNIX_EPOCH,
-            flags: Vec::new(),
-        }
-    }
 
     #[test]
     fn a_filtered_board_of_reference_agents_alone_is_not_kept() {

@@ -175,7 +175,7 @@ pub async fn compare(
         vendor: s.vendor.clone(),
         name: s.name.clone(),
         model: s.model.clone(),
-        success_rate: s.scores.as_ref().and_then(|x| x["success_rate"].as_f64()),
+        success_rate: s.scores().and_then(|x| x.overall.success_rate),
     };
     Ok(Comparison {
         set: sa.set_id.clone(),

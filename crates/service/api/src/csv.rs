@@ -152,7 +152,7 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         text(e.about.weights.map(|w| w.as_str()).unwrap_or_default()),
         opt(&e.about.framework),
         text(e.about.scaffold.map(|s| s.as_str()).unwrap_or_default()),
-        text(e.hosting),
+        text(e.hosting.as_str()),
         text(e.track.as_str()),
         int(e.tasks),
         int(e.passed),

@@ -2,7 +2,8 @@
 //! submissions whose traces go into its archive. Who may see what is decided by the caller
 //! (the API's access rules); these only fetch.
 
-use crate::{DbError, RunReason};
+use crate::{DbError, RunReason, Stored};
+use mcpbench_scoring::Scores;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -55,7 +56,7 @@ pub struct PublishedSubmission {
     pub name: String,
     pub model: String,
     pub distractors: Option<String>,
-    pub scores: Option<serde_json::Value>,
+    pub scores: Option<Stored<Scores>>,
     pub finished_at: Option<OffsetDateTime>,
 }
 
@@ -63,7 +64,7 @@ pub struct PublishedSubmission {
 pub async fn published(pool: &PgPool, set: &str) -> Result<Vec<PublishedSubmission>, DbError> {
     let rows = sqlx::query_as!(
         PublishedSubmission,
-        r#"SELECT s.id, v.name AS vendor, s.name, s.model, s.distractors, s.scores, s.finished_at
+        r#"SELECT s.id, v.name AS vendor, s.name, s.model, s.distractors, s.scores AS "scores: Stored<Scores>", s.finished_at
            FROM submissions s JOIN vendors v ON v.id = s.vendor_id
            WHERE s.set_id = $1 AND s.status = 'completed' AND s.published
            ORDER BY s.finished_at, s.id"#,

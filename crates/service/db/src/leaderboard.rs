@@ -1,10 +1,9 @@
 //! The leaderboard table, written once per finished submission by
 //! [`crate::submissions::finish`] and read here.
 
-use crate::{AgentKind, DbError};
+use crate::{AgentKind, DbError, Stored};
 use mcpbench_scoring::{Metrics, ProcessMetrics, Spend};
 use sqlx::PgPool;
-use sqlx::types::Json;
 use std::collections::BTreeMap;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -33,12 +32,12 @@ pub struct Entry {
     pub hallucinated_tool_rate: Option<f64>,
     pub recovery_rate: Option<f64>,
     /// The metrics of each server's and each category's runs.
-    pub by_server: Json<Breakdown>,
-    pub by_category: Json<Breakdown>,
+    pub by_server: Stored<Breakdown>,
+    pub by_category: Stored<Breakdown>,
     /// The overall process metrics (a row from before they existed has their defaults).
-    pub process: Json<ProcessMetrics>,
+    pub process: Stored<ProcessMetrics>,
     /// Cost per task and median run time (likewise).
-    pub spend: Json<Spend>,
+    pub spend: Stored<Spend>,
     pub finished_at: OffsetDateTime,
     /// The anomaly flags on this submission (kinds), shown as badges.
     pub flags: Vec<String>,
@@ -80,9 +79,9 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
         r#"SELECT l.submission_id, l.set_id, l.vendor, l.model, l.name, l.is_reference, l.tasks,
                 l.passed, l.success_rate, l.ci_low, l.ci_high, l.ci_clustered_low,
                 l.ci_clustered_high, l.efficiency, l.hallucinated_tool_rate, l.recovery_rate,
-                l.by_server AS "by_server: Json<Breakdown>",
-                l.by_category AS "by_category: Json<Breakdown>",
-                l.process AS "process: Json<ProcessMetrics>", l.spend AS "spend: Json<Spend>",
+                l.by_server AS "by_server: Stored<Breakdown>",
+                l.by_category AS "by_category: Stored<Breakdown>",
+                l.process AS "process: Stored<ProcessMetrics>", l.spend AS "spend: Stored<Spend>",
                 l.finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",

@@ -19,6 +19,7 @@ pub mod queue;
 pub mod runs;
 pub mod sets;
 mod states;
+mod stored;
 pub mod submissions;
 pub mod vendors;
 pub mod workers;
@@ -26,6 +27,7 @@ pub mod workers;
 pub use error::DbError;
 pub use sqlx::PgPool;
 pub use states::{AgentKind, JobState, RunReason, SetState, SubmissionStatus};
+pub use stored::Stored;
 
 /// The `LISTEN` channel told when a submission reaches the leaderboard, so cached boards
 /// are dropped at once rather than when they expire.

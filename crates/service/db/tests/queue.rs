@@ -327,8 +327,8 @@ async fn a_submission_finishes_and_ranks_exactly_once() {
     assert_eq!(board.len(), 1);
     assert_eq!((board[0].tasks, board[0].passed), (3, 3));
     assert_eq!(
-        board[0].by_server.0,
-        scores(3, 3).by_server,
+        board[0].by_server.get(),
+        Some(&scores(3, 3).by_server),
         "read back into its type"
     );
     assert!(submissions::unfinished(&pool, 10).await.unwrap().is_empty());
@@ -357,8 +357,24 @@ async fn a_submission_finishes_and_ranks_exactly_once() {
     let board = mcpbench_db::leaderboard::entries(&pool, "dev")
         .await
         .unwrap();
-    assert_eq!(board[0].process.0, Default::default());
-    assert_eq!(board[0].spend.0.cost_per_task, None);
+    assert_eq!(board[0].process.get(), Some(&Default::default()));
+    assert_eq!(board[0].spend.get().unwrap().cost_per_task, None);
+
+    // A damaged document reads as unknown, and the rest of its row and its board still read.
+    sqlx::query("UPDATE leaderboard SET by_server = '[1]'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE submissions SET scores = '{\"passed\": \"all\"}'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let board = mcpbench_db::leaderboard::entries(&pool, "dev")
+        .await
+        .unwrap();
+    assert_eq!((board[0].by_server.get(), board[0].passed), (None, 1));
+    let s = submissions::find(&pool, id).await.unwrap().unwrap();
+    assert_eq!(s.scores(), None);
 }
 
 #[tokio::test]

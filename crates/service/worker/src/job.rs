@@ -340,16 +340,17 @@ impl Worker {
         match finish(&self.pool, id).await {
             Ok(Finished::Completed) => match submissions::find(&self.pool, id).await {
                 Ok(Some(s)) => {
-                    let scores = s.scores.unwrap_or_default();
+                    // A completed submission has its scores.
+                    let o = s.scores().map(|scores| &scores.overall);
                     tracing::info!(
                         parent: None,
                         submission = %id,
                         name = %s.name,
                         model = %s.model,
                         set = %s.set_id,
-                        passed = %scores["passed"],
-                        runs = %scores["tasks"],
-                        success_rate = %scores["success_rate"],
+                        passed = o.map_or(0, |o| o.passed),
+                        runs = o.map_or(0, |o| o.tasks),
+                        success_rate = o.and_then(|o| o.success_rate).unwrap_or(0.0),
                         "submission finished"
                     );
                 }

@@ -157,11 +157,8 @@ async fn rescore_one(
         }
     }
     let scores = final_scores(&runs::for_scoring(pool, id).await?);
-    let before = submissions::find(pool, id)
-        .await?
-        .and_then(|s| s.scores)
-        .and_then(|v| serde_json::from_value::<mcpbench_scoring::Scores>(v).ok());
-    done.scores_same = before.as_ref() == Some(&scores);
+    let before = submissions::find(pool, id).await?.and_then(|s| s.scores);
+    done.scores_same = before.and_then(|b| b.0).is_some_and(|b| b == scores);
     if !done.scores_same {
         submissions::rescore(pool, id, &scores).await?;
     }

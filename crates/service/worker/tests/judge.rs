@@ -95,6 +95,8 @@ async fn recorded_runs_are_judged_apart_from_their_scores() {
         .unwrap()
         .unwrap()
         .scores
+        .and_then(|stored| stored.0)
+        .map(|scores| serde_json::to_value(scores).unwrap())
         .unwrap();
     assert_eq!(scores["success_rate"], 1.0);
     assert!(!scores.to_string().contains("judge"), "{scores}");

@@ -41,6 +41,8 @@ async fn rescoring_from_the_traces_gives_the_same_numbers() {
         .unwrap()
         .unwrap()
         .scores
+        .and_then(|stored| stored.0)
+        .map(|scores| serde_json::to_value(scores).unwrap())
         .unwrap();
     assert!(scores["coverage"].is_number(), "{scores}");
     assert!(scores["tool_name_validity"].is_number(), "{scores}");
@@ -94,6 +96,8 @@ async fn rescoring_from_the_traces_gives_the_same_numbers() {
         .unwrap()
         .unwrap()
         .scores
+        .and_then(|stored| stored.0)
+        .map(|scores| serde_json::to_value(scores).unwrap())
         .unwrap();
     assert_eq!(
         after, scores,
@@ -150,6 +154,8 @@ async fn a_submission_at_a_distractor_level_rescores_on_its_variants() {
         .unwrap()
         .unwrap()
         .scores
+        .and_then(|stored| stored.0)
+        .map(|scores| serde_json::to_value(scores).unwrap())
         .unwrap();
     assert!(
         scores["distractor_call_share"].as_f64().unwrap() > 0.3,

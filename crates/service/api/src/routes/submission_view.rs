@@ -4,9 +4,8 @@
 use crate::about::About;
 use crate::model_track::ModelShown;
 use mcpbench_db::{AgentKind, DbError, PgPool, SubmissionStatus, judgements, runs, submissions};
-use mcpbench_scoring::{JudgeSummary, RunReason, judge_summary};
+use mcpbench_scoring::{JudgeSummary, RunReason, Scores, judge_summary};
 use serde::Serialize;
-use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -76,8 +75,7 @@ pub struct SubmissionView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeSummary>,
     /// The scores once completed: overall and by server, category and difficulty.
-    #[schema(value_type = Option<Object>)]
-    pub scores: Option<Value>,
+    pub scores: Option<Scores>,
     pub published: bool,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -112,7 +110,7 @@ impl From<submissions::Submission> for SubmissionView {
             failures: None,
             diagnoses: None,
             judge: None,
-            scores: s.scores,
+            scores: s.scores.and_then(|stored| stored.0),
             published: s.published,
             created_at: s.created_at,
             finished_at: s.finished_at,

@@ -2,8 +2,8 @@
 //! entries no other entry beats on both (docs/metrics.md, "Cost and time").
 
 use super::charts::{INK, MARK, TRACK, px};
+use crate::board::BoardEntry;
 use maud::{Markup, html};
-use serde_json::Value;
 
 /// The frontier's colour (Okabe-Ito vermilion, 3:1 against white and against [`INK`]).
 const FRONTIER: &str = "#d55e00";
@@ -33,17 +33,17 @@ pub(crate) fn frontier(points: &[Point]) -> Vec<usize> {
 }
 
 /// The board's entries split into points of known cost and the names of those of unknown cost.
-pub(crate) fn points(entries: &[&Value]) -> (Vec<Point>, Vec<String>) {
+pub(crate) fn points(entries: &[&BoardEntry]) -> (Vec<Point>, Vec<String>) {
     let mut known = Vec::new();
     let mut unknown = Vec::new();
     for e in entries {
-        let name = e["name"].as_str().unwrap_or_default().to_string();
-        match e["cost_per_task"].as_f64() {
+        let name = e.name.clone();
+        match e.spend.cost_per_task {
             Some(cost) => known.push(Point {
                 name,
-                success: e["success_rate"].as_f64().unwrap_or(0.0),
+                success: e.success_rate,
                 cost,
-                partial: e["cost_runs"].as_i64() < e["tasks"].as_i64(),
+                partial: i64::try_from(e.spend.cost_runs).unwrap_or(i64::MAX) < e.tasks,
             }),
             None => unknown.push(name),
         }
@@ -67,7 +67,7 @@ pub(crate) fn dollars(v: f64) -> String {
 }
 
 /// The plot, or nothing when no entry's cost is known.
-pub(crate) fn plot(entries: &[&Value]) -> Markup {
+pub(crate) fn plot(entries: &[&BoardEntry]) -> Markup {
     const W: f64 = 520.0;
     const H: f64 = 240.0;
     const LEFT: f64 = 40.0;
@@ -149,7 +149,6 @@ pub(crate) fn plot(entries: &[&Value]) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn p(name: &str, success: f64, cost: f64) -> Point {
         Point {
@@ -183,15 +182,20 @@ mod tests {
 
     #[test]
     fn unknown_cost_is_named_and_not_plotted_as_zero() {
+        let entry = |name: &str, rate: f64, cost: Option<f64>, cost_runs: usize| {
+            let mut e = crate::board::line(rate, [0.0, 1.0], None);
+            e.name = name.into();
+            e.tasks = 10;
+            e.spend.cost_per_task = cost;
+            e.spend.cost_runs = cost_runs;
+            e
+        };
         let entries = [
-            json!({"name": "priced", "success_rate": 0.5, "cost_per_task": 0.012,
-                   "cost_runs": 10, "tasks": 10}),
-            json!({"name": "some runs", "success_rate": 0.7, "cost_per_task": 0.03,
-                   "cost_runs": 4, "tasks": 10}),
-            json!({"name": "silent", "success_rate": 0.9, "cost_per_task": null,
-                   "cost_runs": 0, "tasks": 10}),
+            entry("priced", 0.5, Some(0.012), 10),
+            entry("some runs", 0.7, Some(0.03), 4),
+            entry("silent", 0.9, None, 0),
         ];
-        let refs: Vec<&Value> = entries.iter().collect();
+        let refs: Vec<&BoardEntry> = entries.iter().collect();
         let (known, unknown) = points(&refs);
         assert_eq!(known.len(), 2);
         assert!(!known[0].partial && known[1].partial);

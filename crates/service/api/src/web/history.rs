@@ -5,7 +5,6 @@ use super::charts::{self, Series};
 use crate::AppState;
 use crate::error::ApiError;
 use maud::{Markup, html};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// The most months the history shows, and the most agents its table and chart list.
@@ -37,26 +36,15 @@ pub(crate) async fn history(
     for (i, month) in months.iter().enumerate() {
         let board =
             super::leaderboard::ranked(state, month, server, category, &Default::default()).await?;
-        for e in board["entries"].as_array().into_iter().flatten() {
-            if e["reference"] == Value::Bool(true) {
-                continue;
-            }
-            let key = (
-                e["vendor"].as_str().unwrap_or_default().to_string(),
-                e["model"].as_str().unwrap_or_default().to_string(),
-            );
+        for e in board.entries.iter().filter(|e| !e.reference) {
+            let key = (e.vendor.clone(), e.model.clone());
             let row = cells.entry(key.clone()).or_insert_with(|| {
                 agents.push(key.clone());
                 vec![None; months.len()]
             });
             // Entries come best first: the first of a model in a month is its best.
             if row[i].is_none() {
-                let f = |v: &Value| v.as_f64().unwrap_or(0.0);
-                row[i] = Some((
-                    f(&e["success_rate"]),
-                    f(&e["success_ci95"][0]),
-                    f(&e["success_ci95"][1]),
-                ));
+                row[i] = Some((e.success_rate, e.success_ci95[0], e.success_ci95[1]));
             }
         }
     }

@@ -7,7 +7,7 @@ use super::history::history;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
 use crate::about::{Scaffold, Track, Weights, is_label};
-use crate::board::{self, Filter, Query as BoardQuery};
+use crate::board::{self, Board, BoardEntry, Filter, Hosting, Query as BoardQuery};
 use crate::error::ApiError;
 use crate::kept::{Kept, Shelf};
 use crate::params::{one_of, set_name};
@@ -17,8 +17,8 @@ use maud::{Markup, PreEscaped, html};
 use mcpbench_db::SetState;
 use mcpbench_tasks::{Category, SERVERS};
 use serde::Deserialize;
-use serde_json::Value;
 use std::sync::Arc;
+use uuid::Uuid;
 
 /// Rows per page of a board: a page stays small however many submissions a set has.
 const PER_PAGE: usize = 50;
@@ -37,27 +37,46 @@ pub struct Params {
     page: Option<usize>,
 }
 
-/// The columns a board sorts by: (query value, label, JSON field, higher is better).
-const SORTS: [(&str, &str, &str, bool); 9] = [
-    ("success", "Success rate", "success_rate", true),
-    ("coverage", "Claims coverage", "coverage", true),
+/// A column a board sorts by: its query value, its label, its figure, and whether higher is
+/// better.
+type Sort = (
+    &'static str,
+    &'static str,
+    fn(&BoardEntry) -> Option<f64>,
+    bool,
+);
+
+/// The columns a board sorts by.
+const SORTS: [Sort; 9] = [
+    ("success", "Success rate", |e| Some(e.success_rate), true),
+    ("coverage", "Claims coverage", |e| e.process.coverage, true),
     (
         "resolved",
         "Resolved against a reference",
-        "resolved_rate",
+        |e| e.process.resolved_rate,
         true,
     ),
-    ("schema", "Schema compliance", "schema_compliance", true),
-    ("efficiency", "Tool-call efficiency", "efficiency", false),
+    (
+        "schema",
+        "Schema compliance",
+        |e| e.process.schema_compliance,
+        true,
+    ),
+    (
+        "efficiency",
+        "Tool-call efficiency",
+        |e| e.efficiency,
+        false,
+    ),
     (
         "hallucinated",
         "Hallucinated-tool rate",
-        "hallucinated_tool_rate",
+        |e| e.hallucinated_tool_rate,
         false,
     ),
-    ("recovery", "Recovery rate", "recovery_rate", true),
-    ("cost", "Cost per task", "cost_per_task", false),
-    ("time", "Median run time", "median_seconds", false),
+    ("recovery", "Recovery rate", |e| e.recovery_rate, true),
+    ("cost", "Cost per task", |e| e.spend.cost_per_task, false),
+    ("time", "Median run time", |e| e.spend.median_seconds, false),
 ];
 
 pub(crate) async fn page(
@@ -158,7 +177,7 @@ struct Filters<'a> {
     server: Option<&'a str>,
     category: Option<&'a str>,
     filter: &'a Filter,
-    sort: &'a (&'a str, &'a str, &'a str, bool),
+    sort: &'a Sort,
     page: usize,
 }
 
@@ -175,14 +194,11 @@ async fn content(
         .filter(|s| s.state != SetState::Draft)
         .collect();
     let board = ranked(state, f.set, f.server, f.category, f.filter).await?;
-    let mut entries: Vec<&Value> = board["entries"]
-        .as_array()
-        .map(|e| e.iter().collect())
-        .unwrap_or_default();
+    let mut entries: Vec<&BoardEntry> = board.entries.iter().collect();
     if sort.0 != "success" {
         // Missing values last, whichever way the column sorts.
         entries.sort_by(|a, b| {
-            let (x, y) = (a[sort.2].as_f64(), b[sort.2].as_f64());
+            let (x, y) = ((sort.2)(a), (sort.2)(b));
             match (x, y) {
                 (Some(x), Some(y)) if sort.3 => y.total_cmp(&x),
                 (Some(x), Some(y)) => x.total_cmp(&y),
@@ -259,10 +275,7 @@ async fn content(
     };
     // Kept by the board cache's rule: a filtered page showing only the reference agents (a
     // made-up organisation) is not.
-    let keep = board::worth_keeping(
-        f.filter,
-        entries.iter().map(|e| e["reference"] == Value::Bool(true)),
-    );
+    let keep = board::worth_keeping(f.filter, entries.iter().map(|e| e.reference));
     Ok((body, !keep))
 }
 
@@ -341,7 +354,7 @@ fn export_href(set: &str, f: &Filters<'_>, format: &str) -> String {
 }
 
 /// One page of the ranked entries; column headers that sort are links.
-fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
+fn table(entries: &[&BoardEntry], view: &View<'_>, page: usize) -> Markup {
     if entries.is_empty() {
         return html! { p { "No finished submission on this set yet." } };
     }
@@ -367,8 +380,8 @@ fn table(entries: &[&Value], view: &View<'_>, page: usize) -> Markup {
     // Every other entry links to a head-to-head with the first-ranked one.
     let leader = entries
         .iter()
-        .find(|e| e["rank"] == 1)
-        .and_then(|e| e["submission_id"].as_str());
+        .find(|e| e.rank == 1)
+        .map(|e| e.submission_id);
     html! {
         div.scroll {
             table {
@@ -413,7 +426,7 @@ pub(crate) async fn ranked(
     server: Option<&str>,
     category: Option<&str>,
     filter: &Filter,
-) -> Result<Value, ApiError> {
+) -> Result<Board, ApiError> {
     let query = BoardQuery {
         set: set.to_string(),
         server: server.map(String::from),
@@ -424,9 +437,8 @@ pub(crate) async fn ranked(
     serde_json::from_slice(&bytes).map_err(ApiError::internal)
 }
 
-fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
-    let about = &e["about"];
-    let text = |k: &str| about[k].as_str().map(String::from);
+fn row(e: &BoardEntry, leader: Option<Uuid>, view: &View<'_>) -> Markup {
+    let about = &e.about;
     let by_organisation = |o: &str| {
         let filter = Filter {
             organisation: Some(o.to_string()),
@@ -438,58 +450,48 @@ fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
         }
         .href(view.sort, 1)
     };
-    let id = e["submission_id"].as_str().unwrap_or_default();
-    let flags: Vec<&str> = e["flags"]
-        .as_array()
-        .map(|f| f.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let id = e.submission_id;
+    let [lo, hi] = e.rank_range;
     html! {
         tr {
-            td.num { (e["rank"])
-                @if let (Some(lo), Some(hi)) = (e["rank_range"][0].as_u64(), e["rank_range"][1].as_u64()) {
-                    @if lo != hi { br; span.ref title="The ranks the intervals allow" { (lo) "–" (hi) } }
-                } }
+            td.num { (e.rank)
+                @if lo != hi { br; span.ref title="The ranks the intervals allow" { (lo) "–" (hi) } } }
             td.agent {
-                a href=(format!("/web/submissions/{}", e["submission_id"].as_str().unwrap_or_default())) {
-                    strong { (e["name"].as_str().unwrap_or_default()) }
+                a href=(format!("/web/submissions/{id}")) {
+                    strong { (e.name) }
                 }
-                " " span.ref { (e["model"].as_str().unwrap_or_default())
-                    @if let Some(v) = text("model_version") { " " (v) }
-                    " · " (e["vendor"].as_str().unwrap_or_default())
-                    @if let Some(f) = text("framework") { " · " (f) }
-                    @if e["track"] == "standard" { " · " span title="The standard track: the vendor's model, driven by our own agent" { "standard track" } }
-                    @match e["hosting"].as_str() {
-                        Some("sandboxed") => { " · " span title="A Docker image run in our sandbox: it saw each task with no way out" { "sandboxed image" } },
-                        Some("sandboxed-model") => { " · " span title="A Docker image run in our sandbox whose one way out was the vendor's model: that model could receive every goal" { "sandboxed image, hosted model" } },
-                        Some(_) => { " · " span title="The vendor's own endpoint: it received every goal it ran" { "hosted endpoint" } },
-                        None => {},
+                " " span.ref { (e.model)
+                    @if let Some(v) = &about.model_version { " " (v) }
+                    " · " (e.vendor)
+                    @if let Some(f) = &about.framework { " · " (f) }
+                    @if e.track == Track::Standard { " · " span title="The standard track: the vendor's model, driven by our own agent" { "standard track" } }
+                    @match e.hosting {
+                        Hosting::Sandboxed => { " · " span title="A Docker image run in our sandbox: it saw each task with no way out" { "sandboxed image" } },
+                        Hosting::SandboxedModel => { " · " span title="A Docker image run in our sandbox whose one way out was the vendor's model: that model could receive every goal" { "sandboxed image, hosted model" } },
+                        Hosting::Hosted => { " · " span title="The vendor's own endpoint: it received every goal it ran" { "hosted endpoint" } },
                     } }
-                @if e["reference"] == Value::Bool(true) { " " span.ref { "(reference agent)" } }
-                @for f in &flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
+                @if e.reference { " " span.ref { "(reference agent)" } }
+                @for f in &e.flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
                 @if let Some(first) = leader.filter(|l| *l != id) {
                     " " a.ref href=(format!("/web/compare?a={first}&b={id}")) { "vs #1" }
                 }
             }
-            td { @match text("organisation") {
-                Some(o) => a href=(by_organisation(&o)) title=(format!("Only {o}'s models")) { (o) },
+            td { @match &about.organisation {
+                Some(o) => a href=(by_organisation(o)) title=(format!("Only {o}'s models")) { (o) },
                 None => span.ref title="Not stated" { "–" },
             } }
-            td { (text("weights").unwrap_or_else(|| "–".into())) }
-            td { (text("scaffold").unwrap_or_else(|| "–".into())) }
-            td { (interval_bar(
-                e["success_rate"].as_f64().unwrap_or(0.0),
-                e["success_ci95"][0].as_f64().unwrap_or(0.0),
-                e["success_ci95"][1].as_f64().unwrap_or(0.0),
-            )) }
-            td.num { (e["passed"]) "/" (e["tasks"]) }
-            td.num { (rate(e["coverage"].as_f64())) }
-            td.num { (rate(e["resolved_rate"].as_f64())) }
-            td.num { (rate(e["schema_compliance"].as_f64())) }
-            td.num { (rate(e["efficiency"].as_f64())) }
-            td.num { (rate(e["hallucinated_tool_rate"].as_f64())) }
-            td.num { (rate(e["recovery_rate"].as_f64())) }
+            td { (about.weights.map_or("–", Weights::as_str)) }
+            td { (about.scaffold.map_or("–", Scaffold::as_str)) }
+            td { (interval_bar(e.success_rate, e.success_ci95[0], e.success_ci95[1])) }
+            td.num { (e.passed) "/" (e.tasks) }
+            td.num { (rate(e.process.coverage)) }
+            td.num { (rate(e.process.resolved_rate)) }
+            td.num { (rate(e.process.schema_compliance)) }
+            td.num { (rate(e.efficiency)) }
+            td.num { (rate(e.hallucinated_tool_rate)) }
+            td.num { (rate(e.recovery_rate)) }
             td.num { (cost(e)) }
-            td.num { @match e["median_seconds"].as_f64() {
+            td.num { @match e.spend.median_seconds {
                 Some(s) => (format!("{s} s")),
                 None => span.ref title="Scored before run times were kept" { "unknown" },
             } }
@@ -498,13 +500,13 @@ fn row(e: &Value, leader: Option<&str>, view: &View<'_>) -> Markup {
 }
 
 /// Cost per task, with how many runs it rests on when not all; "unknown" when none said.
-fn cost(e: &Value) -> Markup {
+fn cost(e: &BoardEntry) -> Markup {
     let (runs, tasks) = (
-        e["cost_runs"].as_i64().unwrap_or(0),
-        e["tasks"].as_i64().unwrap_or(0),
+        i64::try_from(e.spend.cost_runs).unwrap_or(i64::MAX),
+        e.tasks,
     );
     html! {
-        @match e["cost_per_task"].as_f64() {
+        @match e.spend.cost_per_task {
             Some(c) => {
                 (dollars(c))
                 @if runs < tasks { br; span.ref title="The mean of the runs whose agent reported a cost" { "from " (runs) " of " (tasks) " runs" } }
@@ -517,19 +519,24 @@ fn cost(e: &Value) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
-    fn entries(n: usize) -> Vec<Value> {
+    fn entries(n: usize) -> Vec<BoardEntry> {
         (0..n)
             .map(|i| {
                 let r = 1.0 - i as f64 / n as f64;
-                json!({"rank": i + 1, "submission_id": "00000000-0000-0000-0000-000000000000",
-                       "vendor": "a-vendor-with-a-long-name", "model": "a-model-with-a-long-name",
-                       "name": format!("submission \"{i}\" <of many>"), "reference": false,
-                       "tasks": 200, "passed": 100, "success_rate": r,
-                       "success_ci95": [r * 0.9, r.min(0.95) + 0.05], "efficiency": 0.5,
-                       "hallucinated_tool_rate": 0.01, "recovery_rate": 0.5,
-                       "flags": ["score_jump", "kept_fresh_gap"]})
+                BoardEntry {
+                    rank: i + 1,
+                    vendor: "a-vendor-with-a-long-name".into(),
+                    model: "a-model-with-a-long-name".into(),
+                    name: format!("submission \"{i}\" <of many>"),
+                    tasks: 200,
+                    passed: 100,
+                    efficiency: Some(0.5),
+                    hallucinated_tool_rate: Some(0.01),
+                    recovery_rate: Some(0.5),
+                    flags: vec!["score_jump".into(), "kept_fresh_gap".into()],
+                    ..crate::board::line(r, [r * 0.9, r.min(0.95) + 0.05], None)
+                }
             })
             .collect()
     }
@@ -537,7 +544,7 @@ mod tests {
     #[test]
     fn a_board_of_two_thousand_pages_in_small_pieces() {
         let all = entries(2000);
-        let refs: Vec<&Value> = all.iter().collect();
+        let refs: Vec<&BoardEntry> = all.iter().collect();
         let view = View {
             set: "2026-11",
             server: Some("github"),

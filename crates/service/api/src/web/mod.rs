@@ -11,6 +11,7 @@ mod frontier;
 mod history;
 mod leaderboard;
 mod runs;
+mod scores;
 mod session;
 mod sets;
 mod submissions;

@@ -6,7 +6,7 @@
 //! leaderboard): its scores, and its runs only once their traces are public.
 
 use super::PagePath as Path;
-use super::charts::{self, Group};
+use super::scores::{curve_section, score_section};
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate, run_duration, when};
 use crate::AppState;
 use crate::access::withheld_tasks;
@@ -20,7 +20,6 @@ use mcpbench_core::disclosure::{run_public, run_trace_readable, set_open, task_n
 use mcpbench_db::{RunReason, SubmissionStatus, judgements, runs, sets, submissions};
 use mcpbench_scoring::{JudgeSummary, judge_summary};
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::HashSet;
 use uuid::Uuid;
 
@@ -71,7 +70,7 @@ pub(crate) async fn list(
                     td { (s.set_id) }
                     td { (s.status) }
                     td.num { (s.tasks_done) "/" (s.tasks_total) }
-                    td.num { (rate(s.scores.as_ref().and_then(|v| v["success_rate"].as_f64()))) }
+                    td.num { (rate(s.scores().and_then(|v| v.overall.success_rate))) }
                     td { (when(s.created_at)) }
                 } } }
             } }
@@ -153,7 +152,7 @@ pub(crate) async fn page(
     } else {
         (Vec::new(), Vec::new(), HashSet::new(), Vec::new())
     };
-    let mut levels = match (&s.distractors, &s.scores) {
+    let mut levels = match (&s.distractors, s.scores()) {
         (Some(_), Some(_)) => {
             submissions::distractor_levels(state.pool(), s.vendor_id, &s.set_id, &s.model).await?
         }
@@ -198,7 +197,7 @@ pub(crate) async fn page(
         }
         (progress(&s, running, reloads))
         @if let Some(e) = &s.error { p.alert role="alert" { strong { "Why it failed: " } (e) } }
-        @if let Some(scores) = &s.scores { (score_section(scores)) }
+        @if let Some(scores) = s.scores() { (score_section(scores)) }
         @if levels.len() >= 2 { (curve_section(&s.model, &levels)) }
         @if show_runs {
             (failure_section(&failures, &withheld))
@@ -238,139 +237,6 @@ fn progress(s: &submissions::Submission, running: bool, reloads: bool) -> Markup
             } @else if running {
                 " " a href=(here) { "Reload" }
             }
-        }
-    }
-}
-
-/// Overall metrics and the breakdowns as charts.
-fn score_section(scores: &Value) -> Markup {
-    // The overall metrics are the object's own fields (flattened), beside the breakdowns.
-    let o = scores;
-    let groups = |key: &str| -> Vec<Group> {
-        scores[key]
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(name, g)| Group {
-                        name: name.clone(),
-                        rate: g["success_rate"].as_f64(),
-                        ci: [
-                            g["success_ci95"][0].as_f64().unwrap_or(0.0),
-                            g["success_ci95"][1].as_f64().unwrap_or(0.0),
-                        ],
-                        passed: g["passed"].as_i64().unwrap_or(0),
-                        runs: g["tasks"].as_i64().unwrap_or(0),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    html! {
-        section aria-labelledby="scores" {
-            h2 #scores { "Scores" }
-            dl.facts {
-                dt { "Success rate" } dd {
-                    @match o["success_rate"].as_f64() {
-                        Some(r) => {
-                            (charts::interval_bar(r,
-                                o["success_ci95"][0].as_f64().unwrap_or(0.0),
-                                o["success_ci95"][1].as_f64().unwrap_or(0.0)))
-                        }
-                        None => { "–" }
-                    }
-                    " " span.ref { (o["passed"]) " of " (o["tasks"]) " runs passed" }
-                }
-                dt { "With related runs" } dd {
-                    @match (o["success_ci95_clustered"][0].as_f64(), o["success_ci95_clustered"][1].as_f64()) {
-                        (Some(lo), Some(hi)) => { (rate(Some(lo))) " to " (rate(Some(hi)))
-                            span.ref { " (95% interval with runs of one template counted as related; "
-                                (o["clusters"]) " templates, design effect " (rate(o["design_effect"].as_f64())) ")" } }
-                        _ => { "–" span.ref { " (fewer than two templates)" } }
-                    }
-                }
-                @if let Some(k) = o["repeated"]["k_max"].as_u64() {
-                    dt { "Repeated trials" } dd {
-                        @for i in 0..k as usize {
-                            "pass^" (i + 1) " " (rate(o["repeated"]["pass_hat_k"][i].as_f64()))
-                            ", pass@" (i + 1) " " (rate(o["repeated"]["pass_at_k"][i].as_f64()))
-                            @if i + 1 < k as usize { "; " }
-                        }
-                    }
-                }
-                dt { "Tool-call efficiency" } dd { (rate(o["efficiency"].as_f64())) span.ref { " (calls per step budget on passed tasks; lower is better)" } }
-                dt { "Hallucinated-tool rate" } dd { (rate(o["hallucinated_tool_rate"].as_f64())) }
-                dt { "Recovery rate" } dd { (rate(o["recovery_rate"].as_f64())) span.ref { " (tasks passed after an error was seen)" } }
-                dt { "Cost per task" } dd { @match o["cost_per_task"].as_f64() {
-                    Some(c) => { (super::frontier::dollars(c)) span.ref { " (the mean of the " (o["cost_runs"]) " of " (o["tasks"]) " runs whose agent reported a cost)" } },
-                    None => { "unknown" span.ref { " (no run's agent reported a cost)" } },
-                } }
-                dt { "Tokens per task" } dd { @match o["tokens_per_task"].as_f64() {
-                    Some(t) => { (t) span.ref { " (input and output, over the " (o["token_runs"]) " runs that reported both)" } },
-                    None => { "unknown" },
-                } }
-                dt { "Median run time" } dd { @match o["median_seconds"].as_f64() {
-                    Some(s) => { (s) " s" },
-                    None => { "unknown" },
-                } }
-                dt { "Claims coverage" } dd { (rate(o["coverage"].as_f64()))
-                    span.ref { " (share of each task's claims that held; mostly done, at least 0.75: " (rate(o["mostly_done_rate"].as_f64())) ")" } }
-                dt { "Calls" } dd { "tool names " (rate(o["tool_name_validity"].as_f64()))
-                    ", schema " (rate(o["schema_compliance"].as_f64()))
-                    ", execution " (rate(o["execution_success"].as_f64())) }
-                dt { "Against the closest reference" } dd { "selection " (rate(o["selection_accuracy"].as_f64()))
-                    ", parameters " (rate(o["parameter_accuracy"].as_f64()))
-                    ", calls " (rate(o["call_ratio"].as_f64())) "×, resolved " (rate(o["resolved_rate"].as_f64())) }
-                dt { "Distractors" } dd { "accuracy " (o["distractor_accuracy"].as_f64().map_or("–".into(), |a| format!("{a:.1}")))
-                    " of 100, calls to distractor servers " (rate(o["distractor_call_share"].as_f64())) }
-            }
-            div.charts {
-                (charts::breakdown("Success rate by server", &groups("by_server")))
-                (charts::breakdown("Success rate by category", &groups("by_category")))
-                (charts::breakdown("Success rate by difficulty", &groups("by_difficulty")))
-                @if scores["by_shape"].is_object() {
-                    (charts::breakdown("Success rate by task shape (serial: a call needs an earlier answer)", &groups("by_shape")))
-                }
-            }
-        }
-    }
-}
-
-/// Success against the distractor level, from the model's newest submission at each level.
-fn curve_section(model: &str, levels: &[(String, Value)]) -> Markup {
-    let names: Vec<String> = levels.iter().map(|(l, _)| l.clone()).collect();
-    let at = |key: Option<&str>| -> Vec<Option<f64>> {
-        levels
-            .iter()
-            .map(|(_, s)| key.map_or(s, |k| &s["by_shape"][k])["success_rate"].as_f64())
-            .collect()
-    };
-    let series = [
-        charts::Series {
-            label: "all tasks".into(),
-            rates: at(None),
-        },
-        charts::Series {
-            label: "serial".into(),
-            rates: at(Some("serial")),
-        },
-        charts::Series {
-            label: "parallel".into(),
-            rates: at(Some("parallel")),
-        },
-    ];
-    html! {
-        section aria-labelledby="curve" {
-            h2 #curve { "Against distractors" }
-            p { "The newest completed submission of " (model) " on this set at each level of extra tools (near-duplicates of the needed tools first, then whole unrelated servers)." }
-            (charts::history("Success rate by distractor level", &names, &series))
-            div.scroll { table {
-                caption { "Success rate at each distractor level, for all tasks and by shape." }
-                thead { tr { th scope="col" { "Level" } th scope="col" { "All tasks" } th scope="col" { "Serial" } th scope="col" { "Parallel" } } }
-                tbody { @for (i, l) in names.iter().enumerate() { tr {
-                    td { (l) }
-                    @for s in &series { td.num { (rate(s.rates[i])) } }
-                } } }
-            } }
         }
     }
 }

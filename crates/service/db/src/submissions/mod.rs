@@ -5,7 +5,8 @@ mod finish;
 
 pub use finish::{Finished, finish, rescore};
 
-use crate::{AgentKind, DbError, SetState, SubmissionStatus, queue};
+use crate::{AgentKind, DbError, SetState, Stored, SubmissionStatus, queue};
+use mcpbench_scoring::Scores;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -98,7 +99,8 @@ pub struct Submission {
     pub tasks_total: i32,
     pub tasks_done: i32,
     pub error: Option<String>,
-    pub scores: Option<serde_json::Value>,
+    /// The scores once completed.
+    pub scores: Option<Stored<Scores>>,
     pub published: bool,
     pub created_at: OffsetDateTime,
     pub finished_at: Option<OffsetDateTime>,
@@ -120,6 +122,11 @@ pub struct Submission {
 }
 
 impl Submission {
+    /// Its scores, once completed (and when they read as scores).
+    pub fn scores(&self) -> Option<&Scores> {
+        self.scores.as_ref().and_then(Stored::get)
+    }
+
     /// What it says of its model and agent.
     pub fn about(&self) -> About {
         About {
@@ -332,7 +339,7 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
-                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
+                  s.tasks_done, s.error, s.scores AS "scores: Stored<Scores>", s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
                   s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
@@ -354,7 +361,7 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
-                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
+                  s.tasks_done, s.error, s.scores AS "scores: Stored<Scores>", s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
                   s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
@@ -379,7 +386,7 @@ pub async fn list(
         Submission,
         r#"SELECT s.id, s.vendor_id, v.name AS vendor, s.set_id, t.public AS set_public, s.name,
                   s.model, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.status AS "status: SubmissionStatus", s.trials, s.tasks_total,
-                  s.tasks_done, s.error, s.scores, s.published, s.created_at, s.finished_at,
+                  s.tasks_done, s.error, s.scores AS "scores: Stored<Scores>", s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
                   s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
@@ -513,9 +520,9 @@ pub async fn distractor_levels(
     vendor_id: i64,
     set_id: &str,
     model: &str,
-) -> Result<Vec<(String, serde_json::Value)>, DbError> {
+) -> Result<Vec<(String, Scores)>, DbError> {
     let rows = sqlx::query!(
-        r#"SELECT DISTINCT ON (distractors) distractors AS "level!", scores AS "scores!"
+        r#"SELECT DISTINCT ON (distractors) distractors AS "level!", scores AS "scores!: Stored<Scores>"
            FROM submissions
            WHERE vendor_id = $1 AND set_id = $2 AND model = $3 AND status = 'completed'
              AND distractors IS NOT NULL AND scores IS NOT NULL
@@ -526,7 +533,10 @@ pub async fn distractor_levels(
     )
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(|r| (r.level, r.scores)).collect())
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| Some((r.level, r.scores.0?)))
+        .collect())
 }
 
 #[cfg(test)]
