@@ -7,6 +7,7 @@
 use axum::Json;
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
+use mcpbench_core::CoreError;
 use mcpbench_db::DbError;
 use mcpbench_sets::SetError;
 use serde::Serialize;
@@ -188,6 +189,16 @@ impl From<DbError> for ApiError {
                 retry_after_secs,
             } => Self::quota(message, retry_after_secs),
             e @ (DbError::Migrate(_) | DbError::Sqlx(_)) => Self::internal(e),
+        }
+    }
+}
+
+impl From<CoreError> for ApiError {
+    fn from(e: CoreError) -> Self {
+        match e {
+            CoreError::NotFound(m) => Self::not_found(m),
+            CoreError::Conflict(m) => Self::conflict(m),
+            CoreError::Db(e) => e.into(),
         }
     }
 }

@@ -20,7 +20,6 @@ mod auth;
 mod board;
 mod body;
 mod clients;
-mod compare;
 mod csv;
 mod error;
 mod extract;

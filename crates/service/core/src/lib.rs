@@ -4,5 +4,13 @@
 //!
 //! * [`disclosure`]: what a reader may see of a run, its record, its trace and what quotes
 //!   its task, while the task is sealed and after.
+//! * [`compare`]: two completed submissions on one set, head to head, as a typed view that
+//!   shows only what the disclosure policy lets its reader see.
+//!
+//! Its answers fail with [`CoreError`], which each face turns into its own error.
 
+pub mod compare;
 pub mod disclosure;
+mod error;
+
+pub use error::CoreError;

@@ -3,11 +3,11 @@
 
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
-use crate::compare::{Comparison, Tally, compare};
 use crate::kept::{Kept, Shelf};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
+use mcpbench_core::compare::{Comparison, Side, Tally, compare};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use uuid::Uuid;
@@ -65,7 +65,7 @@ fn verdict(c: &Comparison) -> String {
 }
 
 fn body(c: &Comparison) -> Markup {
-    let side = |s: &crate::compare::Side| {
+    let side = |s: &Side| {
         html! {
             a href=(format!("/web/submissions/{}", s.id)) { strong { (s.name) } }
             " " span.ref { (s.model) " · " (s.vendor) " · success " (rate(s.success_rate)) }

@@ -4,18 +4,18 @@
 //! the traces it may read. A task counts as solved when more than half of its trials passed
 //! (as the paired test counts it).
 
-use crate::error::ApiError;
-use mcpbench_core::disclosure::{record_public, task_named, trace_readable};
+use crate::CoreError;
+use crate::disclosure::{record_public, task_named, trace_readable};
 use mcpbench_db::runs::{self, RunOutcome};
 use mcpbench_db::{PgPool, submissions};
 use mcpbench_scoring::{Outcome, Paired, RunCounts, paired, solved};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// One side of the comparison.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Side {
     pub id: Uuid,
     pub vendor: String,
@@ -25,7 +25,8 @@ pub struct Side {
 }
 
 /// Shared tasks of one group: solved by `a` only, by `b` only, by both, by neither.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Tally {
     pub a_only: u32,
     pub b_only: u32,
@@ -34,7 +35,8 @@ pub struct Tally {
 }
 
 /// A task the two submissions did not both solve or both fail.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Difference {
     pub task_id: String,
     pub server: String,
@@ -46,7 +48,8 @@ pub struct Difference {
     pub b_run: Option<Uuid>,
 }
 
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Comparison {
     pub set: String,
     pub a: Side,
@@ -103,16 +106,16 @@ pub async fn compare(
     a: Uuid,
     b: Uuid,
     caller: Option<i64>,
-) -> Result<Comparison, ApiError> {
+) -> Result<Comparison, CoreError> {
     let found = |id: Uuid| async move {
         submissions::find(pool, id)
             .await?
             .filter(|s| s.status == mcpbench_db::SubmissionStatus::Completed)
-            .ok_or_else(|| ApiError::not_found(format!("there is no completed submission {id}")))
+            .ok_or_else(|| CoreError::NotFound(format!("there is no completed submission {id}")))
     };
     let (sa, sb) = (found(a).await?, found(b).await?);
     if sa.set_id != sb.set_id {
-        return Err(ApiError::conflict(format!(
+        return Err(CoreError::Conflict(format!(
             "the submissions ran different sets ({} and {}); only submissions on one set compare",
             sa.set_id, sb.set_id
         )));
@@ -188,7 +191,7 @@ pub async fn compare(
     })
 }
 
-/// `disclosure::run_public` for a run outcome.
+/// [`crate::disclosure::run_public`] for a run outcome.
 fn run_public_outcome(r: &RunOutcome) -> bool {
     record_public(r.published, r.set_public, r.set_state)
 }

@@ -1,0 +1,16 @@
+//! [`CoreError`]: why a domain question has no answer, for the faces (the API's routes and
+//! pages) to tell in their own words.
+
+use mcpbench_db::DbError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    /// What was asked for does not exist, or the asker may not know it does.
+    #[error("{0}")]
+    NotFound(String),
+    /// It exists, but the question does not apply to it as it stands.
+    #[error("{0}")]
+    Conflict(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
