@@ -7,6 +7,7 @@
 use crate::board::{Board, BoardEntry};
 use axum::response::{IntoResponse, Response};
 use http::header;
+use mcpbench_core::results::Results;
 use time::format_description::well_known::Rfc3339;
 
 /// Rows under a header.
@@ -178,6 +179,43 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         e.finished_at.format(&Rfc3339).unwrap_or_default(),
         text(&e.flags.join(";")),
     ]
+}
+
+/// The matrix as CSV, one row per task and shown submission (the long form spreadsheets and
+/// data frames read directly).
+pub(crate) fn results(results: &Results) -> String {
+    let mut t = Table::new(&[
+        "task_id",
+        "server",
+        "category",
+        "submission_id",
+        "vendor",
+        "name",
+        "model",
+        "trials",
+        "passed",
+        "coverage",
+        "calls",
+    ]);
+    for row in &results.tasks {
+        for (col, cell) in results.submissions.iter().zip(&row.cells) {
+            let Some(cell) = cell else { continue };
+            t.row([
+                text(&row.task_id),
+                text(&row.server),
+                text(&row.category),
+                col.submission_id.to_string(),
+                text(&col.vendor),
+                text(&col.name),
+                text(&col.model),
+                cell.trials.to_string(),
+                cell.passed.to_string(),
+                num(cell.coverage),
+                num(Some(cell.calls)),
+            ]);
+        }
+    }
+    t.finish()
 }
 
 #[cfg(test)]

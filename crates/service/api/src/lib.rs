@@ -30,7 +30,6 @@ mod limits;
 mod model_track;
 mod openapi;
 mod params;
-mod results;
 mod routes;
 mod server;
 mod stall;

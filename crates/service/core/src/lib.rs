@@ -6,11 +6,14 @@
 //!   its task, while the task is sealed and after.
 //! * [`compare`]: two completed submissions on one set, head to head, as a typed view that
 //!   shows only what the disclosure policy lets its reader see.
+//! * [`results`]: a set's result matrix (every task in clear by every submission the reader
+//!   may see), likewise.
 //!
 //! Its answers fail with [`CoreError`], which each face turns into its own error.
 
 pub mod compare;
 pub mod disclosure;
 mod error;
+pub mod results;
 
 pub use error::CoreError;

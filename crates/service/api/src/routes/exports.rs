@@ -9,12 +9,12 @@ use crate::csv;
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::limits::ClientAddr;
-use crate::results::{self, Results};
 use crate::routes::public::Format;
 use crate::routes::sets::find;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
+use mcpbench_core::results::{self, Results};
 use mcpbench_db::SetState;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -48,7 +48,7 @@ pub async fn results(
         Format::Json => AppJson(matrix).into_response(),
         Format::Csv => csv::attachment(
             &format!("mcpbench-{}-results.csv", set.id),
-            results::csv(&matrix),
+            csv::results(&matrix),
         ),
     })
 }

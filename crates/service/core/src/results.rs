@@ -3,20 +3,19 @@
 //! are the set's ranked ones whose runs the caller may see (published on a public or retired
 //! set, or the caller's own), so per-task outcomes of a live private set never reach anyone.
 
-use crate::csv::{Table, num, text};
-use crate::error::ApiError;
-use mcpbench_core::disclosure::{record_public, set_open};
+use crate::CoreError;
+use crate::disclosure::{record_public, set_open};
 use mcpbench_db::exports::{self, ResultRun};
 use mcpbench_db::sets::SetInfo;
 use mcpbench_db::{PgPool, leaderboard};
 use mcpbench_scoring::RunAnalysis;
 use serde::Serialize;
 use std::collections::HashMap;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// A column of the matrix: one submission, in board order.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Column {
     pub submission_id: Uuid,
     pub vendor: String,
@@ -27,7 +26,8 @@ pub struct Column {
 }
 
 /// One submission on one task.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cell {
     pub trials: u32,
     pub passed: u32,
@@ -39,7 +39,8 @@ pub struct Cell {
 }
 
 /// One task: a cell per column (`null` where that submission has no run of it).
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Row {
     pub task_id: String,
     pub server: String,
@@ -47,7 +48,8 @@ pub struct Row {
     pub cells: Vec<Option<Cell>>,
 }
 
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Results {
     pub set: String,
     pub submissions: Vec<Column>,
@@ -61,9 +63,9 @@ pub async fn results(
     pool: &PgPool,
     set: &SetInfo,
     caller: Option<i64>,
-) -> Result<Results, ApiError> {
+) -> Result<Results, CoreError> {
     if !set_open(set.public, set.state) {
-        return Err(ApiError::conflict(format!(
+        return Err(CoreError::Conflict(format!(
             "set {:?} is {} and private: its per-task results stay sealed until it retires",
             set.id, set.state
         )));
@@ -148,43 +150,6 @@ fn run_coverage(r: &ResultRun) -> Option<f64> {
         ..Default::default()
     }
     .coverage()
-}
-
-/// The matrix as CSV, one row per task and shown submission (the long form spreadsheets and
-/// data frames read directly).
-pub fn csv(results: &Results) -> String {
-    let mut t = Table::new(&[
-        "task_id",
-        "server",
-        "category",
-        "submission_id",
-        "vendor",
-        "name",
-        "model",
-        "trials",
-        "passed",
-        "coverage",
-        "calls",
-    ]);
-    for row in &results.tasks {
-        for (col, cell) in results.submissions.iter().zip(&row.cells) {
-            let Some(cell) = cell else { continue };
-            t.row([
-                text(&row.task_id),
-                text(&row.server),
-                text(&row.category),
-                col.submission_id.to_string(),
-                text(&col.vendor),
-                text(&col.name),
-                text(&col.model),
-                cell.trials.to_string(),
-                cell.passed.to_string(),
-                num(cell.coverage),
-                num(Some(cell.calls)),
-            ]);
-        }
-    }
-    t.finish()
 }
 
 #[cfg(test)]
