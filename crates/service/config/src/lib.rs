@@ -15,8 +15,7 @@ mod listen;
 pub use limits::{OpenFiles, open_files_for, raise_open_files};
 pub use listen::{BACKLOG, LOOPBACK, bind};
 
-use clap::builder::RangedU64ValueParser;
-use clap::{Args, value_parser};
+use clap::Args;
 
 /// Where traces go.
 #[derive(Args, Clone, Debug)]
@@ -71,22 +70,22 @@ pub enum DockerMode {
 pub struct WorkerArgs {
     /// Jobs run at once.
     #[arg(long, env = "MCPBENCH_WORKER_CONCURRENCY", default_value_t = 4,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
+          value_parser = whole::<usize>("MCPBENCH_WORKER_CONCURRENCY", 1, Some(4096)))]
     pub concurrency: usize,
     /// Seconds a worker takes to fill its slots when it starts, or finds work after being
     /// idle: up to 16 jobs run at once, then more, evenly, until every slot may be full (0: all
     /// at once). It spares the agents already running a latency spike when a worker with many
     /// slots meets a backlog.
     #[arg(long, env = "MCPBENCH_WORKER_RAMP_SECS", default_value_t = 10,
-          value_parser = value_parser!(u64).range(0..=600))]
+          value_parser = whole::<u64>("MCPBENCH_WORKER_RAMP_SECS", 0, Some(600)))]
     pub ramp_secs: u64,
     /// Seconds a claim lasts without a heartbeat.
     #[arg(long, env = "MCPBENCH_LEASE_SECS", default_value_t = 30,
-          value_parser = value_parser!(u64).range(3..=3600))]
+          value_parser = whole::<u64>("MCPBENCH_LEASE_SECS", 3, Some(3600)))]
     pub lease_secs: u64,
     /// Seconds an agent has for one task.
     #[arg(long, env = "MCPBENCH_TIME_BUDGET_SECS", default_value_t = 120,
-          value_parser = value_parser!(u64).range(1..=3600))]
+          value_parser = whole::<u64>("MCPBENCH_TIME_BUDGET_SECS", 1, Some(3600)))]
     pub time_budget_secs: u64,
     /// Names this worker in job rows and logs; the host name and process id when absent.
     #[arg(long, env = "MCPBENCH_WORKER_ID")]
@@ -116,11 +115,11 @@ pub struct WorkerArgs {
     pub sandbox_deployment: Option<String>,
     /// Seconds an agent container has to listen on $PORT.
     #[arg(long, env = "MCPBENCH_AGENT_READINESS_SECS", default_value_t = 30,
-          value_parser = value_parser!(u64).range(1..=600))]
+          value_parser = whole::<u64>("MCPBENCH_AGENT_READINESS_SECS", 1, Some(600)))]
     pub agent_readiness_secs: u64,
     /// Memory of one agent container, MiB (swap is not allowed).
     #[arg(long, env = "MCPBENCH_AGENT_MEMORY_MIB", default_value_t = 512,
-          value_parser = value_parser!(u64).range(16..=65536))]
+          value_parser = whole::<u64>("MCPBENCH_AGENT_MEMORY_MIB", 16, Some(65536)))]
     pub agent_memory_mib: u64,
     /// CPUs of one agent container.
     #[arg(long, env = "MCPBENCH_AGENT_CPUS", default_value_t = 1.0, value_parser = cpus)]
@@ -128,7 +127,7 @@ pub struct WorkerArgs {
     /// The most jobs one vendor runs at once, across every worker (0: no cap). Workers are
     /// shared fairly between vendors; this also bounds what one vendor's slow agent can hold.
     #[arg(long, env = "MCPBENCH_VENDOR_MAX_RUNNING", default_value_t = 32,
-          value_parser = value_parser!(i64).range(0..))]
+          value_parser = whole::<i64>("MCPBENCH_VENDOR_MAX_RUNNING", 0, None))]
     pub vendor_max_running: i64,
     #[command(flatten)]
     pub judge: JudgeArgs,
@@ -150,7 +149,7 @@ pub struct JudgeArgs {
     pub judge_api_key: Option<String>,
     /// Orderings of the rubric asked for per run; their scores are averaged.
     #[arg(long, env = "MCPBENCH_JUDGE_SHUFFLES", default_value_t = 5,
-          value_parser = value_parser!(u32).range(1..=20))]
+          value_parser = whole::<u32>("MCPBENCH_JUDGE_SHUFFLES", 1, Some(20)))]
     pub judge_shuffles: u32,
     /// Also judge runs of live private sets (the judge model then reads private tasks).
     #[arg(long, env = "MCPBENCH_JUDGE_PRIVATE_SETS")]
@@ -168,11 +167,34 @@ impl JudgeArgs {
     }
 }
 
+/// A whole number from `min` to `max` (no bound above when `None`). The refusal names the
+/// variable as well: clap names only the flag, and a deployment sets the variable.
+fn whole<T>(
+    var: &'static str,
+    min: i64,
+    max: Option<i64>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<i64> + Clone + Send + Sync + 'static,
+{
+    move |text| {
+        let refusal = || match max {
+            Some(max) => format!("{var} must be a whole number from {min} to {max}"),
+            None => format!("{var} must be a whole number, {min} or more"),
+        };
+        let n: i64 = text.trim().parse().map_err(|_| refusal())?;
+        if n < min || max.is_some_and(|max| n > max) {
+            return Err(refusal());
+        }
+        T::try_from(n).map_err(|_| refusal())
+    }
+}
+
 /// `MCPBENCH_AGENT_CPUS`: 0.05 to 64.
 fn cpus(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(n) if (0.05..=64.0).contains(&n) => Ok(n),
-        _ => Err("a number of CPUs from 0.05 to 64".into()),
+        _ => Err("MCPBENCH_AGENT_CPUS must be a number of CPUs from 0.05 to 64".into()),
     }
 }
 
@@ -187,7 +209,11 @@ fn deployment_name(text: &str) -> Result<String, String> {
     if ok {
         Ok(text.to_string())
     } else {
-        Err("1 to 64 letters, digits, '.', '_' or '-', not starting with '.'".into())
+        Err(
+            "MCPBENCH_SANDBOX_DEPLOYMENT must be 1 to 64 letters, digits, '.', '_' or '-', not \
+             starting with '.'"
+                .into(),
+        )
     }
 }
 
@@ -196,7 +222,7 @@ fn http_url(text: &str) -> Result<String, String> {
     if text.starts_with("http://") || text.starts_with("https://") {
         Ok(text.to_string())
     } else {
-        Err("an http:// or https:// URL".into())
+        Err("MCPBENCH_GATEWAY_INTERNAL_URL must be an http:// or https:// URL".into())
     }
 }
 
@@ -229,7 +255,7 @@ pub struct ApiArgs {
     /// Submissions per vendor, private set and month (0 is unlimited); public sets are never
     /// limited.
     #[arg(long, env = "MCPBENCH_SUBMISSION_QUOTA", default_value_t = 10,
-          value_parser = value_parser!(i64).range(0..))]
+          value_parser = whole::<i64>("MCPBENCH_SUBMISSION_QUOTA", 0, None))]
     pub submission_quota: i64,
     /// The set shown when a request names none; by default the one `MCPBENCH_DEV_TASKS` loads,
     /// else `dev-v2`.
@@ -237,7 +263,7 @@ pub struct ApiArgs {
     pub dev_set: Option<String>,
     /// Attempts a job gets before it fails on our side.
     #[arg(long, env = "MCPBENCH_MAX_ATTEMPTS", default_value_t = 3,
-          value_parser = value_parser!(i32).range(1..=20))]
+          value_parser = whole::<i32>("MCPBENCH_MAX_ATTEMPTS", 1, Some(20)))]
     pub max_attempts: i32,
     /// The largest `docker save` archive accepted as a submission, in bytes (2 GiB).
     #[arg(long, env = "MCPBENCH_IMAGE_UPLOAD_MAX_BYTES", default_value_t = 2 << 30)]
@@ -250,11 +276,11 @@ pub struct ApiArgs {
     /// Connections open at once; past it new ones wait until one closes (one address holds
     /// at most 64).
     #[arg(long, env = "MCPBENCH_MAX_CONNECTIONS", default_value_t = 1024,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+          value_parser = whole::<usize>("MCPBENCH_MAX_CONNECTIONS", 1, Some(1_000_000)))]
     pub max_connections: usize,
     /// Submissions one vendor may have queued or running on one set at once (0: unlimited).
     #[arg(long, env = "MCPBENCH_MAX_OPEN_SUBMISSIONS", default_value_t = 4,
-          value_parser = value_parser!(i64).range(0..))]
+          value_parser = whole::<i64>("MCPBENCH_MAX_OPEN_SUBMISSIONS", 0, None))]
     pub max_open_submissions: i64,
     /// Behind a proxy of ours: count clients by the last address of `X-Forwarded-For` (which
     /// that proxy sets) rather than the connection's peer, for the rate limits and the 64
@@ -356,15 +382,51 @@ mod tests {
     fn a_setting_out_of_its_range_is_refused_at_start_naming_the_range() {
         let worker = |args: &[&str]| Worker::try_parse_from([&["worker"], args].concat());
         for (flag, bad, range) in [
-            ("--concurrency", "0", "1..=4096"),
-            ("--concurrency", "4097", "1..=4096"),
-            ("--ramp-secs", "601", "0..=600"),
-            ("--lease-secs", "2", "3..=3600"),
-            ("--time-budget-secs", "0", "1..=3600"),
-            ("--agent-readiness-secs", "601", "1..=600"),
-            ("--agent-memory-mib", "15", "16..=65536"),
-            ("--vendor-max-running", "-1", "0.."),
-            ("--judge-shuffles", "21", "1..=20"),
+            (
+                "--concurrency",
+                "0",
+                "MCPBENCH_WORKER_CONCURRENCY must be a whole number from 1 to 4096",
+            ),
+            (
+                "--concurrency",
+                "4097",
+                "MCPBENCH_WORKER_CONCURRENCY must be a whole number from 1 to 4096",
+            ),
+            (
+                "--ramp-secs",
+                "601",
+                "MCPBENCH_WORKER_RAMP_SECS must be a whole number from 0 to 600",
+            ),
+            (
+                "--lease-secs",
+                "2",
+                "MCPBENCH_LEASE_SECS must be a whole number from 3 to 3600",
+            ),
+            (
+                "--time-budget-secs",
+                "0",
+                "MCPBENCH_TIME_BUDGET_SECS must be a whole number from 1 to 3600",
+            ),
+            (
+                "--agent-readiness-secs",
+                "601",
+                "MCPBENCH_AGENT_READINESS_SECS must be a whole number from 1 to 600",
+            ),
+            (
+                "--agent-memory-mib",
+                "15",
+                "MCPBENCH_AGENT_MEMORY_MIB must be a whole number from 16 to 65536",
+            ),
+            (
+                "--vendor-max-running",
+                "-1",
+                "MCPBENCH_VENDOR_MAX_RUNNING must be a whole number, 0 or more",
+            ),
+            (
+                "--judge-shuffles",
+                "21",
+                "MCPBENCH_JUDGE_SHUFFLES must be a whole number from 1 to 20",
+            ),
         ] {
             let refused = worker(&[&format!("{flag}={bad}")])
                 .err()
@@ -376,11 +438,23 @@ mod tests {
             );
         }
         for (flag, bad, why) in [
-            ("--agent-cpus", "0.01", "0.05 to 64"),
-            ("--agent-cpus", "many", "0.05 to 64"),
-            ("--sandbox-deployment", ".hidden", "letters, digits"),
-            ("--sandbox-deployment", "a b", "letters, digits"),
-            ("--gateway-internal-url", "10.1.2.3:9090", "http://"),
+            ("--agent-cpus", "0.01", "MCPBENCH_AGENT_CPUS must be"),
+            ("--agent-cpus", "many", "MCPBENCH_AGENT_CPUS must be"),
+            (
+                "--sandbox-deployment",
+                ".hidden",
+                "MCPBENCH_SANDBOX_DEPLOYMENT must be",
+            ),
+            (
+                "--sandbox-deployment",
+                "a b",
+                "MCPBENCH_SANDBOX_DEPLOYMENT must be",
+            ),
+            (
+                "--gateway-internal-url",
+                "10.1.2.3:9090",
+                "MCPBENCH_GATEWAY_INTERNAL_URL must be",
+            ),
         ] {
             let refused = worker(&[flag, bad]).err().unwrap().to_string();
             assert!(refused.contains(why), "{flag} {bad}: {refused}");
@@ -402,10 +476,26 @@ mod tests {
 
         let api = |args: &[&str]| Api::try_parse_from([&["api"], args].concat());
         for (flag, bad, range) in [
-            ("--max-attempts", "0", "1..=20"),
-            ("--max-connections", "0", "1..=1000000"),
-            ("--max-open-submissions", "-1", "0.."),
-            ("--submission-quota", "-5", "0.."),
+            (
+                "--max-attempts",
+                "0",
+                "MCPBENCH_MAX_ATTEMPTS must be a whole number from 1 to 20",
+            ),
+            (
+                "--max-connections",
+                "0",
+                "MCPBENCH_MAX_CONNECTIONS must be a whole number from 1 to 1000000",
+            ),
+            (
+                "--max-open-submissions",
+                "-1",
+                "MCPBENCH_MAX_OPEN_SUBMISSIONS must be a whole number, 0 or more",
+            ),
+            (
+                "--submission-quota",
+                "-5",
+                "MCPBENCH_SUBMISSION_QUOTA must be a whole number, 0 or more",
+            ),
         ] {
             let refused = api(&[&format!("{flag}={bad}")]).err().unwrap().to_string();
             assert!(
