@@ -1,7 +1,7 @@
 //! What the anomaly detector reads (outcomes per submission and task, earlier months, the
 //! shape of a set) and the flags it stores.
 
-use crate::{DbError, LEADERBOARD_CHANNEL};
+use crate::{AnomalyKind, DbError, LEADERBOARD_CHANNEL};
 use sqlx::PgPool;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -43,7 +43,7 @@ pub struct History {
 pub struct Flag {
     pub id: i64,
     pub set_id: String,
-    pub kind: String,
+    pub kind: AnomalyKind,
     pub submission_id: Option<Uuid>,
     pub task_id: Option<String>,
     pub summary: String,
@@ -54,7 +54,7 @@ pub struct Flag {
 /// A flag to store.
 #[derive(Clone, Debug)]
 pub struct NewFlag {
-    pub kind: &'static str,
+    pub kind: AnomalyKind,
     pub submission_id: Option<Uuid>,
     pub task_id: Option<String>,
     pub summary: String,
@@ -124,7 +124,7 @@ pub async fn replace(pool: &PgPool, set: &str, flags: &[NewFlag]) -> Result<(), 
             "INSERT INTO anomaly_flags (set_id, kind, submission_id, task_id, summary, detail)
              VALUES ($1, $2, $3, $4, $5, $6)",
             set,
-            f.kind,
+            f.kind as AnomalyKind,
             f.submission_id,
             f.task_id,
             f.summary,
@@ -144,9 +144,10 @@ pub async fn replace(pool: &PgPool, set: &str, flags: &[NewFlag]) -> Result<(), 
 pub async fn list(pool: &PgPool, set: Option<&str>, limit: i64) -> Result<Vec<Flag>, DbError> {
     let rows = sqlx::query_as!(
         Flag,
-        "SELECT id, set_id, kind, submission_id, task_id, summary, detail, created_at
+        r#"SELECT id, set_id, kind AS "kind: AnomalyKind", submission_id, task_id, summary,
+                detail, created_at
          FROM anomaly_flags WHERE $1::text IS NULL OR set_id = $1
-         ORDER BY created_at DESC, id DESC LIMIT $2",
+         ORDER BY created_at DESC, id DESC LIMIT $2"#,
         set,
         limit
     )

@@ -26,7 +26,7 @@ pub mod workers;
 
 pub use error::DbError;
 pub use sqlx::PgPool;
-pub use states::{AgentKind, JobState, RunReason, SetState, SubmissionStatus};
+pub use states::{AgentKind, AnomalyKind, JobState, RunReason, SetState, SubmissionStatus};
 pub use stored::Stored;
 
 /// The `LISTEN` channel told when a submission reaches the leaderboard, so cached boards

@@ -2,7 +2,7 @@
 //! strings. Each maps to its column's text (`#[sqlx(type_name = "text")]`, lower case, as the
 //! columns' CHECK constraints list them) and serializes the same way.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Where a task set is in its life: `draft` -> `active` -> `retired`.
@@ -106,6 +106,51 @@ impl AgentKind {
 }
 
 impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an anomaly flag says of a set's results (the analysis is in docs/metrics.md): a
+/// reason to look closer, not a verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[sqlx(type_name = "text", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum AnomalyKind {
+    /// A model's success rate jumped against its own earlier months.
+    ScoreJump,
+    /// A submission did better on the tasks kept from earlier months than on fresh ones.
+    KeptFreshGap,
+    /// A submission did better on the tasks its vendor had been sent before.
+    ExposedGap,
+    /// One task's success rate rose sharply against the month it was kept from.
+    TaskSpike,
+}
+
+impl AnomalyKind {
+    pub const ALL: [AnomalyKind; 4] = [
+        AnomalyKind::ScoreJump,
+        AnomalyKind::KeptFreshGap,
+        AnomalyKind::ExposedGap,
+        AnomalyKind::TaskSpike,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnomalyKind::ScoreJump => "score_jump",
+            AnomalyKind::KeptFreshGap => "kept_fresh_gap",
+            AnomalyKind::ExposedGap => "exposed_gap",
+            AnomalyKind::TaskSpike => "task_spike",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+impl fmt::Display for AnomalyKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }

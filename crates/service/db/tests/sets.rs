@@ -5,7 +5,7 @@
 mod common;
 
 use common::{fresh, sealed, submit, task};
-use mcpbench_db::{PgPool, sets, submissions};
+use mcpbench_db::{AnomalyKind, PgPool, anomalies, sets, submissions};
 use std::time::Duration;
 
 #[tokio::test]
@@ -162,4 +162,36 @@ async fn what_changes_the_public_view_notifies_the_kept_pages() {
     };
     assert!(sets::release(&pool, "secret", 0, &revealed).await.unwrap());
     told("a release").await;
+}
+
+#[tokio::test]
+async fn a_flag_of_every_kind_the_analysis_raises_is_stored_and_reads_back() {
+    // `exposed_gap` was once missing from the table's CHECK: storing it failed the whole
+    // analysis, and the set kept none of its flags.
+    let (pool, vendor) = fresh(2).await;
+    let submission = submit(&pool, vendor, 3).await;
+    let flags: Vec<anomalies::NewFlag> = AnomalyKind::ALL
+        .into_iter()
+        .map(|kind| {
+            let spike = kind == AnomalyKind::TaskSpike;
+            anomalies::NewFlag {
+                kind,
+                submission_id: (!spike).then_some(submission),
+                task_id: spike.then(|| "t-000".to_string()),
+                summary: format!("a {kind}"),
+                detail: serde_json::json!({ "n": 1 }),
+            }
+        })
+        .collect();
+    anomalies::replace(&pool, "dev", &flags).await.unwrap();
+    let mut stored: Vec<AnomalyKind> = anomalies::list(&pool, Some("dev"), 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|f| f.kind)
+        .collect();
+    stored.sort_by_key(|k| k.as_str());
+    let mut every = AnomalyKind::ALL.to_vec();
+    every.sort_by_key(|k| k.as_str());
+    assert_eq!(stored, every);
 }

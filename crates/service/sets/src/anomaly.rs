@@ -23,8 +23,8 @@
 //!   (it names a task of a live set).
 
 use crate::{SetError, info};
-use mcpbench_db::PgPool;
 use mcpbench_db::anomalies::{self, History, NewFlag, Shape, TaskOutcome};
+use mcpbench_db::{AnomalyKind, PgPool};
 use mcpbench_scoring::{fisher_greater, mcnemar_exact, wilson};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -77,7 +77,7 @@ fn score_jumps(now: &[TaskOutcome], history: &[History]) -> Vec<NewFlag> {
                 before.passed as f64 / before.runs as f64,
             );
             flags.push(NewFlag {
-                kind: "score_jump",
+                kind: AnomalyKind::ScoreJump,
                 submission_id: Some(submission),
                 task_id: None,
                 summary: format!(
@@ -186,7 +186,7 @@ fn gaps<'a>(
 /// A gap's flag: `seen` and `unseen` name the two sides in its summary, `keys` its detail's
 /// four counts (seen solved, unseen solved, seen only, unseen only).
 fn gap_flag(
-    kind: &'static str,
+    kind: AnomalyKind,
     submission: Uuid,
     g: &Gap,
     (seen, unseen): (&str, &str),
@@ -217,7 +217,7 @@ fn kept_fresh_gaps(now: &[TaskOutcome], shapes: &[Shape]) -> Vec<NewFlag> {
         .into_iter()
         .map(|(submission, g)| {
             gap_flag(
-                "kept_fresh_gap",
+                AnomalyKind::KeptFreshGap,
                 submission,
                 &g,
                 ("kept tasks (run by agents in earlier months)", "fresh ones"),
@@ -241,7 +241,7 @@ fn exposed_gaps(
     .into_iter()
     .map(|(submission, g)| {
         gap_flag(
-            "exposed_gap",
+            AnomalyKind::ExposedGap,
             submission,
             &g,
             (
@@ -298,7 +298,7 @@ fn task_spikes(now: &[TaskOutcome], previous: &[TaskOutcome], shapes: &[Shape]) 
             let (rate, rate_before) = (*a as f64 / *n1 as f64, *c as f64 / *n2 as f64);
             let p = fisher_greater(*a, *n1, *c, *n2);
             (p < alpha && rate - rate_before >= SPIKE_MIN_RISE).then(|| NewFlag {
-                kind: "task_spike",
+                kind: AnomalyKind::TaskSpike,
                 submission_id: None,
                 task_id: Some((*id).clone()),
                 summary: format!(

@@ -1,6 +1,7 @@
 //! The anomaly signals on synthetic months: submissions built to trigger each signal do, and
 //! honest ones (the same ability on kept and fresh tasks, steady scores, steady tasks) do not.
 
+use mcpbench_db::AnomalyKind;
 use mcpbench_db::anomalies::{History, Shape, TaskOutcome};
 use mcpbench_sets::anomaly::detect;
 use std::collections::{HashMap, HashSet};
@@ -61,7 +62,7 @@ fn no_exposures() -> HashMap<Uuid, HashSet<String>> {
 fn kinds(flags: &[mcpbench_db::anomalies::NewFlag]) -> Vec<(&str, Option<Uuid>, Option<&str>)> {
     flags
         .iter()
-        .map(|f| (f.kind, f.submission_id, f.task_id.as_deref()))
+        .map(|f| (f.kind.as_str(), f.submission_id, f.task_id.as_deref()))
         .collect()
 }
 
@@ -118,7 +119,7 @@ fn a_score_jump_beyond_the_intervals_is_flagged_and_steady_scores_are_not() {
         .collect();
     let flags: Vec<_> = detect(&now, &shapes(), &history, &[], &no_exposures())
         .into_iter()
-        .filter(|f| f.kind == "score_jump")
+        .filter(|f| f.kind == AnomalyKind::ScoreJump)
         .collect();
     assert_eq!(
         kinds(&flags),
@@ -148,7 +149,7 @@ fn a_task_whose_solve_rate_spikes_is_flagged_and_steady_tasks_are_not() {
     let (before, now) = (month(1, 5), month(10, 6));
     let flags: Vec<_> = detect(&now, &shapes(), &[], &before, &no_exposures())
         .into_iter()
-        .filter(|f| f.kind == "task_spike")
+        .filter(|f| f.kind == AnomalyKind::TaskSpike)
         .collect();
     assert_eq!(kinds(&flags), [("task_spike", None, Some("k-7"))]);
     assert!(
@@ -162,7 +163,7 @@ fn a_task_whose_solve_rate_spikes_is_flagged_and_steady_tasks_are_not() {
     assert!(
         detect(&now, &shapes(), &[], &[], &no_exposures())
             .iter()
-            .all(|f| f.kind != "task_spike")
+            .all(|f| f.kind != AnomalyKind::TaskSpike)
     );
 }
 
@@ -187,7 +188,7 @@ fn a_vendor_that_does_better_on_the_tasks_it_was_sent_is_flagged() {
         .collect();
     let flags: Vec<_> = detect(&now, &shapes(), &[], &[], &seen)
         .into_iter()
-        .filter(|f| f.kind == "exposed_gap")
+        .filter(|f| f.kind == AnomalyKind::ExposedGap)
         .collect();
     assert_eq!(
         kinds(&flags),

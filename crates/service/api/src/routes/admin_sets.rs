@@ -175,8 +175,7 @@ pub async fn delete(
 pub struct AnomalyView {
     pub id: i64,
     pub set: String,
-    /// `score_jump`, `kept_fresh_gap` or `task_spike`.
-    pub kind: String,
+    pub kind: mcpbench_db::AnomalyKind,
     pub submission_id: Option<uuid::Uuid>,
     /// The task, for `task_spike` (admins only: it names a task of the set).
     pub task_id: Option<String>,
