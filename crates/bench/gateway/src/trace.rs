@@ -68,6 +68,17 @@ pub enum Outcome {
     ProtocolError,
 }
 
+impl Outcome {
+    /// The name the trace writes.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::ToolError => "tool_error",
+            Outcome::ProtocolError => "protocol_error",
+        }
+    }
+}
+
 /// One MCP request of the agent and the gateway's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
@@ -225,6 +236,13 @@ mod tests {
             request_bytes: 13,
             response_bytes: 0,
         })
+    }
+
+    #[test]
+    fn an_outcome_is_named_as_the_trace_writes_it() {
+        for o in [Outcome::Ok, Outcome::ToolError, Outcome::ProtocolError] {
+            assert_eq!(serde_json::to_value(&o).unwrap(), o.as_str());
+        }
     }
 
     #[test]

@@ -10,8 +10,8 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use mcpbench_core::disclosure::{run_trace_readable, task_named};
 use mcpbench_db::runs;
+use mcpbench_gateway::trace::Line;
 use serde::de::IgnoredAny;
-use serde_json::Value;
 use std::collections::HashSet;
 use uuid::Uuid;
 
@@ -76,10 +76,10 @@ pub(crate) enum PageTrace {
     None,
     /// The trace, larger than [`PAGE_TRACE_BYTES`] (its size): not drawn.
     TooLarge(u64),
-    /// Its lines, one JSON value each, and their share of the traces' budget, held while the
-    /// page is made.
+    /// Its lines that read as the trace format's (a line that does not is left out), and their
+    /// share of the traces' budget, held while the page is made.
     Lines {
-        lines: Vec<Value>,
+        lines: Vec<Line>,
         _share: held::Share,
     },
 }
@@ -103,7 +103,7 @@ pub(crate) async fn page_trace(state: &AppState, run: &runs::Run) -> Result<Page
     let lines = bytes
         .split(|b| *b == b'\n')
         .filter(|l| !l.is_empty())
-        .filter_map(|l| serde_json::from_slice(l).ok())
+        .filter_map(|l| serde_json::from_slice::<Line>(l).ok())
         .collect();
     Ok(PageTrace::Lines {
         lines,

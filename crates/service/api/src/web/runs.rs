@@ -15,6 +15,7 @@ use maud::{Markup, html};
 use mcpbench_core::disclosure::judgement_shown;
 use mcpbench_db::judgements;
 use mcpbench_db::runs::Run;
+use mcpbench_gateway::trace::{AgentExchange, Event, Line, Outcome};
 use mcpbench_scoring::Judgement;
 use serde_json::Value;
 use uuid::Uuid;
@@ -62,32 +63,42 @@ pub(crate) async fn page(
 
 /// The page's content: the verdict, the timeline, every call, the container's output.
 fn body(title: &str, run: &Run, read: &PageTrace, logs: Option<&[u8]>) -> Markup {
-    let trace: &[Value] = match read {
+    let trace: &[Line] = match read {
         PageTrace::Lines { lines, .. } => lines,
         PageTrace::None | PageTrace::TooLarge(_) => &[],
     };
-    let header = trace.iter().find(|l| l["type"] == "header");
-    let events: Vec<&Value> = trace.iter().filter(|l| l["type"] == "event").collect();
-    let agent = trace.iter().find(|l| l["type"] == "agent");
-    let total_us = trace
-        .iter()
-        .filter_map(|l| l["end_us"].as_u64())
+    let header = trace.iter().find_map(|l| match l {
+        Line::Header(h) => Some(h),
+        _ => None,
+    });
+    let events: Vec<&Event> = (trace.iter())
+        .filter_map(|l| match l {
+            Line::Event(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    let agent = trace.iter().find_map(|l| match l {
+        Line::Agent(a) => Some(a),
+        _ => None,
+    });
+    let total_us = (events.iter().map(|e| e.end_us))
+        .chain(agent.map(|a| a.end_us))
         .max()
         .unwrap_or(0)
         .max(run.duration_ms.max(0) as u64 * 1000);
     let mut spans = Vec::new();
     if let Some(a) = agent {
         spans.push(Span {
-            start_us: a["start_us"].as_u64().unwrap_or(0),
-            end_us: a["end_us"].as_u64().unwrap_or(0),
+            start_us: a.start_us,
+            end_us: a.end_us,
             label: "agent request".into(),
             kind: SpanKind::Agent,
         });
     }
     spans.extend(events.iter().take(MAX_SPANS).map(|e| Span {
-        start_us: e["start_us"].as_u64().unwrap_or(0),
-        end_us: e["end_us"].as_u64().unwrap_or(0),
-        label: format!("#{} {}", e["seq"], clip(&call_name(e), 16)),
+        start_us: e.start_us,
+        end_us: e.end_us,
+        label: format!("#{} {}", e.seq, clip(&call_name(e), 16)),
         kind: kind(e),
     }));
     // The list takes calls in order while they fit; a call whose values do not fit is listed
@@ -128,10 +139,10 @@ fn body(title: &str, run: &Run, read: &PageTrace, logs: Option<&[u8]>) -> Markup
             dt { "Attempts" } dd { (run.attempts)
                 @if run.attempts > 1 { " (our side failed before, and it ran again)" } }
             @if let Some(h) = header {
-                dt { "Step budget" } dd { (h["max_steps"]) }
-                dt { "Servers" } dd { (join(&h["servers"])) }
-                dt { "MCP revisions used" } dd { (join(&h["protocol_revisions"])) }
-                dt { "Started" } dd { (h["started_at"].as_str().unwrap_or_default()) }
+                dt { "Step budget" } dd { (h.max_steps) }
+                dt { "Servers" } dd { (h.servers.join(", ")) }
+                dt { "MCP revisions used" } dd { (h.protocol_revisions.join(", ")) }
+                dt { "Started" } dd { (h.started_at) }
             }
             dt { "As JSON" } dd { code { "GET /runs/" (run.id) } }
         }
@@ -193,34 +204,16 @@ fn clip(text: &str, n: usize) -> String {
     }
 }
 
-fn join(v: &Value) -> String {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default()
+fn call_name(e: &Event) -> String {
+    format!("{} {}", e.server, e.tool.as_deref().unwrap_or(&e.method))
 }
 
-fn call_name(e: &Value) -> String {
-    let method = e["method"].as_str().unwrap_or("?");
-    match e["tool"].as_str() {
-        Some(tool) => format!("{} {tool}", e["server"].as_str().unwrap_or("?")),
-        None => format!("{} {method}", e["server"].as_str().unwrap_or("?")),
-    }
-}
-
-fn kind(e: &Value) -> SpanKind {
-    let flagged = ["hallucinated", "invalid_arguments", "over_budget"]
-        .iter()
-        .any(|f| e[f] == Value::Bool(true));
-    match e["outcome"].as_str() {
-        _ if flagged => SpanKind::Refused,
-        Some("protocol_error") => SpanKind::Refused,
-        Some("tool_error") => SpanKind::Error,
-        _ => SpanKind::Ok,
+fn kind(e: &Event) -> SpanKind {
+    match e.outcome {
+        _ if e.hallucinated || e.invalid_arguments || e.over_budget => SpanKind::Refused,
+        Outcome::ProtocolError => SpanKind::Refused,
+        Outcome::ToolError => SpanKind::Error,
+        Outcome::Ok => SpanKind::Ok,
     }
 }
 
@@ -234,58 +227,50 @@ fn shown(v: &Value) -> Markup {
     }
 }
 
-fn event(e: &Value, values: bool) -> Markup {
-    let start = e["start_us"].as_u64().unwrap_or(0) as f64 / 1000.0;
-    let took = e["end_us"]
-        .as_u64()
-        .unwrap_or(0)
-        .saturating_sub(e["start_us"].as_u64().unwrap_or(0)) as f64
-        / 1000.0;
+fn event(e: &Event, values: bool) -> Markup {
+    let start = e.start_us as f64 / 1000.0;
+    let took = e.end_us.saturating_sub(e.start_us) as f64 / 1000.0;
     let tags = [
-        ("hallucinated", "unknown tool"),
-        ("invalid_arguments", "invalid arguments"),
-        ("over_budget", "over budget"),
-        ("injected_fault", "injected fault"),
+        (e.hallucinated, "unknown tool"),
+        (e.invalid_arguments, "invalid arguments"),
+        (e.over_budget, "over budget"),
+        (e.injected_fault, "injected fault"),
     ];
     html! {
         li {
             details {
                 summary {
-                    strong { "#" (e["seq"]) } " "
-                    (e["method"].as_str().unwrap_or("?")) " "
-                    @if let Some(t) = e["tool"].as_str() { code { (clip(t, MAX_NAME_CHARS)) } " " }
-                    "on " (e["server"].as_str().unwrap_or("?"))
+                    strong { "#" (e.seq) } " "
+                    (e.method) " "
+                    @if let Some(t) = &e.tool { code { (clip(t, MAX_NAME_CHARS)) } " " }
+                    "on " (e.server)
                     " · at " (duration(start)) ", took " (duration(took))
-                    " · " (e["outcome"].as_str().unwrap_or("?"))
-                    @for (flag, text) in tags { @if e[flag] == Value::Bool(true) { span.tag { (text) } } }
+                    " · " (e.outcome.as_str())
+                    @for (flagged, text) in tags { @if flagged { span.tag { (text) } } }
                 }
                 @if values {
-                    @if let Some(a) = e.get("arguments") { p { "Arguments" } (shown(a)) }
-                    @if let Some(r) = e.get("result") { p { "Result" } (shown(r)) }
+                    @if let Some(a) = &e.arguments { p { "Arguments" } (shown(a)) }
+                    @if let Some(r) = &e.result { p { "Result" } (shown(r)) }
                 }
-                @if let Some(err) = e["error"].as_str() { p.alert { strong { "Error the agent saw: " } (clip(err, MAX_TEXT_CHARS)) } }
+                @if let Some(err) = &e.error { p.alert { strong { "Error the agent saw: " } (clip(err, MAX_TEXT_CHARS)) } }
             }
         }
     }
 }
 
-fn agent_line(a: &Value) -> Markup {
-    let took = a["end_us"]
-        .as_u64()
-        .unwrap_or(0)
-        .saturating_sub(a["start_us"].as_u64().unwrap_or(0)) as f64
-        / 1000.0;
+fn agent_line(a: &AgentExchange) -> Markup {
+    let took = a.end_us.saturating_sub(a.start_us) as f64 / 1000.0;
     html! {
         p {
             strong { "The agent" } " was called and "
-            @match a["status"].as_u64() {
+            @match a.status {
                 Some(status) => { "answered HTTP " (status) }
                 None => { "gave no answer" }
             }
             " after " (duration(took)) "."
         }
-        @if let Some(answer) = a.get("answer") { p { "Its answer" } (shown(answer)) }
-        @if let Some(err) = a["error"].as_str() { p.alert { strong { "What went wrong: " } (clip(err, MAX_TEXT_CHARS)) } }
+        @if let Some(answer) = &a.answer { p { "Its answer" } (shown(&Value::String(answer.clone()))) }
+        @if let Some(err) = &a.error { p.alert { strong { "What went wrong: " } (clip(err, MAX_TEXT_CHARS)) } }
     }
 }
 
@@ -312,15 +297,17 @@ mod tests {
         // result, and an agent that names its tools and errors with 10,000 characters.
         let junk = "\"<&>".repeat(2_500);
         let mut trace = vec![
-            json!({"type": "header", "max_steps": 8, "servers": ["github"],
-                                    "protocol_revisions": ["2025-11-25"], "started_at": "x"}),
+            json!({"type": "header", "format": "mcpbench-trace/1", "run_id": "r", "task_id": "t",
+                   "set": "dev", "agent": "a", "max_steps": 8, "servers": ["github"],
+                   "protocol_revisions": ["2025-11-25"], "started_at": "x"}),
         ];
         for i in 0..1_000u64 {
             trace.push(
                 json!({"type": "event", "seq": i + 1, "start_us": i * 10, "end_us": i * 10 + 5,
                               "server": "github", "method": "tools/call", "tool": junk,
                               "arguments": {"a": junk}, "result": {"b": junk},
-                              "outcome": "tool_error", "error": junk}),
+                              "outcome": "tool_error", "error": junk,
+                              "request_bytes": 0, "response_bytes": 0}),
             );
         }
         trace.push(
@@ -353,8 +340,12 @@ mod tests {
             attempts: 1,
         };
         let logs = junk.as_bytes().repeat(10);
+        let lines: Vec<Line> = (trace.into_iter())
+            .map(|l| serde_json::from_value(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1_002, "every line reads as the trace format's");
         let trace = PageTrace::Lines {
-            lines: trace,
+            lines,
             _share: crate::held::Share::unbudgeted(),
         };
         let page = body("Run", &run, &trace, Some(&logs)).into_string();

@@ -57,13 +57,14 @@ pub(crate) async fn list(
         PER_PAGE,
     )
     .await?;
+    let tasks: Vec<Shown> = tasks.into_iter().map(Shown::read).collect();
     let open: Vec<_> = sets::list(state.pool(), 500)
         .await?
         .into_iter()
         .filter(|s| s.public)
         .collect();
     let next = (tasks.len() as i64 == PER_PAGE)
-        .then(|| tasks.last().and_then(|t| t["id"].as_str()))
+        .then(|| tasks.last().map(|t| t.id.as_str()))
         .flatten();
     let narrowed: Vec<&str> = [&filters.server, &filters.category, &filters.difficulty]
         .into_iter()
@@ -135,21 +136,46 @@ fn next_href(set: &str, filters: &TaskFilters, after: &str) -> String {
     href
 }
 
-fn text(v: &Value) -> &str {
-    v.as_str().unwrap_or_default()
+/// What the task pages show of a stored task: its facts, typed, and the parts that are JSON by
+/// nature (the predicate, the references, the faults, the initial state) as stored. Read
+/// leniently, so that every task a set holds has its page: a field a later format adds is
+/// passed over, and one that is missing or does not read shows empty.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct Shown {
+    id: String,
+    goal: String,
+    server: String,
+    servers: Vec<String>,
+    category: String,
+    difficulty: String,
+    max_steps: u32,
+    available_tools: Vec<String>,
+    success_predicate: Value,
+    reference_solutions: Value,
+    faults: Value,
+    initial_state: Value,
 }
 
-fn row(set: &str, t: &Value) -> Markup {
-    let goal = text(&t["goal"]);
-    let short: String = goal.chars().take(GOAL_CHARS).collect();
+impl Shown {
+    fn read(task: Value) -> Self {
+        serde_json::from_value(task).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "a stored task does not read as a task; shown empty");
+            Self::default()
+        })
+    }
+}
+
+fn row(set: &str, t: &Shown) -> Markup {
+    let short: String = t.goal.chars().take(GOAL_CHARS).collect();
     html! {
         tr {
-            td { a href=(format!("/web/tasks/{}?set={set}", text(&t["id"]))) { (text(&t["id"])) } }
-            td { (text(&t["server"])) }
-            td { (text(&t["category"])) }
-            td { (text(&t["difficulty"])) }
-            td.num { (t["max_steps"]) }
-            td { (short) @if short.len() < goal.len() { "…" } }
+            td { a href=(format!("/web/tasks/{}?set={set}", t.id)) { (t.id) } }
+            td { (t.server) }
+            td { (t.category) }
+            td { (t.difficulty) }
+            td.num { (t.max_steps) }
+            td { (short) @if short.len() < t.goal.len() { "…" } }
         }
     }
 }
@@ -169,28 +195,29 @@ pub(crate) async fn page(
     let id = name("id", &id)?;
     let task = sets::public_task(state.pool(), &set, &id)
         .await?
+        .map(Shown::read)
         .ok_or_else(|| ApiError::not_found(format!("there is no public task {id:?} in {set:?}")))?;
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let title = format!("Task {id}");
     let body = html! {
         h1 { (title) }
-        p { (text(&task["goal"])) }
+        p { (task.goal) }
         dl.facts {
             dt { "Set" } dd { a href=(format!("/web/sets/{set}")) { (set) } }
-            dt { "Servers" } dd { (task["servers"].as_array().map(|s| s.iter().map(text).collect::<Vec<_>>().join(", ")).unwrap_or_default()) }
-            dt { "Category" } dd { (text(&task["category"])) }
-            dt { "Difficulty" } dd { (text(&task["difficulty"])) }
-            dt { "Step budget" } dd { (task["max_steps"]) }
-            dt { "Tools offered" } dd { @for (i, t) in task["available_tools"].as_array().into_iter().flatten().enumerate() {
-                @if i > 0 { ", " } code { (text(t)) } } }
-            dt { "Leaderboard" } dd { a href=(format!("/?set={set}&server={}", text(&task["server"]))) { "this set, " (text(&task["server"])) " tasks" } }
+            dt { "Servers" } dd { (task.servers.join(", ")) }
+            dt { "Category" } dd { (task.category) }
+            dt { "Difficulty" } dd { (task.difficulty) }
+            dt { "Step budget" } dd { (task.max_steps) }
+            dt { "Tools offered" } dd { @for (i, t) in task.available_tools.iter().enumerate() {
+                @if i > 0 { ", " } code { (t) } } }
+            dt { "Leaderboard" } dd { a href=(format!("/?set={set}&server={}", task.server)) { "this set, " (task.server) " tasks" } }
         }
         h2 { "What counts as success" }
-        pre { (pretty(&task["success_predicate"])) }
-        @for (key, heading) in [("reference_solutions", "Reference solutions (proven to pass)"), ("faults", "Injected faults"), ("initial_state", "Initial state")] {
+        pre { (pretty(&task.success_predicate)) }
+        @for (part, heading) in [(&task.reference_solutions, "Reference solutions (proven to pass)"), (&task.faults, "Injected faults"), (&task.initial_state, "Initial state")] {
             details {
                 summary { (heading) }
-                pre { (pretty(&task[key])) }
+                pre { (pretty(part)) }
             }
         }
         p.ref { "As JSON: " code { "GET /tasks/" (id) "?set=" (set) } }
