@@ -9,6 +9,7 @@ use mcpbench_db::submissions::Finished;
 use mcpbench_db::{AgentKind, submissions};
 use mcpbench_gateway::trace;
 use mcpbench_runner::{AgentTarget, Reason, RunResult};
+use mcpbench_scoring::RunAnalysis;
 use mcpbench_sets::SetError;
 use mcpbench_storage::logs_key;
 use mcpbench_tasks::Level;
@@ -40,125 +41,37 @@ impl Worker {
             Err(reason) => return self.give_up(&claim, &reason).await,
         };
         self.stage("prepare", started);
-        let mut withhold = false;
-        let task = prepared.task.clone();
-        let (result, logs) = match agent {
-            Agent::Endpoint(target) => {
-                let run = self.runner.run_in_set(task, &target, &set);
-                let Some(result) = self.run_leased(&claim, run, shutdown).await else {
-                    return;
-                };
-                (result, None)
-            }
-            Agent::Model(model) => {
-                let run = self.run_model(task, &set, model);
-                match self.run_leased(&claim, run, shutdown).await {
-                    None => return,
-                    Some(Err(reason)) => return self.give_up(&claim, &reason).await,
-                    Some(Ok(result)) => (result, None),
-                }
-            }
-            Agent::Docker(image) => {
-                withhold = image.withhold_details;
-                let run = self.run_in_sandbox(&claim, task, &set, image);
-                match self.run_leased(&claim, run, shutdown).await {
-                    None => return,
-                    Some(Err(reason)) => return self.give_up(&claim, &reason).await,
-                    Some(Ok((result, logs))) => (result, Some(logs)),
-                }
-            }
+        let image_saw_task = matches!(&agent, Agent::Docker(image) if image.withhold_details);
+        let (result, logs) = match self
+            .run_agent(&claim, &prepared, agent, &set, shutdown)
+            .await
+        {
+            None => return,
+            Some(Err(reason)) => return self.give_up(&claim, &reason).await,
+            Some(Ok(ran)) => ran,
         };
         self.metrics
             .observe_run(result.reason.as_str(), started.elapsed().as_secs_f64());
         if result.reason == Reason::HarnessError {
-            // The detail can name the task's content: it goes to the log for the operators
-            // on public sets only (a private task never reaches a log line); the submission
-            // gets a fixed sentence either way.
-            if target_public {
-                let detail = result.detail.unwrap_or_default();
-                tracing::warn!(%detail, "harness error");
-            } else {
-                tracing::warn!("harness error on a private set (detail withheld)");
-            }
-            return self
-                .give_up(
-                    &claim,
-                    "our harness could not run the task (the operators have the details)",
-                )
-                .await;
+            return self.harness_error(&claim, result, target_public).await;
         }
-        let analysing = Instant::now();
-        // The analysis judges the state the run left (the rescore replays the trace to the
-        // same analysis), first: that state holds the run's own copies of its servers (and
-        // postgres's engine memory, which every run shares), released here rather than after
-        // the store. CPU kept off the threads that answer other runs' agents.
-        let facts = prepared.clone();
-        let (analysis, result) = match tokio::task::spawn_blocking(move || {
-            let mut result = result;
-            let analysis = facts
-                .facts()
-                .and_then(|f| mcpbench_runner::analysis_with(&facts.task, f, &result));
-            // Released even when the task's facts could not be worked out.
-            result.final_state = None;
-            (analysis, result)
-        })
-        .await
-        {
-            Ok(done) => done,
-            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        let Some((analysis, mut result)) = self.analyse(&prepared, result).await else {
             // The runtime is shutting down: the lease lapses and the job runs again.
-            Err(_) => return,
+            return;
         };
-        self.stage("analyse", analysing);
-        let storing = Instant::now();
-        // The epoch is in the key: a worker that lost its lease can never overwrite the trace
-        // of the run that was recorded.
-        let key = format!(
-            "runs/{}/{}-{}-e{}.jsonl",
-            claim.submission_id, claim.task_id, claim.trial, claim.epoch
-        );
-        // Kept within what the store takes (with room for sealing), so a run that read much
-        // is stored, cut, at the first attempt rather than failing the store on our side.
-        let limit = (mcpbench_storage::MAX_TRACE_BYTES - (1 << 20)) as usize;
-        let mut result = result;
-        let cut = trace::fit(&mut result.trace, limit);
-        if cut > 0 {
-            tracing::warn!(
-                cut,
-                "a trace over the store's limit was kept with its largest results cut"
-            );
-        }
-        let mut bytes = trace::to_jsonl(&result.trace).into_bytes();
-        let mut logs = logs;
-        // A private task's run is sealed at rest like the task (tool results come from its
-        // state; an image's output can echo it); the API opens it once the set is public.
-        if !target_public && let Some(keyring) = self.config.keyring.as_deref() {
-            bytes = keyring.seal_file(&key, &bytes);
-            logs = logs.map(|l| keyring.seal_file(&logs_key(&key), &l));
-        }
-        // The container's output goes beside its trace, under the same access rules (never
-        // shown while the set is live: it can echo the task).
-        if let Some(logs) = logs
-            && let Err(e) = self.store.put(&logs_key(&key), logs).await
+        let key = match self
+            .store_run(&claim, &mut result, logs, target_public)
+            .await
         {
-            tracing::warn!(error = %e, "storing the container's logs failed");
-            return self
-                .give_up(&claim, "the run's logs could not be stored on our side")
-                .await;
-        }
-        if let Err(e) = self.store.put(&key, bytes).await {
-            tracing::warn!(error = %e, "storing the trace failed");
-            return self
-                .give_up(&claim, "the run's trace could not be stored on our side")
-                .await;
-        }
-        self.stage("store", storing);
+            Ok(key) => key,
+            Err(why) => return self.give_up(&claim, why).await,
+        };
         let mut record = record(&result, key);
         record.analysis = analysis;
         // What quotes a private task stays in the sealed trace until the set retires.
         Recorded {
             set_public: target_public,
-            image_saw_task: withhold,
+            image_saw_task,
             reason: result.reason,
             detail: &mut record.detail,
             analysis: &mut record.analysis,
@@ -182,6 +95,136 @@ impl Worker {
             }
             Err(e) => tracing::warn!(error = %e, "recording the run failed; the lease will lapse"),
         }
+    }
+
+    /// Runs the claim's agent on its task while keeping the lease: the result and, for an
+    /// image, the container's output; `None` when the job must be left alone
+    /// ([`Self::run_leased`]).
+    async fn run_agent(
+        &self,
+        claim: &Claim,
+        prepared: &Prepared,
+        agent: Agent,
+        set: &str,
+        shutdown: watch::Receiver<bool>,
+    ) -> Option<Result<(RunResult, Option<Vec<u8>>), Refused>> {
+        let task = prepared.task.clone();
+        match agent {
+            Agent::Endpoint(target) => {
+                let run = self.runner.run_in_set(task, &target, set);
+                let result = self.run_leased(claim, run, shutdown).await?;
+                Some(Ok((result, None)))
+            }
+            Agent::Model(model) => {
+                let run = self.run_model(task, set, model);
+                let result = self.run_leased(claim, run, shutdown).await?;
+                Some(result.map(|result| (result, None)))
+            }
+            Agent::Docker(image) => {
+                let run = self.run_in_sandbox(claim, task, set, image);
+                let result = self.run_leased(claim, run, shutdown).await?;
+                Some(result.map(|(result, logs)| (result, Some(logs))))
+            }
+        }
+    }
+
+    /// A run our harness could not carry out: the job goes back (retried until its last
+    /// attempt) with a fixed sentence for the submission.
+    async fn harness_error(&self, claim: &Claim, result: RunResult, public: bool) {
+        // The detail can name the task's content: it goes to the log for the operators on
+        // public sets only (a private task never reaches a log line).
+        if public {
+            let detail = result.detail.unwrap_or_default();
+            tracing::warn!(%detail, "harness error");
+        } else {
+            tracing::warn!("harness error on a private set (detail withheld)");
+        }
+        self.give_up(
+            claim,
+            "our harness could not run the task (the operators have the details)",
+        )
+        .await
+    }
+
+    /// The run's analysis, judged on the state the run left (the rescore replays the trace to
+    /// the same analysis), first: that state holds the run's own copies of its servers (and
+    /// postgres's engine memory, which every run shares), released here rather than after the
+    /// store. CPU kept off the threads that answer other runs' agents. `None` when the
+    /// runtime is shutting down.
+    async fn analyse(
+        &self,
+        prepared: &Arc<Prepared>,
+        result: RunResult,
+    ) -> Option<(Option<RunAnalysis>, RunResult)> {
+        let analysing = Instant::now();
+        let facts = prepared.clone();
+        let done = tokio::task::spawn_blocking(move || {
+            let mut result = result;
+            let analysis = facts
+                .facts()
+                .and_then(|f| mcpbench_runner::analysis_with(&facts.task, f, &result));
+            // Released even when the task's facts could not be worked out.
+            result.final_state = None;
+            (analysis, result)
+        })
+        .await;
+        let done = match done {
+            Ok(done) => done,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => return None,
+        };
+        self.stage("analyse", analysing);
+        Some(done)
+    }
+
+    /// Stores the run's trace, cut to what the store takes, and an image's output beside it,
+    /// both sealed on a private set; gives the trace's key, or why it could not be stored.
+    async fn store_run(
+        &self,
+        claim: &Claim,
+        result: &mut RunResult,
+        logs: Option<Vec<u8>>,
+        public: bool,
+    ) -> Result<String, &'static str> {
+        let storing = Instant::now();
+        // The epoch is in the key: a worker that lost its lease can never overwrite the trace
+        // of the run that was recorded.
+        let key = format!(
+            "runs/{}/{}-{}-e{}.jsonl",
+            claim.submission_id, claim.task_id, claim.trial, claim.epoch
+        );
+        // Kept within what the store takes (with room for sealing), so a run that read much
+        // is stored, cut, at the first attempt rather than failing the store on our side.
+        let limit = (mcpbench_storage::MAX_TRACE_BYTES - (1 << 20)) as usize;
+        let cut = trace::fit(&mut result.trace, limit);
+        if cut > 0 {
+            tracing::warn!(
+                cut,
+                "a trace over the store's limit was kept with its largest results cut"
+            );
+        }
+        let mut bytes = trace::to_jsonl(&result.trace).into_bytes();
+        let mut logs = logs;
+        // A private task's run is sealed at rest like the task (tool results come from its
+        // state; an image's output can echo it); the API opens it once the set is public.
+        if !public && let Some(keyring) = self.config.keyring.as_deref() {
+            bytes = keyring.seal_file(&key, &bytes);
+            logs = logs.map(|l| keyring.seal_file(&logs_key(&key), &l));
+        }
+        // The container's output goes beside its trace, under the same access rules (never
+        // shown while the set is live: it can echo the task).
+        if let Some(logs) = logs
+            && let Err(e) = self.store.put(&logs_key(&key), logs).await
+        {
+            tracing::warn!(error = %e, "storing the container's logs failed");
+            return Err("the run's logs could not be stored on our side");
+        }
+        if let Err(e) = self.store.put(&key, bytes).await {
+            tracing::warn!(error = %e, "storing the trace failed");
+            return Err("the run's trace could not be stored on our side");
+        }
+        self.stage("store", storing);
+        Ok(key)
     }
 
     /// The task, the agent, the set name of a claim, and whether the set is public.
