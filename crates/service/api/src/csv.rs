@@ -4,9 +4,9 @@
 //! starts as a spreadsheet formula would (`=`, `+`, `-`, `@`, tab, CR), led by `'` so that no
 //! spreadsheet runs it (OWASP's advice on CSV injection).
 
-use crate::board::{Board, BoardEntry};
 use axum::response::{IntoResponse, Response};
 use http::header;
+use mcpbench_core::board::{Board, BoardEntry};
 use mcpbench_core::results::Results;
 use time::format_description::well_known::Rfc3339;
 
@@ -177,7 +177,13 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         int(e.spend.token_runs),
         num(e.spend.median_seconds),
         e.finished_at.format(&Rfc3339).unwrap_or_default(),
-        text(&e.flags.join(";")),
+        text(
+            &e.flags
+                .iter()
+                .map(|f| f.as_str())
+                .collect::<Vec<_>>()
+                .join(";"),
+        ),
     ]
 }
 

@@ -197,6 +197,7 @@ impl From<CoreError> for ApiError {
     fn from(e: CoreError) -> Self {
         match e {
             CoreError::NotFound(m) => Self::not_found(m),
+            CoreError::Invalid(m) => Self::bad_request(m),
             CoreError::Conflict(m) => Self::conflict(m),
             CoreError::Db(e) => e.into(),
         }

@@ -3,8 +3,8 @@
 //! of it is dropped together when what the public sees changes
 //! ([`crate::board::invalidate_on_notify`]), and lives a few seconds at most in any case.
 
-use crate::board::Query;
 use axum::body::Bytes;
+use mcpbench_core::board::Query;
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;

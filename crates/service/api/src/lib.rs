@@ -12,7 +12,6 @@
 //! activated or retired), and they also expire after a few seconds in case a notification is
 //! lost. Readers who miss at once wait for one of them to make the page.
 
-mod about;
 mod access;
 mod answers;
 mod archive;

@@ -1,8 +1,8 @@
 //! The OpenAPI 3.1 document, generated from the handlers' annotations. `openapi.yaml` at the
 //! repository root is this document; a test fails when they drift.
 
-use crate::board::{Board, BoardEntry};
 use crate::error::Problem;
+use mcpbench_core::board::{Board, BoardEntry};
 use std::sync::LazyLock;
 use utoipa::Modify;
 use utoipa::OpenApi;

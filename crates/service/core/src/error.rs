@@ -8,6 +8,9 @@ pub enum CoreError {
     /// What was asked for does not exist, or the asker may not know it does.
     #[error("{0}")]
     NotFound(String),
+    /// What was given is not valid (the words say what is wrong, and where).
+    #[error("{0}")]
+    Invalid(String),
     /// It exists, but the question does not apply to it as it stands.
     #[error("{0}")]
     Conflict(String),

@@ -2,6 +2,8 @@
 //! routes and pages, its exports and archives, and the worker all ask here, so that each rule
 //! is written once.
 //!
+//! * [`about`]: what a submission says of its model and agent, checked.
+//! * [`board`]: a set's leaderboard, ranked, with the ranks each interval allows.
 //! * [`disclosure`]: what a reader may see of a run, its record, its trace and what quotes
 //!   its task, while the task is sealed and after.
 //! * [`compare`]: two completed submissions on one set, head to head, as a typed view that
@@ -11,6 +13,8 @@
 //!
 //! Its answers fail with [`CoreError`], which each face turns into its own error.
 
+pub mod about;
+pub mod board;
 pub mod compare;
 pub mod disclosure;
 mod error;

@@ -1,11 +1,10 @@
 //! What anyone may read: the leaderboard, public tasks, published traces, sets.
 
 use crate::AppState;
-use crate::about::{Scaffold, Track, Weights, is_label};
 use crate::access::{read_logs, run_json, visible_run};
 use crate::answers::{BadRequest, NotFound};
 use crate::auth::MaybeCaller;
-use crate::board::{self, Board, Filter, Query as BoardQuery};
+use crate::board;
 use crate::body::AppJson;
 use crate::csv;
 use crate::error::ApiError;
@@ -17,6 +16,8 @@ use crate::routes::run_view::RunView;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
+use mcpbench_core::about::{Scaffold, Track, Weights, is_label};
+use mcpbench_core::board::{Board, Filter, Query as BoardQuery};
 use mcpbench_core::disclosure::judgement_shown;
 use mcpbench_db::{judgements, sets};
 use mcpbench_scoring::Judgement;
@@ -103,7 +104,7 @@ pub async fn leaderboard(
         },
     };
     if p.format == Some(Format::Csv) {
-        let ranked = board::ranked(&state, &query).await?;
+        let ranked = mcpbench_core::board::ranked(state.pool(), &query).await?;
         return Ok(csv::attachment(
             &format!("mcpbench-{}-leaderboard.csv", ranked.set),
             csv::board(&ranked),

@@ -1,8 +1,8 @@
 //! A submission as the API shows it to its owner: where it is, its scores, and why runs
 //! failed (by the runs' reasons and by the failure groups their traces put them in).
 
-use crate::about::About;
 use crate::model_track::ModelShown;
+use mcpbench_core::about::About;
 use mcpbench_db::{AgentKind, DbError, PgPool, SubmissionStatus, judgements, runs, submissions};
 use mcpbench_scoring::{JudgeSummary, RunReason, Scores, judge_summary};
 use serde::Serialize;

@@ -1,7 +1,6 @@
 //! Vendors' submissions: create, list, read, cancel, publish, and their runs.
 
 use crate::AppState;
-use crate::about::About;
 use crate::answers::{
     BadRequest, Conflict, NotFound, TooLarge, TooMany, Unauthorized, Unprocessable, UnsupportedType,
 };
@@ -20,6 +19,7 @@ use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
 use axum::response::{IntoResponse, Response};
 use http::{StatusCode, header};
+use mcpbench_core::about::About;
 use mcpbench_db::{runs, submissions};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;

@@ -2,8 +2,8 @@
 //! entries no other entry beats on both (docs/metrics.md, "Cost and time").
 
 use super::charts::{INK, MARK, TRACK, px};
-use crate::board::BoardEntry;
 use maud::{Markup, html};
+use mcpbench_core::board::BoardEntry;
 
 /// The frontier's colour (Okabe-Ito vermilion, 3:1 against white and against [`INK`]).
 const FRONTIER: &str = "#d55e00";
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn unknown_cost_is_named_and_not_plotted_as_zero() {
         let entry = |name: &str, rate: f64, cost: Option<f64>, cost_runs: usize| {
-            let mut e = crate::board::line(rate, [0.0, 1.0], None);
+            let mut e = mcpbench_core::board::line(rate, [0.0, 1.0], None);
             e.name = name.into();
             e.tasks = 10;
             e.spend.cost_per_task = cost;

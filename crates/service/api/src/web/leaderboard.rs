@@ -6,14 +6,17 @@ use super::frontier::{dollars, plot};
 use super::history::history;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page, rate};
 use crate::AppState;
-use crate::about::{Scaffold, Track, Weights, is_label};
-use crate::board::{self, Board, BoardEntry, Filter, Hosting, Query as BoardQuery};
+use crate::board;
 use crate::error::ApiError;
 use crate::kept::{Kept, Shelf};
 use crate::params::{one_of, set_name};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
+use mcpbench_core::about::{Scaffold, Track, Weights, is_label};
+use mcpbench_core::board::{
+    Board, BoardEntry, Filter, Hosting, Query as BoardQuery, worth_keeping,
+};
 use mcpbench_db::SetState;
 use mcpbench_tasks::{Category, SERVERS};
 use serde::Deserialize;
@@ -275,7 +278,7 @@ async fn content(
     };
     // Kept by the board cache's rule: a filtered page showing only the reference agents (a
     // made-up organisation) is not.
-    let keep = board::worth_keeping(f.filter, entries.iter().map(|e| e.reference));
+    let keep = worth_keeping(f.filter, entries.iter().map(|e| e.reference));
     Ok((body, !keep))
 }
 
@@ -519,6 +522,7 @@ fn cost(e: &BoardEntry) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcpbench_db::AnomalyKind;
 
     fn entries(n: usize) -> Vec<BoardEntry> {
         (0..n)
@@ -534,8 +538,8 @@ mod tests {
                     efficiency: Some(0.5),
                     hallucinated_tool_rate: Some(0.01),
                     recovery_rate: Some(0.5),
-                    flags: vec!["score_jump".into(), "kept_fresh_gap".into()],
-                    ..crate::board::line(r, [r * 0.9, r.min(0.95) + 0.05], None)
+                    flags: vec![AnomalyKind::ScoreJump, AnomalyKind::KeptFreshGap],
+                    ..mcpbench_core::board::line(r, [r * 0.9, r.min(0.95) + 0.05], None)
                 }
             })
             .collect()

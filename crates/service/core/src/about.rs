@@ -3,13 +3,13 @@
 //! is the harness's standard agent or the vendor's own. Optional, checked, shown on the board
 //! as columns and filters; a value not given is "not stated", never guessed.
 
-use crate::error::ApiError;
+use crate::CoreError;
 use mcpbench_db::submissions;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 /// Whether the model's weights can be downloaded.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Weights {
     Open,
@@ -17,7 +17,8 @@ pub enum Weights {
 }
 
 /// Whose scaffold drives the model.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Scaffold {
     /// The harness's standard agent (`mcpbench agent`, or the Python template unchanged).
@@ -29,7 +30,8 @@ pub enum Scaffold {
 /// Which board track an entry is on: `standard`, a model driven by our own `llm` agent (rows
 /// differ only by model), or `open`, any agent a vendor built. Decided by what was submitted,
 /// not stated.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Track {
     Standard,
@@ -91,18 +93,28 @@ impl Scaffold {
 
 /// What a submission says of itself: in `POST /submissions` and wherever it is shown. Every
 /// field is optional; `null` is not stated.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct About {
     /// The organisation that made the model (`Acme AI`).
-    #[schema(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")
+    )]
     pub organisation: Option<String>,
     /// The model's exact version or snapshot (`2025-06-01`).
-    #[schema(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")
+    )]
     pub model_version: Option<String>,
     pub weights: Option<Weights>,
     /// The agent framework (`LangGraph 0.2`, `openai-agents`, `none`).
-    #[schema(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9][A-Za-z0-9 ._+/()-]{0,79}$")
+    )]
     pub framework: Option<String>,
     pub scaffold: Option<Scaffold>,
 }
@@ -119,11 +131,11 @@ pub fn is_label(value: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b" ._+/()-".contains(&b))
 }
 
-fn label(field: &str, value: Option<&str>) -> Result<Option<String>, ApiError> {
+fn label(field: &str, value: Option<&str>) -> Result<Option<String>, CoreError> {
     match value {
         None => Ok(None),
         Some(v) if is_label(v) => Ok(Some(v.to_string())),
-        Some(_) => Err(ApiError::bad_request(format!(
+        Some(_) => Err(CoreError::Invalid(format!(
             "about.{field} must be 1 to 80 characters: a letter or digit, then letters, \
              digits, spaces or ._+/()-"
         ))),
@@ -132,7 +144,7 @@ fn label(field: &str, value: Option<&str>) -> Result<Option<String>, ApiError> {
 
 impl About {
     /// Checked, as the database keeps it.
-    pub fn checked(&self) -> Result<submissions::About, ApiError> {
+    pub fn checked(&self) -> Result<submissions::About, CoreError> {
         Ok(submissions::About {
             organisation: label("organisation", self.organisation.as_deref())?,
             model_version: label("model_version", self.model_version.as_deref())?,
@@ -194,7 +206,7 @@ mod tests {
             ..Default::default()
         };
         let err = about.checked().unwrap_err();
-        assert!(err.detail().contains("about.framework"), "{}", err.detail());
+        assert!(err.to_string().contains("about.framework"), "{err}");
         let about = About {
             organisation: Some("Acme".into()),
             weights: Some(Weights::Closed),
