@@ -63,6 +63,9 @@ enum Command {
     List(remote::ListArgs),
     /// Vendors: cancel a queued or running submission.
     Cancel(remote::CancelArgs),
+    /// Vendors: a new API key in place of the one kept here (the old one works for a grace
+    /// period).
+    RotateKey(remote::RotateKeyArgs),
     /// Vendors: forget the server and key kept on this machine.
     Logout(remote::LogoutArgs),
 }
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Command::Publish(args) => remote::publish(args),
         Command::List(args) => remote::list(args),
         Command::Cancel(args) => remote::cancel(args),
+        Command::RotateKey(args) => remote::rotate_key(args),
         Command::Logout(args) => remote::logout(args),
     };
     match result {

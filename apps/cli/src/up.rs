@@ -165,6 +165,7 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
         trust_forwarded_for: false,
         // On this machine the agents are the user's own loopback services.
         hosted_private_sets: true,
+        key_grace_secs: 86_400,
     };
     let custody = local_custody(&args.data_dir, &args.custody)?;
     let api_config =

@@ -389,6 +389,30 @@ async fn a_vendor_logs_in_submits_watches_lists_runs_and_publishes() {
         text(&o)
     );
     assert!(text(&o).contains("409"), "{}", text(&o));
+    // rotate-key: a new key is kept here, and the commands go on with it; the old key still
+    // works through the deployment's grace period (a day under `up`).
+    let kept = |config: &std::path::Path| -> String {
+        let creds = std::fs::read_to_string(config.join("credentials.json")).unwrap();
+        let creds: serde_json::Value = serde_json::from_str(&creds).unwrap();
+        creds["api_key"].as_str().unwrap().to_string()
+    };
+    assert_eq!(kept(&config), up.demo_key);
+    let o = mcpbench(&config, &["rotate-key"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("the old one works until"), "{}", text(&o));
+    let rotated = kept(&config);
+    assert!(rotated.starts_with("mcpb_") && rotated != up.demo_key);
+    let o = mcpbench(&config, &["list"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let http = reqwest::Client::new();
+    for key in [&up.demo_key, &rotated] {
+        let r = (http.post(format!("{}/auth/token", up.url)))
+            .json(&serde_json::json!({ "api_key": key }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "both keys work in the grace");
+    }
     let o = mcpbench(&config, &["logout"], None);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(!config.join("credentials.json").exists());

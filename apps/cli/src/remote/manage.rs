@@ -1,7 +1,7 @@
-//! `mcpbench list`, `cancel` and `logout`: a vendor's submissions, stopping one, forgetting
-//! the key kept on this machine.
+//! `mcpbench list`, `cancel`, `rotate-key` and `logout`: a vendor's submissions, stopping
+//! one, a new key for the one kept on this machine, forgetting it.
 
-use super::client::{Client, credentials_path};
+use super::client::{Client, Credentials, credentials_path};
 use super::run;
 use clap::Args;
 use serde_json::{Value, json};
@@ -85,6 +85,32 @@ pub fn cancel(args: CancelArgs) -> anyhow::Result<ExitCode> {
             "{} is {}: its queued runs are dropped, running ones stop at their next heartbeat",
             args.id,
             s["status"].as_str().unwrap_or("cancelled")
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+#[derive(Args)]
+pub struct RotateKeyArgs {}
+
+/// A new API key in place of the one kept on this machine; the old one keeps working for the
+/// deployment's grace period, so other machines holding it can move over.
+pub fn rotate_key(_: RotateKeyArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let mut credentials = Credentials::load()?;
+        let client = Client::connect(&credentials.server, &credentials.api_key).await?;
+        let rotated = client.post("/auth/keys/rotate", &json!({})).await?;
+        let key = rotated["api_key"]
+            .as_str()
+            .ok_or_else(|| anyhow::anyhow!("the server gave no new key"))?;
+        credentials.api_key = key.to_string();
+        let path = credentials.save()?;
+        println!(
+            "a new API key is kept in {} (0600); the old one works until {}, then stops",
+            path.display(),
+            rotated["old_keys_end_at"]
+                .as_str()
+                .unwrap_or("the grace ends")
         );
         Ok(ExitCode::SUCCESS)
     })

@@ -7,7 +7,9 @@ mod client;
 mod manage;
 mod print;
 
-pub use manage::{CancelArgs, ListArgs, LogoutArgs, cancel, list, logout};
+pub use manage::{
+    CancelArgs, ListArgs, LogoutArgs, RotateKeyArgs, cancel, list, logout, rotate_key,
+};
 
 use anyhow::{Context, bail};
 use clap::Args;

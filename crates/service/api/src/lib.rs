@@ -95,6 +95,9 @@ pub struct Config {
     /// How long kept boards and public pages are served when no notification drops them
     /// first ([`kept::KEPT_FOR`] from the environment).
     pub kept_for: Duration,
+    /// How long a vendor's old keys keep working after it rotates them
+    /// (`MCPBENCH_KEY_GRACE_SECS`).
+    pub key_grace: Duration,
 }
 
 /// What one client may hold and repeat: connections, submissions at once, and the rates of
@@ -352,6 +355,7 @@ impl Config {
             },
             hosted_private_sets: args.hosted_private_sets,
             kept_for: kept::KEPT_FOR,
+            key_grace: Duration::from_secs(args.key_grace_secs),
         })
     }
 }

@@ -433,3 +433,92 @@ async fn admin_endpoints_need_the_admin_role() {
         "for the key too"
     );
 }
+
+/// A vendor rotates its own key: the new one works at once, the old one (and a token made from
+/// it) keeps working through the grace period, then stops; an operator's revocation ends a key
+/// in its grace too. With no grace the old key ends at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vendor_rotates_its_own_key_and_the_old_one_ends_after_the_grace() {
+    let svc = Service::start(Options {
+        worker: false,
+        key_grace: std::time::Duration::from_secs(2),
+        ..Options::default()
+    })
+    .await;
+    let old = svc.vendor("acme", false).await;
+    let old_token = svc.token_for(&old).await;
+    assert_eq!(svc.post("/auth/keys/rotate", None, &json!({})).await.0, 401);
+    let (status, rotated) = svc.post("/auth/keys/rotate", Some(&old), &json!({})).await;
+    assert_eq!(status, 201, "{rotated}");
+    assert_eq!(rotated["old_keys"], 1, "{rotated}");
+    let new = rotated["api_key"].as_str().unwrap().to_string();
+    assert_ne!(new, old);
+    let ends = time::OffsetDateTime::parse(
+        rotated["old_keys_end_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert!(ends > time::OffsetDateTime::now_utc(), "{rotated}");
+    for (credential, what) in [
+        (&old, "the old key"),
+        (&old_token, "its token"),
+        (&new, "the new key"),
+    ] {
+        assert_eq!(
+            svc.get("/submissions", Some(credential)).await.0,
+            200,
+            "{what} in the grace"
+        );
+    }
+    // Past the grace only the new key works.
+    while time::OffsetDateTime::now_utc() <= ends {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    for (credential, status, what) in [
+        (&old, 401, "the old key"),
+        (&old_token, 401, "its token"),
+        (&new, 200, "the new key"),
+    ] {
+        assert_eq!(
+            svc.get("/submissions", Some(credential)).await.0,
+            status,
+            "{what} after the grace"
+        );
+    }
+    let (status, body) = svc
+        .post("/auth/token", None, &json!({"api_key": old}))
+        .await;
+    assert_eq!(status, 401, "{body}");
+
+    // Rotated again, then revoked by an operator while the old key is in its grace: both end.
+    let (_, again) = svc.post("/auth/keys/rotate", Some(&new), &json!({})).await;
+    let newest = again["api_key"].as_str().unwrap();
+    let admin = svc.token_for(&svc.vendor("ops", true).await).await;
+    let (status, revoked) = svc
+        .post("/admin/vendors/acme/revoke", Some(&admin), &json!({}))
+        .await;
+    assert_eq!(
+        (status, revoked["revoked"].as_u64()),
+        (200, Some(2)),
+        "{revoked}"
+    );
+    for credential in [&new, newest] {
+        assert_eq!(svc.get("/submissions", Some(credential)).await.0, 401);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_grace_a_rotated_key_ends_at_once() {
+    let svc = Service::start(Options {
+        worker: false,
+        key_grace: std::time::Duration::ZERO,
+        ..Options::default()
+    })
+    .await;
+    let old = svc.vendor("acme", false).await;
+    let (status, rotated) = svc.post("/auth/keys/rotate", Some(&old), &json!({})).await;
+    assert_eq!(status, 201, "{rotated}");
+    assert_eq!(svc.get("/submissions", Some(&old)).await.0, 401);
+    let new = rotated["api_key"].as_str().unwrap();
+    assert_eq!(svc.get("/submissions", Some(new)).await.0, 200);
+}

@@ -295,6 +295,11 @@ pub struct ApiArgs {
     /// to one is refused with the reason.
     #[arg(long, env = "MCPBENCH_HOSTED_PRIVATE_SETS", default_value_t = false, action = clap::ArgAction::Set)]
     pub hosted_private_sets: bool,
+    /// Seconds a vendor's old API keys keep working after it rotates them (`POST
+    /// /auth/keys/rotate`), at most 30 days; 0 ends them at once.
+    #[arg(long, env = "MCPBENCH_KEY_GRACE_SECS", default_value_t = 86_400,
+          value_parser = whole::<u64>("MCPBENCH_KEY_GRACE_SECS", 0, Some(30 * 86_400)))]
+    pub key_grace_secs: u64,
 }
 
 /// The keys that seal private tasks at rest (the worker opens them). Not `Debug`: nothing

@@ -4,6 +4,7 @@
 use crate::DbError;
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
+use time::OffsetDateTime;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vendor {
@@ -100,7 +101,7 @@ pub async fn by_key(pool: &PgPool, key: &str) -> Result<Option<Vendor>, DbError>
     let row = sqlx::query!(
         "SELECT v.id, v.name, v.is_admin, v.is_reference, k.hash
          FROM api_keys k JOIN vendors v ON v.id = k.vendor_id
-         WHERE k.prefix = $1 AND k.revoked_at IS NULL",
+         WHERE k.prefix = $1 AND (k.revoked_at IS NULL OR k.revoked_at > now())",
         prefix
     )
     .fetch_optional(pool)
@@ -115,13 +116,13 @@ pub async fn by_key(pool: &PgPool, key: &str) -> Result<Option<Vendor>, DbError>
 }
 
 /// The vendor of the live key with public prefix `prefix` (a token's `kid`); `None` once the
-/// key is revoked.
+/// key is revoked (or its grace after a rotation is over).
 pub async fn by_key_prefix(pool: &PgPool, prefix: &str) -> Result<Option<Vendor>, DbError> {
     let row = sqlx::query_as!(
         Vendor,
         "SELECT v.id, v.name, v.is_admin, v.is_reference
          FROM api_keys k JOIN vendors v ON v.id = k.vendor_id
-         WHERE k.prefix = $1 AND k.revoked_at IS NULL",
+         WHERE k.prefix = $1 AND (k.revoked_at IS NULL OR k.revoked_at > now())",
         prefix
     )
     .fetch_optional(pool)
@@ -137,14 +138,53 @@ pub async fn id_by_name(pool: &PgPool, name: &str) -> Result<Option<i64>, DbErro
     Ok(id)
 }
 
-/// Revokes every key of a vendor; returns how many were live.
+/// Revokes every key of a vendor at once, those in their grace after a rotation too; returns
+/// how many were live.
 pub async fn revoke_keys(pool: &PgPool, vendor: &str) -> Result<u64, DbError> {
     let done = sqlx::query!(
         "UPDATE api_keys SET revoked_at = now()
-         WHERE revoked_at IS NULL AND vendor_id = (SELECT id FROM vendors WHERE name = $1)",
+         WHERE (revoked_at IS NULL OR revoked_at > now())
+           AND vendor_id = (SELECT id FROM vendors WHERE name = $1)",
         vendor
     )
     .execute(pool)
     .await?;
     Ok(done.rows_affected())
+}
+
+/// A vendor's keys rotated: a new key (returned, not stored), and every other live key of the
+/// vendor ends `grace_secs` from now (one already ending sooner keeps its end). When the old
+/// keys end, with how many there were.
+pub async fn rotate_key(
+    pool: &PgPool,
+    vendor_id: i64,
+    grace_secs: i64,
+) -> Result<(String, OffsetDateTime, u64), DbError> {
+    let (prefix, key) = new_key_text();
+    let mut tx = pool.begin().await?;
+    let ends = sqlx::query_scalar!(
+        r#"SELECT now() + make_interval(secs => $1::bigint::double precision) AS "ends!""#,
+        grace_secs
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let ended = sqlx::query!(
+        "UPDATE api_keys SET revoked_at = LEAST(COALESCE(revoked_at, $2), $2)
+         WHERE vendor_id = $1 AND (revoked_at IS NULL OR revoked_at > now())",
+        vendor_id,
+        ends
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    sqlx::query!(
+        "INSERT INTO api_keys (vendor_id, prefix, hash) VALUES ($1, $2, $3)",
+        vendor_id,
+        prefix,
+        digest(&key)
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok((key, ends, ended))
 }

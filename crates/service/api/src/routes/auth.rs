@@ -1,13 +1,16 @@
-//! `POST /auth/token`.
+//! `POST /auth/token` and `POST /auth/keys/rotate`.
 
 use crate::AppState;
 use crate::answers::{BadRequest, Unauthorized};
+use crate::auth::Caller;
 use crate::body::AppJson;
 use crate::error::{ApiError, Problem};
 use crate::limits::ClientAddr;
 use axum::extract::State;
+use http::StatusCode;
 use mcpbench_db::vendors;
 use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 #[derive(Deserialize, ToSchema)]
@@ -69,4 +72,42 @@ pub(crate) async fn issue(
         .ok_or_else(failed)?;
     let kid = prefix.ok_or_else(failed)?;
     Ok(state.tokens().issue(vendor.id, kid))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RotatedKey {
+    /// The new key: shown only here, once (only its hash is stored).
+    pub api_key: String,
+    /// When the keys it replaces stop working, and the tokens made from them: until then both
+    /// work, so whatever holds the old key can move to the new one without a gap.
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub old_keys_end_at: OffsetDateTime,
+    /// How many keys end then.
+    pub old_keys: u64,
+}
+
+/// Rotates the caller's API keys: a new key now, and the vendor's other live keys keep
+/// working for the deployment's grace period (`MCPBENCH_KEY_GRACE_SECS`, a day by default),
+/// then stop. A key already ending sooner keeps its end; an operator's revocation ends them
+/// all at once.
+#[utoipa::path(post, path = "/auth/keys/rotate", tag = "auth", operation_id = "rotate_key",
+    security(("bearer" = [])),
+    responses((status = 201, body = RotatedKey)))]
+pub async fn rotate(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<(StatusCode, AppJson<RotatedKey>), ApiError> {
+    let grace = i64::try_from(state.config().key_grace.as_secs()).unwrap_or(i64::MAX);
+    let (api_key, old_keys_end_at, old_keys) =
+        vendors::rotate_key(state.pool(), caller.vendor_id, grace).await?;
+    tracing::info!(vendor = %caller.name, old_keys, "API key rotated");
+    Ok((
+        StatusCode::CREATED,
+        AppJson(RotatedKey {
+            api_key,
+            old_keys_end_at,
+            old_keys,
+        }),
+    ))
 }

@@ -31,6 +31,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .layer(axum::middleware::map_response(close_after_refusal));
     OpenApiRouter::new()
         .routes(routes!(auth::token))
+        .routes(routes!(auth::rotate))
         .routes((schemas, paths, create))
         .routes(routes!(submissions::list))
         .routes(routes!(submissions::get))

@@ -73,6 +73,8 @@ pub struct Options {
     pub hosted_private_sets: bool,
     /// How long kept boards and pages live without a notification.
     pub kept_for: Duration,
+    /// How long old keys work after a rotation.
+    pub key_grace: Duration,
 }
 
 impl Default for Options {
@@ -95,6 +97,7 @@ impl Default for Options {
             vendor_max_running: None,
             hosted_private_sets: true,
             kept_for: mcpbench_api::KEPT_FOR,
+            key_grace: Duration::from_secs(86_400),
         }
     }
 }
@@ -130,6 +133,7 @@ impl Service {
             admission: options.admission.clone(),
             hosted_private_sets: options.hosted_private_sets,
             kept_for: options.kept_for,
+            key_grace: options.key_grace,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
