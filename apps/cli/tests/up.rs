@@ -103,6 +103,8 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
             .unwrap();
         assert_eq!(r.status(), status);
     }
+    // The README's curl quick start, as written, against this deployment.
+    readme_quick_start(&url, data.path());
     stop(&mut again).await;
     // What it printed names the database without its password (up.json, 0600, has it).
     let mut printed = String::new();
@@ -114,6 +116,71 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
         "the password was printed"
     );
     let _ = std::fs::remove_file(data.path().with_extension("stderr"));
+}
+
+/// Runs the README's curl quick start as written, with `url` in place of the address `up`
+/// takes by default, from a folder where `mcpbench-data` is `data`. `cargo run ... --` stands
+/// for the binary under test; every request's status is noted. Each answers 2xx (the board of
+/// `set=dev` with entries, both CSVs with rows), but the archive of a month that has not
+/// retired, which is 404.
+fn readme_quick_start(url: &str, data: &std::path::Path) {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let block = (readme.split("The same with curl:").nth(1))
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README has its curl quick start");
+    let block = block.replace("http://127.0.0.1:8080", url);
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(data, dir.path().join("mcpbench-data")).unwrap();
+    let statuses = dir.path().join("statuses");
+    let script = format!(
+        "set -euo pipefail\n\
+         trap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n\
+         cargo() {{ while [ \"$1\" != -- ]; do shift; done; shift; \"$MCPBENCH\" \"$@\"; }}\n\
+         curl() {{ command curl --write-out '%{{stderr}}%{{http_code}} %{{url_effective}}\\n' \"$@\" 2>>\"$STATUSES\"; }}\n\
+         {block}"
+    );
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .env("MCPBENCH", env!("CARGO_BIN_EXE_mcpbench"))
+        .env("STATUSES", &statuses)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let statuses = std::fs::read_to_string(&statuses).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}\n{printed}\n{statuses}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answered: Vec<(&str, &str)> = (statuses.lines())
+        .filter_map(|l| l.split_once(' '))
+        .collect();
+    assert_eq!(answered.len(), 6, "{statuses}");
+    for (status, at) in &answered {
+        let fine = match at.ends_with("/sets/2026-10/traces") {
+            true => *status == "404",
+            false => status.starts_with('2'),
+        };
+        assert!(fine, "{status} from {at}: {statuses}");
+    }
+    // What the block printed: the submission, then the board (JSON texts one after another).
+    // `set=dev` is the current public set: the reference agents' board, not an empty one.
+    let printed: Vec<Value> = serde_json::Deserializer::from_str(&printed)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}: {printed}"));
+    let board = (printed.iter())
+        .find(|v| v.get("entries").is_some())
+        .unwrap_or_else(|| panic!("no board printed: {printed:?}"));
+    assert_eq!(board["set"], mcpbench_tasks::DEV_SET);
+    assert!(!board["entries"].as_array().unwrap().is_empty(), "{board}");
+    for csv in ["board.csv", "results.csv"] {
+        let text = std::fs::read_to_string(dir.path().join(csv)).unwrap();
+        assert!(text.lines().count() > 1, "{csv} has no rows: {text}");
+    }
 }
 
 /// Starts `mcpbench up` on `data` and waits for its up.json.

@@ -6,21 +6,40 @@ use axum::body::Bytes;
 use mcpbench_core::board::{Query, ranked};
 use std::time::Duration;
 
-/// The board for `q`, serialized, from the cache or built from the aggregate.
-pub async fn board(state: &AppState, q: Query) -> Result<Bytes, mcpbench_core::CoreError> {
-    if let Some(body) = state.board().get(&q) {
+/// The forms a board is served in, each kept apart.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Form {
+    Json,
+    /// One row per entry, the columns of docs/data.md.
+    Csv,
+}
+
+/// The board for `q` in `form`, serialized, from the cache or built from the aggregate: the
+/// CSV is kept as the JSON is, so that neither costs a query per request.
+pub async fn board(
+    state: &AppState,
+    q: Query,
+    form: Form,
+) -> Result<Bytes, mcpbench_core::CoreError> {
+    if let Some(body) = state.board().get(&q, form) {
         return Ok(body);
     }
-    let _making = state.board().making(&format!("board\n{q:?}")).await;
-    if let Some(body) = state.board().get(&q) {
+    let _making = state
+        .board()
+        .making(&format!("board {form:?}\n{q:?}"))
+        .await;
+    if let Some(body) = state.board().get(&q, form) {
         return Ok(body);
     }
     let board = ranked(state.pool(), &q).await?;
-    let body = Bytes::from(serde_json::to_vec(&board).expect("boards serialize"));
-    // A board with nothing of its own is not kept: made-up sets and filters (which still
-    // show the reference agents) cannot push real boards out.
+    let body = Bytes::from(match form {
+        Form::Json => serde_json::to_vec(&board).expect("boards serialize"),
+        Form::Csv => crate::csv::board(&board).into_bytes(),
+    });
+    // A board with nothing of its own is not kept: made-up filters (which still show the
+    // reference agents) cannot push real boards out.
     if board.worth_keeping() {
-        state.board().put(q, body.clone());
+        state.board().put(q, form, body.clone());
     }
     Ok(body)
 }

@@ -4,6 +4,7 @@
 //! starts as a spreadsheet formula would (`=`, `+`, `-`, `@`, tab, CR), led by `'` so that no
 //! spreadsheet runs it (OWASP's advice on CSV injection).
 
+use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::header;
 use mcpbench_core::board::{Board, BoardEntry};
@@ -70,7 +71,7 @@ fn int(v: impl ToString) -> String {
 }
 
 /// A download of CSV text under `filename`.
-pub(crate) fn attachment(filename: &str, body: String) -> Response {
+pub(crate) fn attachment(filename: &str, body: impl Into<Body>) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
@@ -79,7 +80,7 @@ pub(crate) fn attachment(filename: &str, body: String) -> Response {
                 format!("attachment; filename=\"{filename}\""),
             ),
         ],
-        body,
+        body.into(),
     )
         .into_response()
 }

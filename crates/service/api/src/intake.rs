@@ -6,6 +6,7 @@
 
 use crate::error::ApiError;
 use crate::model_track::ModelRequest;
+use crate::params::requested_set;
 use crate::routes::submissions::{Kind, NewSubmission};
 use crate::routes::upload::Received;
 use mcpbench_db::submissions;
@@ -15,7 +16,7 @@ pub(crate) const MAX_TRIALS: u32 = 10;
 
 /// A submission whose fields are each valid and belong to its kind.
 pub(crate) struct Intake {
-    /// The set named, or the deployment's default set.
+    /// The set named, or the deployment's default set (also for `dev`).
     pub set: String,
     pub name: String,
     pub model: String,
@@ -108,7 +109,7 @@ impl Intake {
             &mut about,
         )?;
         Ok(Self {
-            set: req.set.unwrap_or_else(|| default_set.to_string()),
+            set: requested_set("set", req.set.as_deref(), default_set)?,
             name: req.name,
             model: req.model,
             trials,

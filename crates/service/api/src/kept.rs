@@ -3,6 +3,7 @@
 //! of it is dropped together when what the public sees changes
 //! ([`crate::board::invalidate_on_notify`]), and lives a few seconds at most in any case.
 
+use crate::board::Form;
 use axum::body::Bytes;
 use mcpbench_core::board::Query;
 use std::borrow::Borrow;
@@ -77,7 +78,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Fresh<K, V> {
 
 /// The API's kept boards and pages.
 pub struct BoardCache {
-    boards: Fresh<Query, Bytes>,
+    boards: Fresh<(Query, Form), Bytes>,
     board_pages: Fresh<String, Arc<str>>,
     shared_pages: Fresh<String, Arc<str>>,
     /// One lock per page being made, so that readers who all miss at once (when a page ages
@@ -146,12 +147,12 @@ impl BoardCache {
         self.shelf(shelf).put(key, content);
     }
 
-    pub fn get(&self, q: &Query) -> Option<Bytes> {
-        self.boards.get(q)
+    pub fn get(&self, q: &Query, form: Form) -> Option<Bytes> {
+        self.boards.get(&(q.clone(), form))
     }
 
-    pub fn put(&self, q: Query, body: Bytes) {
-        self.boards.put(q, body);
+    pub fn put(&self, q: Query, form: Form, body: Bytes) {
+        self.boards.put((q, form), body);
     }
 
     pub fn clear(&self) {

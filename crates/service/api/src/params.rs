@@ -31,6 +31,30 @@ pub(crate) fn set_name(field: &str, value: &str) -> Result<String, ApiError> {
     })
 }
 
+/// The name that stands for the deployment's current public set, whatever its id (`dev-v2`,
+/// ...): what the README's examples and scripts written against any deployment say.
+pub(crate) const CURRENT_PUBLIC_SET: &str = "dev";
+
+/// The set a request names, as [`set_name`] reads it: absent (or blank, as a form sends it),
+/// or [`CURRENT_PUBLIC_SET`], is `default`, the deployment's current public set.
+pub(crate) fn requested_set(
+    field: &str,
+    value: Option<&str>,
+    default: &str,
+) -> Result<String, ApiError> {
+    match value.filter(|v| !v.is_empty()) {
+        None => Ok(default.to_string()),
+        Some(v) => {
+            let id = set_name(field, v)?;
+            Ok(if id == CURRENT_PUBLIC_SET {
+                default.to_string()
+            } else {
+                id
+            })
+        }
+    }
+}
+
 /// A listing's filter value: blank is none; anything else must be one of `all` (a clear 400
 /// naming them otherwise).
 pub(crate) fn one_of(

@@ -171,8 +171,12 @@ impl Filter {
     }
 }
 
-/// The board `q` asks for, ranked from the aggregate table.
+/// The board `q` asks for, ranked from the aggregate table; not found for a set that does not
+/// exist (an empty board would say it has no entries yet).
 pub async fn ranked(pool: &PgPool, q: &Query) -> Result<Board, CoreError> {
+    if mcpbench_db::sets::get(pool, &q.set).await?.is_none() {
+        return Err(CoreError::NotFound(format!("there is no set {:?}", q.set)));
+    }
     let entries = leaderboard::entries(pool, &q.set).await?;
     Ok(rank(q, entries))
 }

@@ -65,7 +65,7 @@ async fn view(state: &AppState, id: &str) -> Result<SetView, ApiError> {
 }
 
 /// Creates a private draft from freshly generated tasks, sealed at rest.
-#[utoipa::path(post, path = "/admin/sets", tag = "admin", request_body = NewSet,
+#[utoipa::path(post, path = "/admin/sets", tag = "admin", operation_id = "create_set", request_body = NewSet,
     security(("bearer" = [])),
     responses((status = 201, body = SetView),
         Forbidden,
@@ -155,7 +155,7 @@ pub async fn retire(
 }
 
 /// Deletes a draft.
-#[utoipa::path(delete, path = "/admin/sets/{id}", tag = "admin",
+#[utoipa::path(delete, path = "/admin/sets/{id}", tag = "admin", operation_id = "delete_set",
     params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")), security(("bearer" = [])),
     responses((status = 204),
         NotFound,

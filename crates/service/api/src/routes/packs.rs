@@ -44,7 +44,7 @@ pub struct RevealedView {
 }
 
 /// The stored packs, with the files of their retired families.
-#[utoipa::path(get, path = "/packs", tag = "public",
+#[utoipa::path(get, path = "/packs", tag = "public", operation_id = "list_packs",
     responses((status = 200, body = Vec<PackView>)))]
 pub async fn list(State(state): State<AppState>) -> Result<AppJson<Vec<PackView>>, ApiError> {
     let revealed = packs::revealed(state.pool()).await?;

@@ -4,13 +4,13 @@ use crate::AppState;
 use crate::access::{read_logs, run_json, visible_run};
 use crate::answers::{BadRequest, NotFound};
 use crate::auth::MaybeCaller;
-use crate::board;
+use crate::board::{self, Form};
 use crate::body::AppJson;
 use crate::csv;
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::params::{
-    TaskFilters, category_schema, difficulty_schema, name, server_schema, set_name,
+    TaskFilters, category_schema, difficulty_schema, name, requested_set, server_schema,
 };
 use crate::routes::run_view::RunView;
 use axum::extract::State;
@@ -31,7 +31,7 @@ const MAX_TASK_PAGE: i64 = 100;
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardParams {
-    /// The set; the deployment's default set when absent.
+    /// The set; `dev` or absent: the deployment's current public set. An unknown set is 404.
     #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
     /// Rank by the tasks of this server only.
@@ -67,15 +67,12 @@ pub enum Format {
 #[utoipa::path(get, path = "/leaderboard", tag = "public", params(BoardParams),
     responses((status = 200, description = "JSON, or CSV with `format=csv`",
             content((Board = "application/json"), (String = "text/csv"))),
-        BadRequest))]
+        BadRequest, NotFound))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Query(p): Query<BoardParams>,
 ) -> Result<Response, ApiError> {
-    let set = match p.set.as_deref() {
-        Some(s) => set_name("set", s)?,
-        None => state.config().default_set.clone(),
-    };
+    let set = requested_set("set", p.set.as_deref(), &state.config().default_set)?;
     let filters = TaskFilters::parse(p.server, p.category, None)?;
     let (server, category) = (filters.server, filters.category);
     if server.is_some() && category.is_some() {
@@ -104,20 +101,18 @@ pub async fn leaderboard(
         },
     };
     if p.format == Some(Format::Csv) {
-        let ranked = mcpbench_core::board::ranked(state.pool(), &query).await?;
-        return Ok(csv::attachment(
-            &format!("mcpbench-{}-leaderboard.csv", ranked.set),
-            csv::board(&ranked),
-        ));
+        let filename = format!("mcpbench-{}-leaderboard.csv", query.set);
+        let body = board::board(&state, query, Form::Csv).await?;
+        return Ok(csv::attachment(&filename, body));
     }
-    let body = board::board(&state, query).await?;
+    let body = board::board(&state, query, Form::Json).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TasksParams {
-    /// A public set; the deployment's default set when absent.
+    /// A public set; `dev` or absent: the deployment's current public set.
     #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
     /// Tasks after this task id, in set order.
@@ -155,10 +150,7 @@ pub async fn tasks(
     State(state): State<AppState>,
     Query(p): Query<TasksParams>,
 ) -> Result<AppJson<TaskPage>, ApiError> {
-    let set = match p.set.as_deref() {
-        Some(s) => set_name("set", s)?,
-        None => state.config().default_set.clone(),
-    };
+    let set = requested_set("set", p.set.as_deref(), &state.config().default_set)?;
     let limit = p.limit.unwrap_or(MAX_TASK_PAGE);
     if !(1..=MAX_TASK_PAGE).contains(&limit) {
         return Err(ApiError::bad_request(format!(
@@ -194,7 +186,7 @@ pub async fn tasks(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TaskParams {
-    /// A public set; the deployment's default set when absent.
+    /// A public set; `dev` or absent: the deployment's current public set.
     #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
 }
@@ -209,10 +201,7 @@ pub async fn task(
     Path(id): Path<String>,
     Query(p): Query<TaskParams>,
 ) -> Result<AppJson<Value>, ApiError> {
-    let set = match p.set.as_deref() {
-        Some(s) => set_name("set", s)?,
-        None => state.config().default_set.clone(),
-    };
+    let set = requested_set("set", p.set.as_deref(), &state.config().default_set)?;
     let id = name("id", &id)?;
     sets::public_task(state.pool(), &set, &id)
         .await?

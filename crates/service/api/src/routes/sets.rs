@@ -6,7 +6,7 @@ use crate::answers::NotFound;
 use crate::body::AppJson;
 use crate::error::ApiError;
 use crate::extract::Path;
-use crate::params::set_name;
+use crate::params::requested_set;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use http::header;
@@ -104,7 +104,7 @@ pub struct SetDetail {
 }
 
 /// Every set, newest first.
-#[utoipa::path(get, path = "/sets", tag = "public", responses((status = 200, body = SetList)))]
+#[utoipa::path(get, path = "/sets", tag = "public", operation_id = "list_sets", responses((status = 200, body = SetList)))]
 pub async fn list(State(state): State<AppState>) -> Result<AppJson<SetList>, ApiError> {
     let rows = sets::list(state.pool(), 500).await?;
     Ok(AppJson(SetList {
@@ -112,15 +112,16 @@ pub async fn list(State(state): State<AppState>) -> Result<AppJson<SetList>, Api
     }))
 }
 
+/// The set a path names (`dev`: the deployment's current public set); 404 for an unknown one.
 pub(crate) async fn find(state: &AppState, id: &str) -> Result<sets::SetInfo, ApiError> {
-    let id = set_name("id", id)?;
+    let id = requested_set("id", Some(id), &state.config().default_set)?;
     sets::get(state.pool(), &id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("there is no set {id:?}")))
 }
 
 /// One set, and its commitment.
-#[utoipa::path(get, path = "/sets/{id}", tag = "public", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
+#[utoipa::path(get, path = "/sets/{id}", tag = "public", operation_id = "get_set", params(("id" = String, Path, pattern = r"^[A-Za-z0-9_-]{1,80}$")),
     responses((status = 200, body = SetDetail),
         NotFound))]
 pub async fn get(

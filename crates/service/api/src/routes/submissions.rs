@@ -113,7 +113,7 @@ pub struct ListQuery {
 /// Submits an agent: JSON for an endpoint or a digest-pinned image, or `multipart/form-data`
 /// with the parts `submission` (the same JSON) and `image` (a `docker save` archive, up to the
 /// deployment's cap). Endpoints are checked against SSRF now and again on every call.
-#[utoipa::path(post, path = "/submissions", tag = "submissions",
+#[utoipa::path(post, path = "/submissions", tag = "submissions", operation_id = "create_submission",
     request_body(content(
         (NewSubmission = "application/json"),
         (ImageUpload = "multipart/form-data"),
@@ -207,7 +207,7 @@ pub struct ImageUpload {
 }
 
 /// Your submissions, newest first.
-#[utoipa::path(get, path = "/submissions", tag = "submissions", params(ListQuery),
+#[utoipa::path(get, path = "/submissions", tag = "submissions", operation_id = "list_submissions", params(ListQuery),
     security(("bearer" = [])),
     responses((status = 200, body = SubmissionPage),
         Unauthorized))]
@@ -249,7 +249,7 @@ async fn owned(
 }
 
 /// One of your submissions: where it is, its scores, and why anything failed.
-#[utoipa::path(get, path = "/submissions/{id}", tag = "submissions",
+#[utoipa::path(get, path = "/submissions/{id}", tag = "submissions", operation_id = "get_submission",
     params(("id" = Uuid, Path)), security(("bearer" = [])),
     responses((status = 200, body = SubmissionView),
         NotFound))]

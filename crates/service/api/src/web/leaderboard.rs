@@ -9,7 +9,7 @@ use crate::AppState;
 use crate::board;
 use crate::error::ApiError;
 use crate::kept::{Kept, Shelf};
-use crate::params::{one_of, set_name};
+use crate::params::{one_of, requested_set};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
@@ -87,10 +87,7 @@ pub(crate) async fn page(
     viewer: Viewer,
     PageQuery(p): PageQuery<Params>,
 ) -> Result<Response, PageError> {
-    let set = match p.set.filter(|s| !s.is_empty()) {
-        Some(s) => set_name("set", &s)?,
-        None => state.config().default_set.clone(),
-    };
+    let set = requested_set("set", p.set.as_deref(), &state.config().default_set)?;
     // Only the values the form offers: each is a board (and a history) to compute.
     let server = one_of("server", p.server, SERVERS)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
@@ -436,7 +433,7 @@ pub(crate) async fn ranked(
         category: category.map(String::from),
         filter: filter.clone(),
     };
-    let bytes = board::board(state, query).await?;
+    let bytes = board::board(state, query, board::Form::Json).await?;
     serde_json::from_slice(&bytes).map_err(ApiError::internal)
 }
 

@@ -5,7 +5,7 @@ use super::PagePath as Path;
 use super::{Frame, PageError, PageQuery, Viewer, page as frame_page};
 use crate::AppState;
 use crate::error::ApiError;
-use crate::params::{TaskFilters, name, set_name};
+use crate::params::{TaskFilters, name, requested_set};
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, html};
@@ -29,10 +29,7 @@ pub(crate) struct ListParams {
 
 /// The public set named, or the deployment's default; 404 for a private or unknown one.
 async fn public_set(state: &AppState, set: Option<&str>) -> Result<String, ApiError> {
-    let set = match set.filter(|s| !s.is_empty()) {
-        Some(s) => set_name("set", s)?,
-        None => state.config().default_set.clone(),
-    };
+    let set = requested_set("set", set, &state.config().default_set)?;
     match sets::get(state.pool(), &set).await? {
         Some(info) if info.public => Ok(set),
         _ => Err(ApiError::not_found(format!(
