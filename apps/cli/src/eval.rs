@@ -49,10 +49,91 @@ pub struct EvalArgs {
     /// against the tools offered (curve.json, curve.svg; each level's report under level-N/).
     #[arg(long, value_name = "LEVELS")]
     distractors: Option<String>,
+    /// Only these tasks, by id (repeat it, or separate ids with commas).
+    #[arg(long = "task", value_name = "ID", value_delimiter = ',')]
+    only: Vec<String>,
+    /// Only the tasks matching every one of `server=NAME`, `category=NAME`,
+    /// `difficulty=easy|medium|hard`, comma-separated (as the service's task filters: a task
+    /// matches a server it uses).
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    filter: Option<String>,
     /// The optional rubric judge: each run's answer and trace read by a model against its
     /// task's rubric; shown and stored apart from the scores.
     #[command(flatten)]
     judge: mcpbench_config::JudgeArgs,
+}
+
+/// `--filter`: each key at most once, each value one the task format knows.
+#[derive(Debug, Default, PartialEq)]
+struct Filter {
+    server: Option<String>,
+    category: Option<mcpbench_tasks::Category>,
+    difficulty: Option<mcpbench_tasks::Difficulty>,
+}
+
+impl Filter {
+    fn parse(text: &str) -> anyhow::Result<Self> {
+        let mut f = Filter::default();
+        for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = (pair.split_once('='))
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| anyhow::anyhow!("--filter: {pair:?} is not KEY=VALUE"))?;
+            let twice = || anyhow::anyhow!("--filter: {key} is given twice");
+            match key {
+                "server" if f.server.is_none() => {
+                    if !mcpbench_tasks::SERVERS.contains(&value) {
+                        bail!(
+                            "--filter: server must be one of {}",
+                            mcpbench_tasks::SERVERS.join(", ")
+                        );
+                    }
+                    f.server = Some(value.to_string());
+                }
+                "category" if f.category.is_none() => {
+                    let all = mcpbench_tasks::Category::ALL;
+                    let found = all.into_iter().find(|c| c.as_str() == value);
+                    f.category = Some(found.ok_or_else(|| {
+                        let names: Vec<&str> = all.iter().map(|c| c.as_str()).collect();
+                        anyhow::anyhow!("--filter: category must be one of {}", names.join(", "))
+                    })?);
+                }
+                "difficulty" if f.difficulty.is_none() => {
+                    let all = mcpbench_tasks::Difficulty::ALL;
+                    let found = all.into_iter().find(|d| d.as_str() == value);
+                    f.difficulty = Some(found.ok_or_else(|| {
+                        let names: Vec<&str> = all.iter().map(|d| d.as_str()).collect();
+                        anyhow::anyhow!("--filter: difficulty must be one of {}", names.join(", "))
+                    })?);
+                }
+                "server" | "category" | "difficulty" => return Err(twice()),
+                _ => bail!("--filter: {key:?} is not server, category or difficulty"),
+            }
+        }
+        Ok(f)
+    }
+
+    fn keeps(&self, t: &Task) -> bool {
+        self.server.as_ref().is_none_or(|s| t.servers.contains(s))
+            && self.category.is_none_or(|c| t.category == c)
+            && self.difficulty.is_none_or(|d| t.difficulty == d)
+    }
+}
+
+/// The tasks `--task` and `--filter` keep; an id that is not in the set is an error (a typo
+/// would otherwise run nothing, or less than asked).
+fn chosen(tasks: Vec<Task>, only: &[String], filter: Option<&str>) -> anyhow::Result<Vec<Task>> {
+    let filter = filter.map(Filter::parse).transpose()?.unwrap_or_default();
+    if let Some(missing) = only.iter().find(|id| !tasks.iter().any(|t| &t.id == *id)) {
+        bail!("--task: there is no task {missing:?} in the set");
+    }
+    let kept: Vec<Task> = (tasks.into_iter())
+        .filter(|t| only.is_empty() || only.contains(&t.id))
+        .filter(|t| filter.keeps(t))
+        .collect();
+    if kept.is_empty() {
+        bail!("no task of the set matches --task and --filter");
+    }
+    Ok(kept)
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
@@ -66,6 +147,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if tasks.is_empty() {
         bail!("{} holds no task files", args.tasks.display());
     }
+    let tasks = chosen(tasks, &args.only, args.filter.as_deref())?;
     let tasks: Vec<_> = tasks.into_iter().map(Arc::new).collect();
     let set = args
         .tasks
@@ -360,5 +442,29 @@ fn print_summary(report: &Report) {
             m.passed,
             pct(m.success_rate)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_names_known_values_each_once() {
+        let f = Filter::parse("server=github, difficulty=hard").unwrap();
+        assert_eq!(f.server.as_deref(), Some("github"));
+        assert_eq!(f.difficulty, Some(mcpbench_tasks::Difficulty::Hard));
+        assert_eq!(f.category, None);
+        for (bad, says) in [
+            ("server=gitlab", "server must be one of"),
+            ("category=nonsense", "category must be one of"),
+            ("difficulty=trivial", "difficulty must be one of"),
+            ("server=github,server=slack", "given twice"),
+            ("colour=red", "is not server, category or difficulty"),
+            ("github", "is not KEY=VALUE"),
+        ] {
+            let e = Filter::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
     }
 }

@@ -192,3 +192,74 @@ fn eval_refuses_what_it_cannot_run() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("oracle, null, random, heuristic"));
 }
+
+/// `--task` and `--filter` run part of a set, as the service's filters narrow it: the report
+/// holds exactly the tasks asked for; a task id that is not in the set, or a filter nothing
+/// matches, is an error that says so.
+#[test]
+fn eval_runs_the_tasks_and_the_filter_asked_for() {
+    let tasks = some_tasks(30, "");
+    let loaded = mcpbench_tasks::load_dir(tasks.path()).unwrap();
+    let run = |extra: &[&str]| {
+        let out = tempfile::tempdir().unwrap();
+        let dir = tasks.path().to_str().unwrap();
+        let o = mcpbench(
+            &[
+                &["eval", "--tasks", dir, "--agent", "oracle", "--json"],
+                extra,
+                &["--out", out.path().to_str().unwrap()],
+            ]
+            .concat(),
+        );
+        let ran: Option<Vec<String>> = o.status.success().then(|| {
+            let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let runs = report["runs"].as_array().unwrap();
+            runs.iter()
+                .map(|r| r["task_id"].as_str().unwrap().to_string())
+                .collect()
+        });
+        (ran, String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    let (a, b) = (&loaded[0].id, &loaded[7].id);
+    let (ran, err) = run(&["--task", &format!("{a},{b}")]);
+    let mut ran = ran.unwrap_or_else(|| panic!("{err}"));
+    ran.sort();
+    let mut asked = vec![a.clone(), b.clone()];
+    asked.sort();
+    assert_eq!(ran, asked);
+
+    let server = loaded[0].servers[0].clone();
+    let difficulty = loaded[0].difficulty;
+    let expected: Vec<&str> = (loaded.iter())
+        .filter(|t| t.servers.contains(&server) && t.difficulty == difficulty)
+        .map(|t| t.id.as_str())
+        .collect();
+    assert!(expected.len() < loaded.len(), "the filter narrows the set");
+    let filter = format!("server={server},difficulty={}", difficulty.as_str());
+    let (ran, err) = run(&["--filter", &filter]);
+    let mut ran = ran.unwrap_or_else(|| panic!("{err}"));
+    ran.sort();
+    let mut expected: Vec<String> = expected.into_iter().map(String::from).collect();
+    expected.sort();
+    assert_eq!(ran, expected);
+
+    let (ran, err) = run(&["--task", "no-such-task"]);
+    assert!(
+        ran.is_none() && err.contains("there is no task \"no-such-task\""),
+        "{err}"
+    );
+    let other = (mcpbench_tasks::Difficulty::ALL.into_iter())
+        .find(|d| *d != loaded[0].difficulty)
+        .unwrap();
+    let filter = format!("difficulty={}", other.as_str());
+    let (ran, err) = run(&["--task", a, "--filter", &filter]);
+    assert!(
+        ran.is_none() && err.contains("no task of the set matches"),
+        "{err}"
+    );
+    let (ran, err) = run(&["--filter", "server=gitlab"]);
+    assert!(
+        ran.is_none() && err.contains("server must be one of"),
+        "{err}"
+    );
+}

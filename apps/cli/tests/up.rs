@@ -121,8 +121,8 @@ async fn up_serves_the_dev_set_and_stops_everything_on_ctrl_c() {
 /// Runs the README's curl quick start as written, with `url` in place of the address `up`
 /// takes by default, from a folder where `mcpbench-data` is `data`. `cargo run ... --` stands
 /// for the binary under test; every request's status is noted. Each answers 2xx (the board of
-/// `set=dev` with entries, both CSVs with rows), but the archive of a month that has not
-/// retired, which is 404.
+/// `set=dev` with entries, as JSON and as CSV; the result matrix's CSV), but the archive of a
+/// month that has not retired, which is 404.
 fn readme_quick_start(url: &str, data: &std::path::Path) {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let block = (readme.split("The same with curl:").nth(1))
@@ -177,10 +177,13 @@ fn readme_quick_start(url: &str, data: &std::path::Path) {
         .unwrap_or_else(|| panic!("no board printed: {printed:?}"));
     assert_eq!(board["set"], mcpbench_tasks::DEV_SET);
     assert!(!board["entries"].as_array().unwrap().is_empty(), "{board}");
-    for csv in ["board.csv", "results.csv"] {
-        let text = std::fs::read_to_string(dir.path().join(csv)).unwrap();
-        assert!(text.lines().count() > 1, "{csv} has no rows: {text}");
-    }
+    // The board's CSV has the reference agents' rows; the result matrix has a row per task
+    // and published submission (none yet here: reference agents' runs are not published, and
+    // the new submission is still running), under its documented header.
+    let board = std::fs::read_to_string(dir.path().join("board.csv")).unwrap();
+    assert!(board.lines().count() > 1, "board.csv has no rows: {board}");
+    let results = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert!(results.starts_with("task_id,server,category,"), "{results}");
 }
 
 /// Starts `mcpbench up` on `data` and waits for its up.json.
