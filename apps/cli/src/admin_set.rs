@@ -125,6 +125,10 @@ pub enum SetCommand {
         #[command(flatten)]
         db: Db,
     },
+    /// Turn the months as MCPBENCH_CALENDAR says, once, now (the API does it by itself every
+    /// minute): draft the month due, activate it, retire the last one, release what retired
+    /// months withheld. With --dry-run, print the plan and change nothing.
+    Calendar(crate::admin_calendar::CalendarCommand),
 }
 
 pub(crate) fn custody(args: &CustodyArgs) -> anyhow::Result<mcpbench_sets::Custody> {
@@ -283,6 +287,7 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
                 ids.len()
             );
         }
+        SetCommand::Calendar(cmd) => crate::admin_calendar::run(cmd).await?,
         SetCommand::Bundle { id, db } => {
             let pool = db.connect().await?;
             let bytes = mcpbench_sets::reveal_bundle(&pool, &id).await?;

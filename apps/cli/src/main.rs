@@ -1,6 +1,7 @@
 //! `mcpbench`: the command line of MCPBench.
 
 mod admin;
+mod admin_calendar;
 mod admin_pack;
 mod admin_set;
 mod agent;

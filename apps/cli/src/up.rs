@@ -166,6 +166,8 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
         // On this machine the agents are the user's own loopback services.
         hosted_private_sets: true,
         key_grace_secs: 86_400,
+        // Months are turned by hand here (`mcpbench admin set`), if at all.
+        calendar: Default::default(),
     };
     let custody = local_custody(&args.data_dir, &args.custody)?;
     let api_config =

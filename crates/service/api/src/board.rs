@@ -2,8 +2,10 @@
 //! board serialized per query and drops the kept ones whenever what the public sees changes.
 
 use crate::AppState;
+use crate::error::ApiError;
+use crate::params::requested_set;
 use axum::body::Bytes;
-use mcpbench_core::board::{Query, ranked};
+use mcpbench_core::board::{Query, official_set, ranked};
 use std::time::Duration;
 
 /// The forms a board is served in, each kept apart.
@@ -12,6 +14,23 @@ pub enum Form {
     Json,
     /// One row per entry, the columns of docs/data.md.
     Csv,
+}
+
+/// The set a board request names (`set=`): absent or blank is the official board, the live
+/// private month (the current public set where none is live); anything else as
+/// [`requested_set`] reads it (`dev` is the current public set, the practice board). Kept
+/// like the boards, so that a board named by no set costs no query either.
+pub async fn board_set(state: &AppState, value: Option<&str>) -> Result<String, ApiError> {
+    let public = &state.config().default_set;
+    if let Some(named) = value.filter(|v| !v.is_empty()) {
+        return requested_set("set", Some(named), public);
+    }
+    if let Some(official) = state.board().official() {
+        return Ok(official);
+    }
+    let official = official_set(state.pool(), public).await?;
+    state.board().put_official(official.clone());
+    Ok(official)
 }
 
 /// The board for `q` in `form`, serialized, from the cache or built from the aggregate: the

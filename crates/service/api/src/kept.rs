@@ -81,6 +81,8 @@ pub struct BoardCache {
     boards: Fresh<(Query, Form), Bytes>,
     board_pages: Fresh<String, Arc<str>>,
     shared_pages: Fresh<String, Arc<str>>,
+    /// The set of the official board (every board request naming no set asks for it).
+    official: Fresh<(), String>,
     /// One lock per page being made, so that readers who all miss at once (when a page ages
     /// out under load) wait for one making rather than each making it.
     making: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
@@ -101,6 +103,7 @@ impl BoardCache {
             boards: Fresh::new(ttl),
             board_pages: Fresh::new(ttl),
             shared_pages: Fresh::new(ttl),
+            official: Fresh::new(ttl),
             making: std::sync::Mutex::new(HashMap::new()),
         }
     }
@@ -155,7 +158,17 @@ impl BoardCache {
         self.boards.put((q, form), body);
     }
 
+    /// The official board's set, as last found.
+    pub fn official(&self) -> Option<String> {
+        self.official.get(&())
+    }
+
+    pub fn put_official(&self, set: String) {
+        self.official.put((), set);
+    }
+
     pub fn clear(&self) {
+        self.official.clear();
         self.boards.clear();
         self.board_pages.clear();
         self.shared_pages.clear();

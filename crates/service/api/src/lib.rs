@@ -18,6 +18,7 @@ mod archive;
 mod auth;
 mod board;
 mod body;
+mod calendar;
 mod clients;
 mod csv;
 mod error;
@@ -36,6 +37,7 @@ mod tally;
 mod web;
 
 pub use auth::{IAT_LEEWAY, MAX_TOKEN_TTL, MIN_SECRET_BYTES, Tokens};
+pub use calendar::{CALENDAR_EVERY, CalendarRun, Clock};
 pub use error::{ApiError, PROBLEM_JSON, Problem};
 pub use kept::KEPT_FOR;
 pub use openapi::{openapi_json, openapi_yaml};
@@ -98,6 +100,8 @@ pub struct Config {
     /// How long a vendor's old keys keep working after it rotates them
     /// (`MCPBENCH_KEY_GRACE_SECS`).
     pub key_grace: Duration,
+    /// The calendar this process runs (`MCPBENCH_CALENDAR`); `None` when months turn by hand.
+    pub calendar: Option<CalendarRun>,
 }
 
 /// What one client may hold and repeat: connections, submissions at once, and the rates of
@@ -227,6 +231,11 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let invalidator = tokio::spawn(board::invalidate_on_notify(state.clone()));
     let gauges = tokio::spawn(refresh_queue_gauges(state.clone()));
+    let calendar = state
+        .config()
+        .calendar
+        .clone()
+        .map(|run| tokio::spawn(calendar::run(state.clone(), run)));
     let admission = &state.config().admission;
     let caps = server::Caps {
         max_connections: admission.max_connections,
@@ -235,6 +244,9 @@ pub async fn serve(
     let result = server::run(listener, router(state), caps, shutdown).await;
     invalidator.abort();
     gauges.abort();
+    if let Some(calendar) = calendar {
+        calendar.abort();
+    }
     result
 }
 
@@ -314,6 +326,15 @@ impl Config {
         custody: &mcpbench_config::CustodyArgs,
     ) -> Result<Self, String> {
         let custody = mcpbench_sets::Custody::from_args(custody)?;
+        if args.calendar.calendar.is_some()
+            && (custody.keyring.is_none() || custody.signer.is_none())
+        {
+            return Err(
+                "MCPBENCH_CALENDAR needs MCPBENCH_TASK_KEYS and MCPBENCH_SIGNING_KEY: \
+                        the months it turns are sealed, committed and revealed"
+                    .into(),
+            );
+        }
         if custody.keyring.is_none() || custody.signer.is_none() {
             tracing::warn!(
                 "MCPBENCH_TASK_KEYS or MCPBENCH_SIGNING_KEY is not set: private sets cannot be \
@@ -356,6 +377,8 @@ impl Config {
             hosted_private_sets: args.hosted_private_sets,
             kept_for: kept::KEPT_FOR,
             key_grace: Duration::from_secs(args.key_grace_secs),
+            calendar: mcpbench_sets::calendar::Calendar::from_args(&args.calendar)
+                .map(CalendarRun::new),
         })
     }
 }

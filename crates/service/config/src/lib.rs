@@ -9,9 +9,11 @@
 //! shared by the same binaries: how they listen ([`bind`], with an accept queue long enough
 //! for a burst of agents) and the open-file limit they raise at start ([`raise_open_files`]).
 
+mod calendar;
 mod limits;
 mod listen;
 
+pub use calendar::{CalendarArgs, Schedule};
 pub use limits::{OpenFiles, open_files_for, raise_open_files};
 pub use listen::{BACKLOG, LOOPBACK, bind};
 
@@ -300,6 +302,8 @@ pub struct ApiArgs {
     #[arg(long, env = "MCPBENCH_KEY_GRACE_SECS", default_value_t = 86_400,
           value_parser = whole::<u64>("MCPBENCH_KEY_GRACE_SECS", 0, Some(30 * 86_400)))]
     pub key_grace_secs: u64,
+    #[command(flatten)]
+    pub calendar: CalendarArgs,
 }
 
 /// The keys that seal private tasks at rest (the worker opens them). Not `Debug`: nothing

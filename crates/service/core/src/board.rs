@@ -6,7 +6,7 @@
 use crate::CoreError;
 use crate::about::{About, Scaffold, Track, Weights};
 use mcpbench_db::leaderboard::{self, Entry};
-use mcpbench_db::{AnomalyKind, PgPool};
+use mcpbench_db::{AnomalyKind, PgPool, SetState};
 use mcpbench_scoring::{Metrics, ProcessMetrics, Spend};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -96,11 +96,64 @@ impl Hosting {
     }
 }
 
+/// What a board counts for, from its set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Standing {
+    /// The live private month: its tasks are sealed until it retires. The ranking that counts.
+    Official,
+    /// A month that was official: its final ranking, its tasks revealed since.
+    Retired,
+    /// A public set: its tasks and reference solutions are published, so an agent may have
+    /// learnt them. Ranked for practice, never as the official board.
+    Practice,
+    /// A private month not live yet: no one has run on it.
+    Upcoming,
+}
+
+impl Standing {
+    /// The standing of a set in `state`: `public` as the set says, `committed` when it has a
+    /// checkpoint (a private month from go-live on; it stays committed, and turns public,
+    /// once retired and revealed).
+    pub fn of(public: bool, committed: bool, state: SetState) -> Self {
+        match state {
+            SetState::Retired if committed => Standing::Retired,
+            _ if public => Standing::Practice,
+            SetState::Active => Standing::Official,
+            SetState::Draft => Standing::Upcoming,
+            // A private set retired without a commitment: not one of the months.
+            SetState::Retired => Standing::Practice,
+        }
+    }
+
+    /// The standing of `set`.
+    pub fn of_set(set: &mcpbench_db::sets::SetInfo) -> Self {
+        Self::of(set.public, set.checkpoint.is_some(), set.state)
+    }
+}
+
+/// The set whose board is the official one: the live private month (the newest, should two be
+/// live while the months turn), or `public` where no month is live (a deployment without
+/// private months has only its practice board).
+pub async fn official_set(pool: &PgPool, public: &str) -> Result<String, CoreError> {
+    let sets = mcpbench_db::sets::list(pool, 1_000).await?;
+    Ok(sets
+        .into_iter()
+        .filter(|s| Standing::of_set(s) == Standing::Official)
+        .map(|s| s.id)
+        .max()
+        .unwrap_or_else(|| public.to_string()))
+}
+
 /// The leaderboard of one set, optionally narrowed to one server or one category.
 #[derive(Debug, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Board {
     pub set: String,
+    /// What the board counts for: `official` (the live private month), `retired`, `practice`
+    /// (a public set) or `upcoming`.
+    pub standing: Standing,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,11 +227,11 @@ impl Filter {
 /// The board `q` asks for, ranked from the aggregate table; not found for a set that does not
 /// exist (an empty board would say it has no entries yet).
 pub async fn ranked(pool: &PgPool, q: &Query) -> Result<Board, CoreError> {
-    if mcpbench_db::sets::get(pool, &q.set).await?.is_none() {
+    let Some(set) = mcpbench_db::sets::get(pool, &q.set).await? else {
         return Err(CoreError::NotFound(format!("there is no set {:?}", q.set)));
-    }
+    };
     let entries = leaderboard::entries(pool, &q.set).await?;
-    Ok(rank(q, entries))
+    Ok(rank(q, Standing::of_set(&set), entries))
 }
 
 /// The figures of one line: a whole submission's, or one group of its breakdown.
@@ -276,7 +329,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
 }
 
 /// Ranks by success rate, then the interval's lower bound, then the earlier finish.
-fn rank(q: &Query, entries: Vec<Entry>) -> Board {
+fn rank(q: &Query, standing: Standing, entries: Vec<Entry>) -> Board {
     let mut lines: Vec<BoardEntry> = entries
         .iter()
         .filter_map(|e| group(e, q))
@@ -300,6 +353,7 @@ fn rank(q: &Query, entries: Vec<Entry>) -> Board {
     rank_ranges(&mut lines);
     Board {
         set: q.set.clone(),
+        standing,
         server: q.server.clone(),
         category: q.category.clone(),
         filter: q.filter.clone(),
@@ -367,6 +421,7 @@ mod tests {
         };
         let board = |filter: Filter, entries: Vec<BoardEntry>| Board {
             set: "dev".into(),
+            standing: Standing::Practice,
             server: None,
             category: None,
             filter,
@@ -388,6 +443,19 @@ mod tests {
             ..line(0.9, [0.8, 1.0], None)
         };
         assert!(board(Filter::default(), vec![reference]).worth_keeping());
+    }
+
+    #[test]
+    fn only_the_live_private_month_is_official() {
+        use SetState::*;
+        // A private month: upcoming, official while live, retired (and public) once revealed.
+        assert_eq!(Standing::of(false, false, Draft), Standing::Upcoming);
+        assert_eq!(Standing::of(false, true, Active), Standing::Official);
+        assert_eq!(Standing::of(true, true, Retired), Standing::Retired);
+        // A public set, in any state.
+        for state in [Draft, Active, Retired] {
+            assert_eq!(Standing::of(true, false, state), Standing::Practice);
+        }
     }
 
     #[test]

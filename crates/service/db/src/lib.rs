@@ -10,6 +10,7 @@
 
 pub mod anomalies;
 mod error;
+pub mod exclusive;
 pub mod exports;
 pub mod exposures;
 pub mod judgements;

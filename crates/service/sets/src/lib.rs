@@ -22,6 +22,7 @@
 //! The errors name sets, states and counts, never a task's content.
 
 pub mod anomaly;
+pub mod calendar;
 mod month;
 mod packs;
 mod pool;

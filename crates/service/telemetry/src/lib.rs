@@ -9,6 +9,7 @@
 //! stage, queue depth and running jobs.
 
 use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
@@ -44,6 +45,12 @@ struct RunLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CalendarLabels {
+    step: String,
+    outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct StageLabels {
     stage: String,
 }
@@ -56,6 +63,7 @@ pub struct Metrics {
     stages: Family<StageLabels, Histogram>,
     queued: Gauge,
     running: Gauge,
+    calendar: Family<CalendarLabels, Counter>,
 }
 
 impl Metrics {
@@ -75,6 +83,7 @@ impl Metrics {
         });
         let queued = Gauge::default();
         let running = Gauge::default();
+        let calendar = Family::<CalendarLabels, Counter>::default();
         registry.register(
             "http_request_duration_seconds",
             "HTTP request latency by method, route and status",
@@ -93,6 +102,12 @@ impl Metrics {
         );
         registry.register("queue_jobs_queued", "Jobs waiting to run", queued.clone());
         registry.register("queue_jobs_running", "Jobs being run", running.clone());
+        registry.register(
+            "calendar_steps",
+            "Steps of the calendar's turn of the months by step (draft, activate, retire, \
+             release, tick) and outcome (done, failed)",
+            calendar.clone(),
+        );
         Arc::new(Self {
             registry,
             http,
@@ -100,6 +115,7 @@ impl Metrics {
             stages,
             queued,
             running,
+            calendar,
         })
     }
 
@@ -132,6 +148,16 @@ impl Metrics {
                 stage: stage.into(),
             })
             .observe(seconds);
+    }
+
+    /// One step of the calendar, carried out or failed (a failed one is tried again).
+    pub fn count_calendar_step(&self, step: &str, done: bool) {
+        self.calendar
+            .get_or_create(&CalendarLabels {
+                step: step.into(),
+                outcome: if done { "done" } else { "failed" }.into(),
+            })
+            .inc();
     }
 
     /// The queue as last sampled.

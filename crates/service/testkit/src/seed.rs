@@ -39,6 +39,8 @@ pub async fn vendor(pool: &PgPool, name: &str) -> i64 {
 /// attempts a job, unless the fields say otherwise.
 pub struct Submit<'a> {
     pub vendor: i64,
+    /// The set, `dev` by default.
+    pub set: &'a str,
     pub endpoint: &'a str,
     pub name: &'a str,
     pub signing_secret: &'a [u8],
@@ -50,6 +52,7 @@ impl<'a> Submit<'a> {
     pub fn new(vendor: i64, endpoint: &'a str) -> Self {
         Self {
             vendor,
+            set: "dev",
             endpoint,
             name: "agent",
             signing_secret: b"k",
@@ -62,7 +65,7 @@ impl<'a> Submit<'a> {
     pub async fn create(&self, pool: &PgPool) -> Uuid {
         let new = submissions::NewSubmission {
             vendor_id: self.vendor,
-            set_id: "dev",
+            set_id: self.set,
             name: self.name,
             model: self.name,
             agent: submissions::Agent::Endpoint(self.endpoint),

@@ -31,7 +31,9 @@ const MAX_TASK_PAGE: i64 = 100;
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardParams {
-    /// The set; `dev` or absent: the deployment's current public set. An unknown set is 404.
+    /// The set. Absent: the official board, the live private month (the current public set
+    /// where no month is live); `dev`: the current public set, the practice board. The board's
+    /// `standing` says which it is. An unknown set is 404.
     #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
     pub set: Option<String>,
     /// Rank by the tasks of this server only.
@@ -63,7 +65,8 @@ pub enum Format {
 }
 
 /// The leaderboard: entries ranked by success rate, with intervals and the other metrics;
-/// `?format=csv` for a spreadsheet.
+/// `?format=csv` for a spreadsheet. Without a set, the official board (the live private
+/// month).
 #[utoipa::path(get, path = "/leaderboard", tag = "public", params(BoardParams),
     responses((status = 200, description = "JSON, or CSV with `format=csv`",
             content((Board = "application/json"), (String = "text/csv"))),
@@ -72,7 +75,7 @@ pub async fn leaderboard(
     State(state): State<AppState>,
     Query(p): Query<BoardParams>,
 ) -> Result<Response, ApiError> {
-    let set = requested_set("set", p.set.as_deref(), &state.config().default_set)?;
+    let set = board::board_set(&state, p.set.as_deref()).await?;
     let filters = TaskFilters::parse(p.server, p.category, None)?;
     let (server, category) = (filters.server, filters.category);
     if server.is_some() && category.is_some() {

@@ -12,8 +12,8 @@ const HISTORY_MONTHS: usize = 12;
 const HISTORY_AGENTS: usize = 30;
 const CHART_AGENTS: usize = 6;
 
-/// A success rate and its 95% interval.
-type Point = (f64, f64, f64);
+/// A success rate, its 95% interval, and the rank it had on its month's board.
+type Point = (f64, f64, f64, usize);
 
 /// Each vendor's model across the monthly sets that went live (oldest first), its best
 /// finished submission per month, narrowed like the board above it.
@@ -44,7 +44,7 @@ pub(crate) async fn history(
             });
             // Entries come best first: the first of a model in a month is its best.
             if row[i].is_none() {
-                row[i] = Some((e.success_rate, e.success_ci95[0], e.success_ci95[1]));
+                row[i] = Some((e.success_rate, e.success_ci95[0], e.success_ci95[1], e.rank));
             }
         }
     }
@@ -76,10 +76,11 @@ pub(crate) async fn history(
                 (charts::history("Success rate per month (best submission of each model)", &months, &series))
                 div.scroll {
                     table {
-                        caption { "Success rate per month with its 95% interval; a dash where a model has no finished submission." }
+                        caption { "Success rate per month with its 95% interval and the rank it had on that month's board (the reference agents included); across months, the mean rate and mean rank of the months ranked. A dash where a model has no finished submission." }
                         thead { tr {
                             th scope="col" { "Model" }
                             @for m in &months { th scope="col" { a href=(format!("/?set={m}")) { (m) } } }
+                            th scope="col" { "Across months" }
                         } }
                         tbody {
                             @for k in &agents {
@@ -87,10 +88,11 @@ pub(crate) async fn history(
                                     th scope="row" { (label(k)) }
                                     @for c in &cells[k] {
                                         td.num { @match c {
-                                            Some((r, lo, hi)) => { (format!("{r:.2}")) br; span.ref { (format!("{lo:.2}–{hi:.2}")) } }
+                                            Some((r, lo, hi, rank)) => { (format!("{r:.2}")) " " span.ref { "#" (rank) } br; span.ref { (format!("{lo:.2}–{hi:.2}")) } }
                                             None => { "–" }
                                         } }
                                     }
+                                    td.num { (across(&cells[k])) }
                                 }
                             }
                         }
@@ -99,4 +101,17 @@ pub(crate) async fn history(
             }
         }
     })
+}
+
+/// A model's months together: the mean success rate and mean rank of the months it was ranked
+/// in, and how many.
+fn across(cells: &[Option<Point>]) -> Markup {
+    let ranked: Vec<&Point> = cells.iter().flatten().collect();
+    let n = ranked.len() as f64;
+    let rate = ranked.iter().map(|p| p.0).sum::<f64>() / n;
+    let rank = ranked.iter().map(|p| p.3 as f64).sum::<f64>() / n;
+    html! {
+        (format!("{rate:.2}")) br;
+        span.ref { (format!("mean rank {rank:.1} over {}", ranked.len())) }
+    }
 }

@@ -9,7 +9,7 @@ use crate::AppState;
 use crate::board;
 use crate::error::ApiError;
 use crate::kept::{Kept, Shelf};
-use crate::params::{one_of, requested_set};
+use crate::params::one_of;
 use axum::extract::State;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
@@ -87,7 +87,7 @@ pub(crate) async fn page(
     viewer: Viewer,
     PageQuery(p): PageQuery<Params>,
 ) -> Result<Response, PageError> {
-    let set = requested_set("set", p.set.as_deref(), &state.config().default_set)?;
+    let set = crate::board::board_set(&state, p.set.as_deref()).await?;
     // Only the values the form offers: each is a board (and a history) to compute.
     let server = one_of("server", p.server, SERVERS)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
@@ -210,6 +210,7 @@ async fn content(
     }
     let body = html! {
         h1 { (title) }
+        (super::standing::header(set, board.standing, &sets, &state.config().default_set))
         form.filters method="get" action="/" {
             label { "Set"
                 select name="set" {

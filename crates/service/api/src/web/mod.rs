@@ -14,6 +14,7 @@ mod runs;
 mod scores;
 mod session;
 mod sets;
+mod standing;
 mod submissions;
 mod tasks;
 
@@ -197,7 +198,11 @@ dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}\
 figure{margin:1rem 0}figcaption{font-weight:600}figure svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:#111}\
 ol.events{padding-left:0;list-style:none}ol.events li{border-bottom:1px solid #ddd;padding:.3rem 0}\
 ol.events .tag{font-size:.8rem;border:1px solid #666;border-radius:.25rem;padding:0 .3rem;margin-left:.25rem}\
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}";
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}\
+nav.tabs{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0 0;border-bottom:2px solid #ccc}\
+nav.tabs a{padding:.3rem .75rem;text-decoration:none}\
+nav.tabs a[aria-current]{border:2px solid #ccc;border-bottom-color:#fff;margin-bottom:-2px;font-weight:600;color:#111}\
+.standing{border-left:4px solid #0645ad;background:#eff6ff;padding:.5rem .75rem}";
 
 /// An instant as people read it: `2026-11-24 09:15 UTC`.
 pub(crate) fn when(t: OffsetDateTime) -> String {

@@ -75,6 +75,8 @@ pub struct Options {
     pub kept_for: Duration,
     /// How long old keys work after a rotation.
     pub key_grace: Duration,
+    /// The calendar the API runs (none by default: the tests' months are turned by hand).
+    pub calendar: Option<mcpbench_api::CalendarRun>,
 }
 
 impl Default for Options {
@@ -98,6 +100,7 @@ impl Default for Options {
             hosted_private_sets: true,
             kept_for: mcpbench_api::KEPT_FOR,
             key_grace: Duration::from_secs(86_400),
+            calendar: None,
         }
     }
 }
@@ -134,6 +137,7 @@ impl Service {
             hosted_private_sets: options.hosted_private_sets,
             kept_for: options.kept_for,
             key_grace: options.key_grace,
+            calendar: options.calendar.clone(),
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut handles = Vec::new();
