@@ -64,6 +64,8 @@ enum Command {
     List(remote::ListArgs),
     /// Vendors: cancel a queued or running submission.
     Cancel(remote::CancelArgs),
+    /// Vendors: take a completed submission off the board for good (its record stays).
+    Withdraw(remote::WithdrawArgs),
     /// Vendors: a new API key in place of the one kept here (the old one works for a grace
     /// period).
     RotateKey(remote::RotateKeyArgs),
@@ -87,6 +89,7 @@ fn main() -> ExitCode {
         Command::Publish(args) => remote::publish(args),
         Command::List(args) => remote::list(args),
         Command::Cancel(args) => remote::cancel(args),
+        Command::Withdraw(args) => remote::withdraw(args),
         Command::RotateKey(args) => remote::rotate_key(args),
         Command::Logout(args) => remote::logout(args),
     };

@@ -1,5 +1,6 @@
-//! `mcpbench list`, `cancel`, `rotate-key` and `logout`: a vendor's submissions, stopping
-//! one, a new key for the one kept on this machine, forgetting it.
+//! `mcpbench list`, `cancel`, `withdraw`, `rotate-key` and `logout`: a vendor's submissions,
+//! stopping one, taking a completed one off the board, a new key for the one kept on this
+//! machine, forgetting it.
 
 use super::client::{Client, Credentials, credentials_path};
 use super::run;
@@ -19,6 +20,12 @@ pub struct ListArgs {
 
 #[derive(Args)]
 pub struct CancelArgs {
+    /// The submission's id.
+    id: uuid::Uuid,
+}
+
+#[derive(Args)]
+pub struct WithdrawArgs {
     /// The submission's id.
     id: uuid::Uuid,
 }
@@ -71,6 +78,21 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             );
         }
         eprintln!("{} submissions", all.len());
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+pub fn withdraw(args: WithdrawArgs) -> anyhow::Result<ExitCode> {
+    run(async move {
+        let client = Client::from_credentials().await?;
+        let s = client
+            .post(&format!("/submissions/{}/withdraw", args.id), &json!({}))
+            .await?;
+        println!(
+            "{} is off the board since {}, for good; its record stays",
+            args.id,
+            s["withdrawn_at"].as_str().unwrap_or("now")
+        );
         Ok(ExitCode::SUCCESS)
     })
 }

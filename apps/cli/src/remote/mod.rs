@@ -8,7 +8,8 @@ mod manage;
 mod print;
 
 pub use manage::{
-    CancelArgs, ListArgs, LogoutArgs, RotateKeyArgs, cancel, list, logout, rotate_key,
+    CancelArgs, ListArgs, LogoutArgs, RotateKeyArgs, WithdrawArgs, cancel, list, logout,
+    rotate_key, withdraw,
 };
 
 use anyhow::{Context, bail};

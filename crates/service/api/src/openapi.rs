@@ -183,6 +183,14 @@ const LINKS: &[(&str, &str, &str, &str, &str, &str)] = &[
         "Open its traces to everyone",
     ),
     (
+        "/submissions/{id}",
+        "200",
+        "WithdrawSubmission",
+        "withdraw",
+        "$request.path.id",
+        "Take it off the board for good",
+    ),
+    (
         "/sets/{id}",
         "200",
         "SetResults",

@@ -504,3 +504,87 @@ async fn operations_endpoints_answer() {
         (404, Some("/problems/not-found"))
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_vendor_withdraws_a_completed_submission_from_the_board_for_good() {
+    let svc = Service::start(Options::default()).await;
+    let acme = svc.token("acme").await;
+    let rival = svc.token("rival").await;
+    let id = svc
+        .submit_and_wait(&acme, AgentKind::Oracle, "oracle-1")
+        .await;
+    let ranked = |board: &Value| {
+        board["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["submission_id"] == id)
+    };
+    let (_, board) = svc.get("/leaderboard?set=dev", None).await;
+    assert!(ranked(&board), "{board}");
+
+    // Only its vendor withdraws it, and only once it is completed.
+    let path = format!("/submissions/{id}/withdraw");
+    assert_eq!(svc.post(&path, Some(&rival), &json!({})).await.0, 404);
+    assert_eq!(svc.post(&path, None, &json!({})).await.0, 401);
+    let (queued, _never_served) = svc
+        .submit_reference(&acme, None, (AgentKind::Null, "null-1"), &svc.tasks)
+        .await;
+    let (status, problem) = svc
+        .post(
+            &format!("/submissions/{queued}/withdraw"),
+            Some(&acme),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 409, "{problem}");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("only a completed one")
+    );
+
+    let (status, view) = svc.post(&path, Some(&acme), &json!({})).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "completed");
+    assert!(view["withdrawn_at"].is_string(), "{view}");
+    let (status, again) = svc.post(&path, Some(&acme), &json!({})).await;
+    assert_eq!(status, 409);
+    assert!(
+        again["detail"]
+            .as_str()
+            .unwrap()
+            .contains("withdrawn already")
+    );
+
+    // Its row leaves the board (the kept board is dropped at once); its record stays.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, board) = svc.get("/leaderboard?set=dev", None).await;
+        if !ranked(&board) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still ranked: {board}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, record) = svc.get(&format!("/submissions/{id}"), Some(&acme)).await;
+    assert_eq!(status, 200);
+    assert_eq!(record["withdrawn_at"], view["withdrawn_at"]);
+    assert!(record["scores"].is_object());
+    let (_, _, page) = svc.get_text(&format!("/web/submissions/{id}")).await;
+    assert!(page.contains("from the board by its vendor"), "{page}");
+
+    // Scoring the set again from its traces does not put it back.
+    let store = mcpbench_storage::TraceStore::local(svc.traces.path()).unwrap();
+    mcpbench_worker::rescore_set(&svc.pool, &store, None, "dev")
+        .await
+        .unwrap();
+    let rows = mcpbench_db::leaderboard::entries(&svc.pool, "dev")
+        .await
+        .unwrap();
+    assert!(rows.iter().all(|e| e.submission_id.to_string() != id));
+}

@@ -60,13 +60,15 @@ pub struct PublishedSubmission {
     pub finished_at: Option<OffsetDateTime>,
 }
 
-/// The completed submissions of `set` whose owners published them, oldest first.
+/// The completed submissions of `set` whose owners published them (and did not withdraw),
+/// oldest first.
 pub async fn published(pool: &PgPool, set: &str) -> Result<Vec<PublishedSubmission>, DbError> {
     let rows = sqlx::query_as!(
         PublishedSubmission,
         r#"SELECT s.id, v.name AS vendor, s.name, s.model, s.distractors, s.scores AS "scores: Stored<Scores>", s.finished_at
            FROM submissions s JOIN vendors v ON v.id = s.vendor_id
            WHERE s.set_id = $1 AND s.status = 'completed' AND s.published
+             AND s.withdrawn_at IS NULL
            ORDER BY s.finished_at, s.id"#,
         set
     )

@@ -37,6 +37,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(submissions::get))
         .routes(routes!(submissions::cancel))
         .routes(routes!(submissions::publish))
+        .routes(routes!(submissions::withdraw))
         .routes(routes!(submissions::runs))
         .routes(routes!(public::leaderboard))
         .routes(routes!(compare::compare))

@@ -83,6 +83,14 @@ pub struct SubmissionView {
     #[serde(with = "time::serde::rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub finished_at: Option<OffsetDateTime>,
+    /// When its vendor withdrew it from the board (`POST /submissions/{id}/withdraw`); it is
+    /// never ranked again. Absent while it stands.
+    #[serde(
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub withdrawn_at: Option<OffsetDateTime>,
 }
 
 impl From<submissions::Submission> for SubmissionView {
@@ -114,6 +122,7 @@ impl From<submissions::Submission> for SubmissionView {
             published: s.published,
             created_at: s.created_at,
             finished_at: s.finished_at,
+            withdrawn_at: s.withdrawn_at,
         }
     }
 }

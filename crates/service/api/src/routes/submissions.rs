@@ -302,6 +302,33 @@ pub async fn publish(
     Ok(AppJson(owned(&state, id, &caller).await?.into()))
 }
 
+/// Withdraws one of your completed submissions from the board: its row leaves the board (and
+/// the result matrix and the traces' archive), and it is never ranked again. The submission
+/// itself stays, as a record, with when it was withdrawn.
+#[utoipa::path(post, path = "/submissions/{id}/withdraw", tag = "submissions",
+    params(("id" = Uuid, Path)), security(("bearer" = [])),
+    responses((status = 200, body = SubmissionView),
+        NotFound,
+        Conflict))]
+pub async fn withdraw(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<Uuid>,
+) -> Result<AppJson<SubmissionView>, ApiError> {
+    let submission = owned(&state, id, &caller).await?;
+    if !submissions::withdraw(state.pool(), id, caller.vendor_id).await? {
+        return Err(ApiError::conflict(match submission.withdrawn_at {
+            Some(_) => "the submission was withdrawn already".to_string(),
+            None => format!(
+                "the submission is {}; only a completed one can be withdrawn (cancel one \
+                 that is queued or running)",
+                submission.status
+            ),
+        }));
+    }
+    Ok(AppJson(owned(&state, id, &caller).await?.into()))
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct RunPage {
     pub runs: Vec<RunView>,

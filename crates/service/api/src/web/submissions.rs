@@ -193,6 +193,7 @@ pub(crate) async fn page(
             dt { "Status" } dd { strong #status { (s.status) } }
             dt { "Created" } dd { (when(s.created_at)) }
             @if let Some(f) = s.finished_at { dt { "Finished" } dd { (when(f)) } }
+            @if let Some(w) = s.withdrawn_at { dt { "Withdrawn" } dd { "from the board by its vendor, " (when(w)) "; never ranked again" } }
             dt { "Traces" } dd { @if s.published { "published" } @else { "not published" } }
         }
         (progress(&s, running, reloads))

@@ -107,7 +107,7 @@ pub async fn rescore(pool: &PgPool, id: Uuid, scores: &Scores) -> Result<bool, D
 
 /// Writes the leaderboard row of completed submission `id` from its scores: a new row, or new
 /// figures in the row it has (`finished_at` kept). A submission run at a level of distractors
-/// has no row (it is never ranked).
+/// has no row (it is never ranked), nor has one its vendor withdrew.
 async fn put_board_row(tx: &mut PgConnection, id: Uuid, scores: &Scores) -> Result<(), DbError> {
     let overall = &scores.overall;
     let ci95 = overall.success_ci95.unwrap_or([0.0, 0.0]);
@@ -121,7 +121,7 @@ async fn put_board_row(tx: &mut PgConnection, id: Uuid, scores: &Scores) -> Resu
          SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
                 $8, $9, $10, $11, $12, $13, $14, $15, now()
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
-         WHERE s.id = $1 AND s.distractors IS NULL
+         WHERE s.id = $1 AND s.distractors IS NULL AND s.withdrawn_at IS NULL
          ON CONFLICT (submission_id) DO UPDATE SET
                 tasks = EXCLUDED.tasks, passed = EXCLUDED.passed,
                 success_rate = EXCLUDED.success_rate, ci_low = EXCLUDED.ci_low,

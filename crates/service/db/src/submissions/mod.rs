@@ -119,6 +119,8 @@ pub struct Submission {
     pub model_key_set: bool,
     pub price_input: Option<f64>,
     pub price_output: Option<f64>,
+    /// When its vendor withdrew it from the board; it is never ranked again.
+    pub withdrawn_at: Option<OffsetDateTime>,
 }
 
 impl Submission {
@@ -342,7 +344,8 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
                   s.tasks_done, s.error, s.scores AS "scores: Stored<Scores>", s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
-                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
+                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output,
+                  s.withdrawn_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
@@ -364,7 +367,8 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
                   s.tasks_done, s.error, s.scores AS "scores: Stored<Scores>", s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
-                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
+                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output,
+                  s.withdrawn_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1"#,
@@ -389,7 +393,8 @@ pub async fn list(
                   s.tasks_done, s.error, s.scores AS "scores: Stored<Scores>", s.published, s.created_at, s.finished_at,
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
-                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output
+                  s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output,
+                  s.withdrawn_at
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)
@@ -443,6 +448,31 @@ pub async fn cancel(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, DbE
     )
     .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Withdraws a completed submission of `vendor_id` from the board: its leaderboard row goes
+/// (the API's kept boards are told), the submission stays with when it was withdrawn. False
+/// when there is no such completed submission not withdrawn already.
+pub async fn withdraw(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<bool, DbError> {
+    let mut tx = pool.begin().await?;
+    let done = sqlx::query!(
+        "UPDATE submissions SET withdrawn_at = now()
+         WHERE id = $1 AND vendor_id = $2 AND status = 'completed' AND withdrawn_at IS NULL",
+        id,
+        vendor_id
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if done == 0 {
+        return Ok(false);
+    }
+    sqlx::query!("DELETE FROM leaderboard WHERE submission_id = $1", id)
+        .execute(&mut *tx)
+        .await?;
+    crate::public_changed(&mut *tx).await?;
     tx.commit().await?;
     Ok(true)
 }
