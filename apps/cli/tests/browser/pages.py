@@ -88,8 +88,21 @@ class Site:
 
 def leaderboard(site):
     page = site.page
+    # The front page is the official board, the live private month; the public set's board is
+    # practice, a tab away, and each says which it is.
     site.visit("/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Leaderboard of 2026-11")
+    tabs = page.get_by_role("navigation", name="Boards")
+    official = tabs.get_by_role("link", name="Official board (2026-11)")
+    expect(official).to_have_attribute("aria-current", "page")
+    expect(page.locator("p.standing")).to_contain_text("The official board.")
+    site.readable("the official board")
+    site.shot("leaderboard-official")
+    site.follow(tabs.get_by_role("link", name="Practice (dev)"), "the practice board")
     expect(page.get_by_role("heading", level=1)).to_have_text("Leaderboard of dev")
+    expect(tabs.get_by_role("link", name="Practice (dev)")).to_have_attribute("aria-current", "page")
+    expect(page.locator("p.standing")).to_contain_text("Practice board.")
+    expect(page.locator("p.standing")).to_contain_text("the live month 2026-11")
     rows = page.locator("table").first.locator("tbody tr")
     assert rows.count() >= 5, rows.count()
     # The ranking: an oracle first, rates never rising down the table, the null agents last.
@@ -120,7 +133,7 @@ def leaderboard(site):
 
     # On a phone the page does not scroll sideways (the table does, inside its box).
     page.set_viewport_size({"width": 390, "height": 844})
-    site.visit("/")
+    site.visit("/?set=dev")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than a phone"
     site.shot("leaderboard-phone")
@@ -128,7 +141,7 @@ def leaderboard(site):
 
     # What entries say of themselves: the reference agents are MCPBench's, on the standard
     # scaffold; an organisation's name filters the board to it.
-    site.visit("/")
+    site.visit("/?set=dev")
     reference = page.locator("table").first.locator("tbody tr").filter(has_text="(reference agent)").first
     expect(reference.locator("td").nth(4)).to_have_text("standard")
     site.follow(reference.get_by_role("link", name="MCPBench"), "the board of one organisation")
@@ -143,7 +156,7 @@ def leaderboard(site):
     assert query["scaffold"] == ["own"] and query["organisation"] == ["MCPBench"], page.url
 
     # The board's exports, from the links under it: the CSV has the table's rows in its order.
-    site.visit("/")
+    site.visit("/?set=dev")
     table_ids = [href.rsplit("/", 1)[1] for href in page.locator("table").first.locator(
         "tbody tr td:nth-child(2) a[href^='/web/submissions/']").evaluate_all("els => els.map(e => e.getAttribute('href'))")]
     csv_link = page.get_by_role("link", name="CSV", exact=True)
@@ -158,9 +171,9 @@ def leaderboard(site):
 
 
 def compare(site):
-    """Head to head from the board: an entry's "vs #1" link."""
+    """Head to head from the practice board: an entry's "vs #1" link."""
     page = site.page
-    site.visit("/")
+    site.visit("/?set=dev")
     rows = page.locator("table").first.locator("tbody tr")
     leader = rows.first.locator("a[href^='/web/submissions/']").first.inner_text()
     # The last entry solved nothing, the first everything: the test tells them apart.
@@ -180,13 +193,18 @@ def history(site):
     section = page.locator("section", has=page.get_by_role("heading", name="History across months"))
     table = section.locator("table")
     headers = table.locator("thead th").all_inner_texts()
-    assert headers == ["Model", "2026-10", "2026-11"], headers
+    assert headers == ["Model", "2026-10", "2026-11", "Across months"], headers
     oracle = table.locator("tbody tr", has_text="oracle-1")
     cells = oracle.locator("td").all_inner_texts()
     october, november = float(cells[0].split()[0]), float(cells[1].split()[0])
     assert october == 1.0 and november < 1.0, cells  # fresh tasks the oracle never saw
+    # Each month's cell says the rank the model had there; across months, the mean.
+    assert "#1" in cells[0], cells
+    across = float(cells[2].split()[0])
+    assert november <= across <= october and "over 2" in cells[2], cells
     null = table.locator("tbody tr", has_text="null-1").locator("td").all_inner_texts()
     assert null[0].startswith("0.00") and null[1] == "–", null
+    assert "over 1" in null[2], null
     expect(section.locator("svg[role=img]")).to_have_count(1)
     site.shot("history")
 
