@@ -101,6 +101,7 @@ async fn the_api_publishes_its_dev_set_under_the_manifests_id() {
             max_open: None,
             distractors: None,
             about: &Default::default(),
+            webhook_url: None,
         },
     )
     .await

@@ -9,6 +9,7 @@ use mcpbench_runner::{
     AgentTarget, EvalOptions, LocalGateway, Report, RunResult, Runner, evaluate,
 };
 use mcpbench_tasks::{Task, load_dir, parse_levels, with_distractors};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +50,12 @@ pub struct EvalArgs {
     /// against the tools offered (curve.json, curve.svg; each level's report under level-N/).
     #[arg(long, value_name = "LEVELS")]
     distractors: Option<String>,
+    /// Runs of each task, one after another as the service runs a submission's trials: with 2
+    /// or more, pass^k and pass@k for each k up to N, and the interval that counts a task's
+    /// runs as related, computed as the service computes them.
+    #[arg(long, default_value_t = 1, conflicts_with = "distractors",
+          value_parser = clap::value_parser!(u32).range(1..=10))]
+    trials: u32,
     /// Only these tasks, by id (repeat it, or separate ids with commas).
     #[arg(long = "task", value_name = "ID", value_delimiter = ',')]
     only: Vec<String>,
@@ -175,9 +182,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             &set,
         ));
         let Some(levels) = levels else {
-            let (mut report, results) = one_pass(&args, &runner, tasks.clone(), agent).await;
+            // Each task's trials together, as a submission's are queued.
+            let runs: Vec<Arc<Task>> = (tasks.iter())
+                .flat_map(|t| std::iter::repeat_n(t.clone(), args.trials as usize))
+                .collect();
+            let (mut report, results) = one_pass(&args, &runner, runs.clone(), agent).await;
             if let Some(judge) = &judge {
-                judging::judge_report(judge, &tasks, &results, &mut report, args.concurrency).await;
+                judging::judge_report(judge, &runs, &results, &mut report, args.concurrency).await;
             }
             write_outputs(&args.out, &report, &results)?;
             print_summary(&report);
@@ -330,11 +341,23 @@ pub(crate) fn write_outputs(
         out.join("report.json"),
         serde_json::to_string_pretty(report)? + "\n",
     )?;
-    for r in results.iter().filter(|r| !r.trace.is_empty()) {
-        std::fs::write(
-            traces.join(format!("{}.jsonl", r.task_id)),
-            trace::to_jsonl(&r.trace),
-        )?;
+    // A task run more than once (`--trials`) has a trace per trial: `ID.trial-N.jsonl`.
+    let mut runs: HashMap<&str, usize> = HashMap::new();
+    for r in results {
+        *runs.entry(r.task_id.as_str()).or_default() += 1;
+    }
+    let mut trial: HashMap<&str, usize> = HashMap::new();
+    for r in results {
+        let n = trial.entry(r.task_id.as_str()).or_default();
+        *n += 1;
+        if r.trace.is_empty() {
+            continue;
+        }
+        let name = match runs[r.task_id.as_str()] {
+            1 => format!("{}.jsonl", r.task_id),
+            _ => format!("{}.trial-{n}.jsonl", r.task_id),
+        };
+        std::fs::write(traces.join(name), trace::to_jsonl(&r.trace))?;
     }
     Ok(())
 }
@@ -379,6 +402,22 @@ fn print_summary(report: &Report) {
         s.tool_calls
     );
     eprintln!("  recovery rate           {}", pct(s.recovery_rate));
+    if let Some(r) = &report.scores.repeated {
+        let each = |v: &[f64]| {
+            let parts: Vec<String> = v.iter().map(|x| format!("{:.1}%", x * 100.0)).collect();
+            parts.join(", ")
+        };
+        eprintln!(
+            "  pass^k, k = 1..{}        {} (every one of k trials passes)",
+            r.k_max,
+            each(&r.pass_hat_k)
+        );
+        eprintln!(
+            "  pass@k, k = 1..{}        {} (one of k trials passes)",
+            r.k_max,
+            each(&r.pass_at_k)
+        );
+    }
     if !report.scores.by_shape.is_empty() {
         let parts: Vec<String> = report
             .scores

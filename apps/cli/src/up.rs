@@ -388,6 +388,7 @@ async fn reference_runs(
                 max_open: None,
                 distractors: None,
                 about: &reference_about(),
+                webhook_url: None,
             },
         )
         .await?;

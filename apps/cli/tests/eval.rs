@@ -263,3 +263,63 @@ fn eval_runs_the_tasks_and_the_filter_asked_for() {
         "{err}"
     );
 }
+
+#[test]
+fn eval_runs_each_task_its_trials_and_reports_pass_hat_k() {
+    let tasks = some_tasks(30, "");
+    let loaded = mcpbench_tasks::load_dir(tasks.path()).unwrap();
+    let (a, b) = (&loaded[0].id, &loaded[7].id);
+    let dir = tasks.path().to_str().unwrap();
+    for (agent, rate) in [("oracle", 1.0), ("null", 0.0)] {
+        let out = tempfile::tempdir().unwrap();
+        let o = mcpbench(&[
+            "eval",
+            "--tasks",
+            dir,
+            "--agent",
+            agent,
+            "--json",
+            "--trials",
+            "3",
+            "--task",
+            &format!("{a},{b}"),
+            "--out",
+            out.path().to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let ran: Vec<&str> = (report["runs"].as_array().unwrap().iter())
+            .map(|r| r["task_id"].as_str().unwrap())
+            .collect();
+        let mut expected = vec![a.as_str(); 3];
+        expected.extend([b.as_str(); 3]);
+        assert_eq!(ran, expected, "each task's trials together, in set order");
+        assert_eq!(report["tasks"], 6);
+        let repeated = &report["repeated"];
+        assert_eq!(repeated["k_max"], 3, "{report}");
+        assert_eq!(
+            repeated["pass_hat_k"],
+            serde_json::json!([rate, rate, rate])
+        );
+        assert_eq!(repeated["pass_at_k"], serde_json::json!([rate, rate, rate]));
+        assert_eq!(repeated["by_task"][a]["trials"], 3, "{repeated}");
+        assert!(err.contains("pass^k, k = 1..3"), "{err}");
+        if agent == "oracle" {
+            for id in [a, b] {
+                for n in 1..=3 {
+                    let trace = out.path().join(format!("traces/{id}.trial-{n}.jsonl"));
+                    assert!(trace.exists(), "{}", trace.display());
+                }
+            }
+        }
+    }
+    for bad in [
+        &["--trials", "0"][..],
+        &["--trials", "11"],
+        &["--trials", "2", "--distractors", "0,5"],
+    ] {
+        let o = mcpbench(&[&["eval", "--tasks", dir, "--agent", "null"], bad].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+}

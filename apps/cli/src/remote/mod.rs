@@ -80,6 +80,10 @@ pub struct SubmitArgs {
     /// whole curve, submit once per level.
     #[arg(long, value_name = "LEVEL")]
     distractors: Option<String>,
+    /// POST here when the submission ends (completed or failed), signed as requests to the
+    /// agent are, with the same secret (docs/protocol.md, section 10).
+    #[arg(long, value_name = "URL")]
+    webhook: Option<String>,
     #[command(flatten)]
     about: AboutArgs,
     /// Stay and show progress until it finishes (the exit status is then the outcome's).
@@ -259,6 +263,9 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         }
         if let Some(level) = &args.distractors {
             body["distractors"] = json!(level);
+        }
+        if let Some(url) = &args.webhook {
+            body["webhook_url"] = json!(url);
         }
         if let Some(about) = args.about.json() {
             body["about"] = about;

@@ -25,6 +25,8 @@ pub(crate) struct Intake {
     pub distractors: Option<String>,
     pub about: submissions::About,
     pub agent: AgentIntake,
+    /// Where to POST when it ends, as given (checked against SSRF on admission).
+    pub webhook_url: Option<String>,
 }
 
 /// The agent, kind by kind.
@@ -99,6 +101,13 @@ impl Intake {
                     .to_string(),
             ),
         };
+        if let Some(url) = &req.webhook_url
+            && (url.is_empty() || url.len() > 2048)
+        {
+            return Err(ApiError::bad_request(
+                "webhook_url must be a URL of 1 to 2048 bytes",
+            ));
+        }
         let mut about = req.about.unwrap_or_default().checked()?;
         let agent = agent(
             req.kind,
@@ -116,6 +125,7 @@ impl Intake {
             distractors,
             about,
             agent,
+            webhook_url: req.webhook_url,
         })
     }
 }

@@ -59,6 +59,7 @@ async fn round(cluster: &Cluster, workers: usize, vendors: usize) -> f64 {
             max_open: None,
             distractors: None,
             about: &Default::default(),
+            webhook_url: None,
         };
         submissions::create(&pool, &s).await.expect("submission");
     }

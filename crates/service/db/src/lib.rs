@@ -23,6 +23,7 @@ mod states;
 mod stored;
 pub mod submissions;
 pub mod vendors;
+pub mod webhooks;
 pub mod workers;
 
 pub use error::DbError;

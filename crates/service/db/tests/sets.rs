@@ -64,6 +64,7 @@ async fn private_set_tasks_are_not_public_and_quota_counts_per_set() {
         max_open: None,
         distractors: None,
         about: &about,
+        webhook_url: None,
     };
     let id = submissions::create(&pool, &new("secret")).await.unwrap();
     assert_eq!(

@@ -31,6 +31,7 @@ async fn expose(pool: &mcpbench_db::PgPool, set: &str, tasks: &[&str]) -> Vec<St
             max_open: None,
             distractors: None,
             about: &Default::default(),
+            webhook_url: None,
         },
     )
     .await

@@ -76,6 +76,7 @@ impl<'a> Submit<'a> {
             max_open: None,
             distractors: None,
             about: &Default::default(),
+            webhook_url: None,
         };
         submissions::create(pool, &new)
             .await

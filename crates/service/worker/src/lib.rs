@@ -26,6 +26,7 @@ mod relay;
 mod rescore;
 mod sandboxed;
 mod tasks;
+mod webhooks;
 
 pub use finish::{final_scores, finish};
 pub use rescore::{RescoreError, Rescored, rescore_set};
@@ -77,6 +78,9 @@ pub struct Config {
     /// Where the routing layer reaches this worker's gateway (see
     /// `WorkerArgs::gateway_internal_url`); derived from the gateway's address when `None`.
     pub gateway_internal_url: Option<String>,
+    /// The wait after a completion webhook's first failed attempt (six times longer after
+    /// each next one).
+    pub webhook_backoff: Duration,
 }
 
 impl Config {
@@ -96,6 +100,7 @@ impl Config {
             judge: None,
             judge_private_sets: false,
             gateway_internal_url: None,
+            webhook_backoff: Duration::from_secs(10),
         }
     }
 }
@@ -115,6 +120,8 @@ pub struct Worker {
     /// The standard track's agents call the vendors' models with this client: it connects
     /// only where the egress policy permits.
     model_http: reqwest::Client,
+    /// Completion webhooks go out with this client, under the same egress policy.
+    webhook_http: mcpbench_egress::GuardedClient,
     /// The tasks read so far, parsed once each (see `tasks`).
     tasks: tasks::Tasks,
 }
@@ -176,6 +183,7 @@ impl Worker {
                 loading: Default::default(),
             })
         });
+        let webhook_http = webhooks::client(config.egress);
         Arc::new(Self {
             pool,
             store,
@@ -186,6 +194,7 @@ impl Worker {
             docker,
             local_gateway,
             model_http,
+            webhook_http,
             tasks: Default::default(),
         })
     }
@@ -292,7 +301,8 @@ impl Worker {
     }
 
     /// Every half lease: say what this worker can run, re-queue stale leases, finish
-    /// submissions whose finisher died, remove sandbox leftovers, and refresh the queue gauges.
+    /// submissions whose finisher died, send the completion webhooks due, remove sandbox
+    /// leftovers, and refresh the queue gauges.
     async fn housekeeping(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
         let period = (self.config.lease / 2).max(Duration::from_millis(200));
         loop {
@@ -325,6 +335,13 @@ impl Worker {
                 }
                 Err(e) => tracing::warn!(error = %e, "sweeping unfinished submissions failed"),
             }
+            webhooks::send_due(
+                &self.pool,
+                &self.webhook_http,
+                self.config.lease,
+                self.config.webhook_backoff,
+            )
+            .await;
             if let Ok((queued, running)) = queue::depth(&self.pool).await {
                 self.metrics.set_queue(queued, running);
             }

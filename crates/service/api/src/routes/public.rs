@@ -31,10 +31,10 @@ const MAX_TASK_PAGE: i64 = 100;
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardParams {
-    /// The set. Absent: the official board, the live private month (the current public set
-    /// where no month is live); `dev`: the current public set, the practice board. The board's
-    /// `standing` says which it is. An unknown set is 404.
-    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
+    /// The set. Absent or blank (as a form sends it): the official board, the live private
+    /// month (the current public set where no month is live); `dev`: the current public set,
+    /// the practice board. The board's `standing` says which it is. An unknown set is 404.
+    #[param(pattern = r"^[A-Za-z0-9_-]{0,80}$")]
     pub set: Option<String>,
     /// Rank by the tasks of this server only.
     #[param(schema_with = server_schema)]
@@ -115,8 +115,8 @@ pub async fn leaderboard(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TasksParams {
-    /// A public set; `dev` or absent: the deployment's current public set.
-    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
+    /// A public set; `dev`, blank or absent: the deployment's current public set.
+    #[param(pattern = r"^[A-Za-z0-9_-]{0,80}$")]
     pub set: Option<String>,
     /// Tasks after this task id, in set order.
     #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
@@ -189,8 +189,8 @@ pub async fn tasks(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TaskParams {
-    /// A public set; `dev` or absent: the deployment's current public set.
-    #[param(pattern = r"^[A-Za-z0-9_-]{1,80}$")]
+    /// A public set; `dev`, blank or absent: the deployment's current public set.
+    #[param(pattern = r"^[A-Za-z0-9_-]{0,80}$")]
     pub set: Option<String>,
 }
 

@@ -159,6 +159,18 @@ async fn checked_endpoint(state: &AppState, url: &str) -> Result<String, ApiErro
     Ok(parsed.to_string())
 }
 
+/// A completion webhook's URL, checked as an endpoint is (text and resolution); the worker's
+/// client checks it again at every attempt.
+pub(super) async fn checked_webhook(state: &AppState, url: &str) -> Result<String, ApiError> {
+    let policy = state.config().egress;
+    let refused = |r: mcpbench_egress::Refusal| {
+        ApiError::unprocessable("unsafe-webhook", format!("webhook_url is refused: {r}"))
+    };
+    let parsed = check_url(url, &policy).map_err(refused)?;
+    check_resolved(&parsed, &policy).await.map_err(refused)?;
+    Ok(parsed.to_string())
+}
+
 /// The registry of a pinned reference goes through the same checks as an endpoint: the engine
 /// connects to it on our side, so it must not point into our networks.
 async fn check_registry(state: &AppState, image: &str) -> Result<(), ApiError> {

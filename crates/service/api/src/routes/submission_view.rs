@@ -91,6 +91,28 @@ pub struct SubmissionView {
     )]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub withdrawn_at: Option<OffsetDateTime>,
+    /// The completion webhook, when the submission names one: where, and how its delivery
+    /// went so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<WebhookView>,
+}
+
+/// A submission's completion webhook (docs/protocol.md, section 10).
+#[derive(Serialize, ToSchema)]
+pub struct WebhookView {
+    pub url: String,
+    /// Attempts made so far (at most five).
+    pub attempts: i32,
+    /// When an attempt was answered with a 2xx; absent until then.
+    #[serde(
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub delivered_at: Option<OffsetDateTime>,
+    /// Why the last attempt failed, while not delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
 }
 
 impl From<submissions::Submission> for SubmissionView {
@@ -123,6 +145,12 @@ impl From<submissions::Submission> for SubmissionView {
             created_at: s.created_at,
             finished_at: s.finished_at,
             withdrawn_at: s.withdrawn_at,
+            webhook: s.webhook_url.map(|url| WebhookView {
+                url,
+                attempts: s.webhook_attempts,
+                delivered_at: s.webhook_delivered_at,
+                last_error: s.webhook_error,
+            }),
         }
     }
 }

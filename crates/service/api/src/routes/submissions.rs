@@ -13,7 +13,7 @@ use crate::limits::ClientAddr;
 use crate::model_track::ModelRequest;
 use crate::params::name;
 use crate::routes::run_view::RunView;
-use crate::routes::submission_checks::{admit, require_docker};
+use crate::routes::submission_checks::{admit, checked_webhook, require_docker};
 use crate::routes::submission_view::{SubmissionPage, SubmissionView};
 use crate::routes::upload;
 use axum::extract::{FromRequest, Request, State};
@@ -84,6 +84,11 @@ pub struct NewSubmission {
     /// on; each field optional.
     #[serde(default)]
     pub about: Option<About>,
+    /// Where to POST when the submission ends, completed or failed (docs/protocol.md,
+    /// section 10): signed as requests to the agent are, with the same secret; tried again
+    /// after a growing wait, up to five times. Checked against SSRF like an endpoint.
+    #[schema(max_length = 2048)]
+    pub webhook_url: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -151,6 +156,10 @@ pub async fn create(
     let intake = Intake::check(req, received, &state.config().default_set)?;
     let kind = intake.agent.kind();
     let admitted = admit(&state, caller.vendor_id, &intake.set, intake.agent).await?;
+    let webhook = match &intake.webhook_url {
+        Some(url) => Some(checked_webhook(&state, url).await?),
+        None => None,
+    };
     let mut random = [0u8; 32];
     getrandom::fill(&mut random).map_err(ApiError::internal)?;
     // The key is the text itself (its bytes), as `mcpbench eval --signing-secret` and the
@@ -171,6 +180,7 @@ pub async fn create(
             max_open: state.config().admission.max_open_submissions,
             distractors: intake.distractors.as_deref(),
             about: &intake.about,
+            webhook_url: webhook.as_deref(),
         },
     )
     .await?;

@@ -151,6 +151,8 @@ impl Service {
             config.concurrency = options.concurrency;
             config.sandbox = options.sandbox.clone();
             config.keyring = Some(Arc::new(Keyring::parse(&keyring_spec).unwrap()));
+            // A failed completion webhook is tried again within the test's patience.
+            config.webhook_backoff = Duration::from_millis(300);
             let worker = mcpbench_testkit::loopback::worker(
                 pool.clone(),
                 store.clone(),

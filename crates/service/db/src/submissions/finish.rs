@@ -49,7 +49,9 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &Scores) -> Result<Finished
             failed.reason.as_deref().unwrap_or("no run was recorded")
         );
         sqlx::query!(
-            "UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1",
+            "UPDATE submissions SET status = 'failed', error = $2, finished_at = now(),
+                    webhook_due_at = CASE WHEN webhook_url IS NOT NULL THEN now() END
+             WHERE id = $1",
             id,
             error
         )
@@ -59,7 +61,9 @@ pub async fn finish(pool: &PgPool, id: Uuid, scores: &Scores) -> Result<Finished
         return Ok(Finished::Failed(error));
     }
     sqlx::query!(
-        "UPDATE submissions SET status = 'completed', scores = $2, finished_at = now() WHERE id = $1",
+        "UPDATE submissions SET status = 'completed', scores = $2, finished_at = now(),
+                webhook_due_at = CASE WHEN webhook_url IS NOT NULL THEN now() END
+         WHERE id = $1",
         id,
         Json(scores) as _
     )

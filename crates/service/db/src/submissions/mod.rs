@@ -31,6 +31,8 @@ pub struct NewSubmission<'a> {
     pub distractors: Option<&'a str>,
     /// What the vendor says of its model and agent (checked by the caller).
     pub about: &'a About,
+    /// Where to POST when the submission ends (checked against SSRF by the caller).
+    pub webhook_url: Option<&'a str>,
 }
 
 /// What a submission says of its model and agent; `None`: not stated.
@@ -121,6 +123,11 @@ pub struct Submission {
     pub price_output: Option<f64>,
     /// When its vendor withdrew it from the board; it is never ranked again.
     pub withdrawn_at: Option<OffsetDateTime>,
+    /// Where it is POSTed when it ends, and how that went (`crate::webhooks`).
+    pub webhook_url: Option<String>,
+    pub webhook_attempts: i32,
+    pub webhook_delivered_at: Option<OffsetDateTime>,
+    pub webhook_error: Option<String>,
 }
 
 impl Submission {
@@ -276,9 +283,10 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
                                   image_archive, image_archive_sha256, signing_secret,
                                   status, tasks_total, trials, distractors, organisation,
                                   model_version, weights, framework, scaffold, model_base_url,
-                                  model_id, model_key_id, model_key, price_input, price_output)
+                                  model_id, model_key_id, model_key, price_input, price_output,
+                                  webhook_url)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13, $14, $15,
-                 $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)",
+                 $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
         id,
         s.vendor_id,
         s.set_id,
@@ -303,7 +311,8 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         key.map(|k| k.0.as_str()),
         key.map(|k| k.1.as_slice()),
         prices.map(|p| p[0]),
-        prices.map(|p| p[1])
+        prices.map(|p| p[1]),
+        s.webhook_url
     )
     .execute(&mut *tx)
     .await?;
@@ -345,7 +354,8 @@ pub async fn get(pool: &PgPool, id: Uuid, vendor_id: i64) -> Result<Option<Submi
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
                   s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output,
-                  s.withdrawn_at
+                  s.withdrawn_at, s.webhook_url, s.webhook_attempts, s.webhook_delivered_at,
+                  s.webhook_error
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1 AND s.vendor_id = $2"#,
@@ -368,7 +378,8 @@ pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Submission>, DbError
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
                   s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output,
-                  s.withdrawn_at
+                  s.withdrawn_at, s.webhook_url, s.webhook_attempts, s.webhook_delivered_at,
+                  s.webhook_error
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.id = $1"#,
@@ -394,7 +405,8 @@ pub async fn list(
                   s.distractors, s.organisation, s.model_version, s.weights, s.framework,
                   s.scaffold, s.model_base_url, s.model_id,
                   s.model_key IS NOT NULL AS "model_key_set!", s.price_input, s.price_output,
-                  s.withdrawn_at
+                  s.withdrawn_at, s.webhook_url, s.webhook_attempts, s.webhook_delivered_at,
+                  s.webhook_error
            FROM submissions s JOIN task_sets t ON t.id = s.set_id
            JOIN vendors v ON v.id = s.vendor_id
            WHERE s.vendor_id = $1 AND ($2::timestamptz IS NULL OR s.created_at < $2)

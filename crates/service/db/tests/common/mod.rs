@@ -67,6 +67,7 @@ pub async fn submit_trials(
         max_open: None,
         distractors: None,
         about: &Default::default(),
+        webhook_url: None,
     };
     submissions::create(pool, &s).await.unwrap()
 }
