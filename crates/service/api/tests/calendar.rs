@@ -155,6 +155,9 @@ async fn the_running_service_turns_its_months_at_their_hour_and_waits_for_the_la
         "{page}"
     );
     assert!(page.contains("The official board."), "{page}");
+    // A live month's results are sealed: the page does not link to them.
+    assert!(!page.contains("the result matrix"), "{page}");
+    assert!(page.contains("each task's result opens with the month"));
     let (_, _, practice) = svc.get_text("/?set=dev").await;
     assert!(
         practice.contains(r#"<a href="/?set=dev" aria-current="page">Practice (dev)</a>"#),
@@ -162,6 +165,7 @@ async fn the_running_service_turns_its_months_at_their_hour_and_waits_for_the_la
     );
     assert!(practice.contains("Practice board."));
     assert!(practice.contains("the live month 2026-12"));
+    assert!(practice.contains("the result matrix"));
 
     // Nothing more is due this month however often it looks: each step was done once.
     tokio::time::sleep(Duration::from_millis(500)).await;

@@ -15,7 +15,7 @@ use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use mcpbench_core::about::{Scaffold, Track, Weights, is_label};
 use mcpbench_core::board::{
-    Board, BoardEntry, Filter, Hosting, Query as BoardQuery, worth_keeping,
+    Board, BoardEntry, Filter, Hosting, Query as BoardQuery, Standing, worth_keeping,
 };
 use mcpbench_db::SetState;
 use mcpbench_tasks::{Category, SERVERS};
@@ -270,8 +270,14 @@ async fn content(
         p.ref { "This board as "
             a href=(export_href(set, f, "csv")) { "CSV" } " or "
             a href=(export_href(set, f, "json")) { "JSON" }
-            "; every task's result per submission in "
-            a href=(format!("/sets/{set}/results?format=csv")) { "the result matrix" } "." }
+            // Each task's result is sealed with its task while the month is live.
+            @if matches!(board.standing, Standing::Practice | Standing::Retired) {
+                "; every task's result per submission in "
+                a href=(format!("/sets/{set}/results?format=csv")) { "the result matrix" }
+            } @else {
+                "; each task's result opens with the month, when it retires"
+            }
+            "." }
         (history(state, &sets, f.server, f.category).await?)
     };
     // Kept by the board cache's rule: a filtered page showing only the reference agents (a
