@@ -133,17 +133,19 @@ impl Standing {
     }
 }
 
-/// The set whose board is the official one: the live private month (the newest, should two be
-/// live while the months turn), or `public` where no month is live (a deployment without
-/// private months has only its practice board).
+/// The live private month among `sets`: the newest, should two be live while the months turn.
+pub fn live_month(sets: &[mcpbench_db::sets::SetInfo]) -> Option<&str> {
+    sets.iter()
+        .filter(|s| Standing::of_set(s) == Standing::Official)
+        .map(|s| s.id.as_str())
+        .max()
+}
+
+/// The set whose board is the official one: the [`live_month`], or `public` where no month is
+/// live (a deployment without private months has only its practice board).
 pub async fn official_set(pool: &PgPool, public: &str) -> Result<String, CoreError> {
     let sets = mcpbench_db::sets::list(pool, 1_000).await?;
-    Ok(sets
-        .into_iter()
-        .filter(|s| Standing::of_set(s) == Standing::Official)
-        .map(|s| s.id)
-        .max()
-        .unwrap_or_else(|| public.to_string()))
+    Ok(live_month(&sets).unwrap_or(public).to_string())
 }
 
 /// The leaderboard of one set, optionally narrowed to one server or one category.

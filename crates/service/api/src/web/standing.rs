@@ -2,16 +2,8 @@
 //! private month) and the practice board (the public set), and a line on the board shown.
 
 use maud::{Markup, html};
-use mcpbench_core::board::Standing;
+use mcpbench_core::board::{Standing, live_month};
 use mcpbench_db::sets::SetInfo;
-
-/// The live private month among `sets` (the newest, should two be live while months turn).
-pub(super) fn live_month(sets: &[SetInfo]) -> Option<&str> {
-    sets.iter()
-        .filter(|s| Standing::of_set(s) == Standing::Official)
-        .map(|s| s.id.as_str())
-        .max()
-}
 
 /// The tabs over a board of `set` and what it counts for; `public` is the current public set.
 pub(super) fn header(set: &str, standing: Standing, sets: &[SetInfo], public: &str) -> Markup {
