@@ -66,12 +66,19 @@ fn render(value: &Value) -> CallToolResult {
     result
 }
 
+/// The MCP revisions the gateway offers (docs/protocol.md).
+const REVISIONS: &[ProtocolVersion] =
+    &[ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];
+
+/// The MCP revisions the gateway offers, as a run's conditions record them.
+pub fn offered_revisions() -> Vec<String> {
+    REVISIONS.iter().map(|r| r.to_string()).collect()
+}
+
 impl ServerHandler for McpHandler {
     /// The two revisions of docs/protocol.md; the older ones rmcp also knows are not offered
     /// (an `initialize` asking for one is answered with 2025-11-25).
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        const REVISIONS: &[ProtocolVersion] =
-            &[ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];
         Cow::Borrowed(REVISIONS)
     }
 

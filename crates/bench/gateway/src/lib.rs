@@ -19,6 +19,7 @@ mod sessions;
 pub mod trace;
 
 pub use guard::GatewayConfig;
+pub use handler::offered_revisions;
 pub use registry::{ClosedRun, Gateway, MAX_EVENTS, OpenRun};
 pub use sessions::MAX_SESSIONS;
 

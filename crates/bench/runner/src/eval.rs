@@ -115,6 +115,7 @@ pub fn outcome(task: &Task, r: &RunResult, analysis: Option<RunAnalysis>) -> Out
         analysis,
         duration_ms: Some(r.duration.as_millis() as u64),
         usage: r.usage,
+        usage_measured: false,
     }
 }
 

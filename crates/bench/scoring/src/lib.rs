@@ -31,7 +31,11 @@
 //!
 //! Each [`Metrics`] carries [`Spend`] too: the mean cost per task over the runs whose agent
 //! reported one, mean tokens likewise, and the median run time ([`spend`]); a figure no run
-//! reported is `None`, never 0.
+//! reported is `None`, never 0. A run's usage is `measured` when the service counted it (our
+//! own agent on the standard track) and `reported` when the agent said it; [`Spend::basis`]
+//! says which a figure rests on.
+//!
+//! [`Scores::conditions`] are the conditions the runs were measured under ([`conditions`]).
 //!
 //! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
 //! [`stats`] alongside [`wilson`]; [`repeated`] gives them per task and per submission
@@ -41,6 +45,7 @@
 
 pub mod analysis;
 pub mod cluster;
+pub mod conditions;
 mod counts;
 pub mod judgement;
 mod metrics;
@@ -53,6 +58,7 @@ pub mod stats;
 mod trials;
 
 pub use analysis::{CallTally, Failure, FailureGroup, ReferenceMatch, RunAnalysis};
+pub use conditions::{Conditions, RunConditions, SandboxLimits};
 pub use counts::RunCounts;
 pub use judgement::{ITEM_MAX, ItemScore, JudgeSummary, Judgement, judge_summary};
 pub use metrics::{Metrics, Outcome, Scores, metrics, score};
@@ -60,6 +66,6 @@ pub use paired::{Paired, paired, solved};
 pub use process::{ProcessMetrics, process_metrics};
 pub use reason::RunReason;
 pub use significance::{fisher_greater, mcnemar_exact};
-pub use spend::{Spend, Usage, spend, two_figures};
+pub use spend::{CostBasis, Spend, Usage, spend, two_figures};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson, wilson_rate};
 pub use trials::{Repeated, TaskTrials, repeated};

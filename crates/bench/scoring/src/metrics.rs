@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::RunCounts;
 use crate::analysis::RunAnalysis;
 use crate::cluster::{cluster_of, clustered};
+use crate::conditions::Conditions;
 use crate::process::{ProcessMetrics, process_metrics};
 use crate::spend::{Spend, Usage, spend};
 use crate::stats::wilson;
@@ -37,6 +38,10 @@ pub struct Outcome {
     /// What the agent said the run used; `None` when it said nothing (unknown, not zero).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// The service counted `usage` itself (our own agent drove the model) rather than taking
+    /// the agent's word for it.
+    #[serde(default)]
+    pub usage_measured: bool,
 }
 
 /// The metrics of a set of outcomes; see the crate documentation for each formula.
@@ -92,6 +97,10 @@ pub struct Scores {
     /// pass^k and pass@k when some task had two trials or more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeated: Option<Repeated>,
+    /// The conditions the runs were measured under; `None` for submissions run before they
+    /// were recorded. [`score`] leaves them to its caller, which has the runs' records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Conditions>,
 }
 
 /// The metrics of `outcomes`, taken together.
@@ -108,6 +117,7 @@ pub fn score(outcomes: &[Outcome]) -> Scores {
         by_difficulty: group_by(outcomes, |o| &o.difficulty),
         by_shape: by_shape(outcomes),
         repeated: repeated(outcomes),
+        conditions: None,
     }
 }
 
@@ -141,7 +151,11 @@ fn ratio(num: f64, den: f64) -> Option<f64> {
 
 fn metrics_of<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Metrics {
     let process = process_metrics(outcomes.clone().filter_map(|o| o.analysis.as_ref()));
-    let spend = spend(outcomes.clone().map(|o| (o.duration_ms, o.usage.as_ref())));
+    let spend = spend(
+        outcomes
+            .clone()
+            .map(|o| (o.duration_ms, o.usage.as_ref(), o.usage_measured)),
+    );
     let related = clustered(outcomes.clone().map(|o| (cluster_of(&o.task_id), o.passed)));
     let clusters = outcomes
         .clone()

@@ -96,20 +96,61 @@ pub struct Spend {
     /// deadline, in seconds (two significant figures).
     #[serde(default)]
     pub median_seconds: Option<f64>,
+    /// What the cost and token figures rest on: `measured` when the service counted every
+    /// run's usage (its own agent drove the model, priced by the deployment's table),
+    /// `reported` when the agents said it, `mixed` when both; `null` when no run has usage.
+    #[serde(default)]
+    pub cost_basis: Option<CostBasis>,
 }
 
-/// The spend of runs given as (wall time in milliseconds if known, usage if reported).
-pub fn spend<'a>(runs: impl Iterator<Item = (Option<u64>, Option<&'a Usage>)>) -> Spend {
+/// Who counted the usage a cost rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum CostBasis {
+    /// The service: its own agent counted the model's tokens.
+    Measured,
+    /// The agent, in its replies (docs/protocol.md, section 3).
+    Reported,
+    /// Some runs of each.
+    Mixed,
+}
+
+impl CostBasis {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CostBasis::Measured => "measured",
+            CostBasis::Reported => "reported",
+            CostBasis::Mixed => "mixed",
+        }
+    }
+}
+
+/// The spend of runs given as (wall time in milliseconds if known, usage if known, whether the
+/// service measured that usage).
+pub fn spend<'a>(runs: impl Iterator<Item = (Option<u64>, Option<&'a Usage>, bool)>) -> Spend {
     let mut costs = Vec::new();
     let mut tokens = Vec::new();
     let mut times = Vec::new();
-    for (ms, usage) in runs {
+    let (mut measured, mut reported) = (false, false);
+    for (ms, usage, by_us) in runs {
         times.extend(ms);
         if let Some(u) = usage {
             costs.extend(u.cost_usd);
             tokens.extend(u.tokens());
+            if by_us {
+                measured = true;
+            } else {
+                reported = true;
+            }
         }
     }
+    let cost_basis = match (measured, reported) {
+        (true, true) => Some(CostBasis::Mixed),
+        (true, false) => Some(CostBasis::Measured),
+        (false, true) => Some(CostBasis::Reported),
+        (false, false) => None,
+    };
     let mean = |sum: f64, n: usize| (n > 0).then(|| two_figures(sum / n as f64));
     Spend {
         cost_per_task: mean(costs.iter().sum(), costs.len()),
@@ -117,6 +158,7 @@ pub fn spend<'a>(runs: impl Iterator<Item = (Option<u64>, Option<&'a Usage>)>) -
         tokens_per_task: mean(tokens.iter().map(|t| *t as f64).sum(), tokens.len()),
         token_runs: tokens.len(),
         median_seconds: median(&mut times).map(|ms| two_figures(ms / 1000.0)),
+        cost_basis,
     }
 }
 
@@ -189,7 +231,7 @@ mod tests {
 
     #[test]
     fn unknown_is_never_zero_and_means_rest_on_the_runs_that_reported() {
-        let none = spend([(None, None), (None, None)].into_iter());
+        let none = spend([(None, None, false), (None, None, true)].into_iter());
         assert_eq!(none, Spend::default());
         assert_eq!(none.cost_per_task, None);
 
@@ -209,10 +251,10 @@ mod tests {
         };
         let s = spend(
             [
-                (Some(1000), Some(&paid)),
-                (Some(3000), Some(&free)),
-                (Some(2000), Some(&tokens_only)),
-                (Some(60_000), None),
+                (Some(1000), Some(&paid), false),
+                (Some(3000), Some(&free), false),
+                (Some(2000), Some(&tokens_only), false),
+                (Some(60_000), None, true),
             ]
             .into_iter(),
         );
@@ -223,6 +265,23 @@ mod tests {
         assert_eq!(s.tokens_per_task, Some(900.0));
         // The median of 1, 2, 3 and 60 seconds.
         assert_eq!(s.median_seconds, Some(2.5));
+        // The agents said what they used; the run the service measured had no usage.
+        assert_eq!(s.cost_basis, Some(CostBasis::Reported));
+    }
+
+    #[test]
+    fn a_cost_says_who_counted_the_usage_it_rests_on() {
+        let used = Usage {
+            input_tokens: Some(10),
+            output_tokens: Some(5),
+            cost_usd: Some(0.001),
+        };
+        let basis =
+            |runs: &[bool]| spend(runs.iter().map(|by_us| (None, Some(&used), *by_us))).cost_basis;
+        assert_eq!(basis(&[true, true]), Some(CostBasis::Measured));
+        assert_eq!(basis(&[false]), Some(CostBasis::Reported));
+        assert_eq!(basis(&[true, false]), Some(CostBasis::Mixed));
+        assert_eq!(basis(&[]), None);
     }
 
     #[test]

@@ -144,6 +144,7 @@ fn outcomes_without_an_analysis_are_left_out_of_the_process_metrics_only() {
         analysis,
         duration_ms: None,
         usage: None,
+        usage_measured: false,
     };
     let outcomes = [outcome(true, Some(a[0].clone())), outcome(false, None)];
     let m = metrics(&outcomes);
@@ -171,6 +172,7 @@ fn runs_are_grouped_by_their_tasks_shape_when_analysed() {
         analysis,
         duration_ms: None,
         usage: None,
+        usage_measured: false,
     };
     // serial: passed, failed (budget); parallel: failed; one without an analysis.
     let outcomes = [

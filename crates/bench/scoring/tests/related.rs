@@ -20,6 +20,7 @@ fn o(task: &str, passed: bool) -> Outcome {
         analysis: None,
         duration_ms: None,
         usage: None,
+        usage_measured: false,
     }
 }
 

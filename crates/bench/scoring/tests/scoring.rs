@@ -42,6 +42,7 @@ fn o(
         analysis: None,
         duration_ms: None,
         usage: None,
+        usage_measured: false,
     }
 }
 

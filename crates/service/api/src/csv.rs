@@ -86,7 +86,7 @@ pub(crate) fn attachment(filename: &str, body: impl Into<Body>) -> Response {
 }
 
 /// The columns of the board's CSV, in order (docs/data.md lists what each means).
-pub(crate) const BOARD_COLUMNS: [&str; 38] = [
+pub(crate) const BOARD_COLUMNS: [&str; 40] = [
     "rank",
     "rank_low",
     "rank_high",
@@ -125,6 +125,8 @@ pub(crate) const BOARD_COLUMNS: [&str; 38] = [
     "median_seconds",
     "finished_at",
     "flags",
+    "cost_basis",
+    "condition_marks",
 ];
 
 /// The board, one row per entry in rank order.
@@ -185,6 +187,8 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(";"),
         ),
+        text(e.spend.cost_basis.map(|b| b.as_str()).unwrap_or_default()),
+        text(&e.condition_marks.join(";")),
     ]
 }
 

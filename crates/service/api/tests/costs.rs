@@ -128,6 +128,9 @@ async fn costs_reach_the_board_and_unknown_is_never_zero() {
     );
     assert_eq!(c["cost_per_task"], 0.0001);
     assert_eq!(c["cost_runs"], runs);
+    // What an agent of its own says it used is its word: reported, not measured.
+    assert_eq!(p["cost_basis"], "reported");
+    assert_eq!(s["cost_basis"], Value::Null, "no usage, no basis");
     for unknown in [&s, &g] {
         assert_eq!(unknown["cost_per_task"], Value::Null, "{unknown}");
         assert_eq!(unknown["tokens_per_task"], Value::Null);
@@ -173,6 +176,7 @@ async fn costs_reach_the_board_and_unknown_is_never_zero() {
     assert_eq!(rows["priced"]["cost_per_task_usd"], "0.0021");
     assert_eq!(rows["priced"]["cost_runs"], (runs - 1).to_string());
     assert_eq!(rows["priced"]["tokens_per_task"], "1200");
+    assert_eq!(rows["priced"]["cost_basis"], "reported");
     assert_eq!(rows["silent"]["cost_per_task_usd"], "");
     assert_eq!(rows["silent"]["cost_runs"], "0");
     assert!(!rows["silent"]["median_seconds"].is_empty());
@@ -197,11 +201,13 @@ async fn costs_reach_the_board_and_unknown_is_never_zero() {
         "{note}"
     );
     assert_eq!(page.matches("data-frontier=\"yes\"").count(), 2);
+    // Both reported their costs: squares, not the circles of a measured cost.
     assert_eq!(
-        page.matches("<circle").count(),
+        page.matches("data-cost=\"reported\"").count(),
         2,
         "unknown costs are not drawn at 0"
     );
+    assert_eq!(page.matches("data-cost=\"measured\"").count(), 0);
     // Sorted by cost, the cheapest first and the unknown last.
     let (_, _, by_cost) = svc.get_text("/?set=dev&sort=cost").await;
     let at = |name: &str| by_cost.find(&format!("<strong>{name}</strong>")).unwrap();

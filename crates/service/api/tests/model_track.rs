@@ -194,6 +194,8 @@ async fn a_submitted_model_runs_on_our_agent_and_its_key_stays_sealed() {
     assert_eq!(entry["hosting"], "hosted");
     assert_eq!(entry["cost_per_task"], 0.0009);
     assert_eq!(entry["tokens_per_task"], 240.0);
+    // Our agent counted those tokens: the cost is measured, not the agent's word.
+    assert_eq!(entry["cost_basis"], "measured");
     let names = |path: &str| {
         let svc = &svc;
         let path = path.to_string();
@@ -224,6 +226,41 @@ async fn a_submitted_model_runs_on_our_agent_and_its_key_stays_sealed() {
     assert_eq!(status, 200);
     assert!(page.contains("standard track"), "{page}");
     assert!(!page.contains("<strong>own agent</strong>"), "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deployment_s_price_table_prices_what_our_agent_measured() {
+    let svc = Service::start(Options {
+        prices: mcpbench_config::price_table("scripted-1=1:1").unwrap(),
+        ..Options::default()
+    })
+    .await;
+    let token = svc.vendor("acme", false).await;
+    let (base_url, _model) = scripted_model(&svc.tasks).await;
+    // The vendor states dearer prices; the deployment's table is what counts.
+    let body = json!({
+        "name": "priced by the table", "model": "Scripted 1", "kind": "model",
+        "model_endpoint": {"base_url": base_url, "model": "scripted-1", "api_key": KEY,
+                           "prices": {"input_per_mtok": 2.5, "output_per_mtok": 10.0}}
+    });
+    let (status, created) = svc.post("/submissions", Some(&token), &body).await;
+    assert_eq!(status, 202, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let done = svc.wait(id, &token, Duration::from_secs(120)).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    // Two completions of 100 tokens in and 20 out a task, at $1 per million either way.
+    assert_eq!(
+        done["scores"]["cost_per_task"], 0.00024,
+        "{}",
+        done["scores"]
+    );
+    assert_eq!(done["scores"]["cost_basis"], "measured");
+    let (_, _, page) = svc.get_text("/?set=dev").await;
+    assert!(page.contains("$0.00024"), "{page}");
+    assert!(
+        page.contains(">measured<"),
+        "the page says the cost was measured"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

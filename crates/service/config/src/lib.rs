@@ -12,10 +12,12 @@
 mod calendar;
 mod limits;
 mod listen;
+mod prices;
 
 pub use calendar::{CalendarArgs, Schedule};
 pub use limits::{OpenFiles, open_files_for, raise_open_files};
 pub use listen::{BACKLOG, LOOPBACK, bind};
+pub use prices::{ModelPrice, PriceTable, price_table};
 
 use clap::Args;
 
@@ -131,6 +133,12 @@ pub struct WorkerArgs {
     #[arg(long, env = "MCPBENCH_VENDOR_MAX_RUNNING", default_value_t = 32,
           value_parser = whole::<i64>("MCPBENCH_VENDOR_MAX_RUNNING", 0, None))]
     pub vendor_max_running: i64,
+    /// The deployment's price table: `MODEL=INPUT:OUTPUT` entries, comma-separated, in US
+    /// dollars per million tokens. The standard track's token counts, which our own agent
+    /// measures, are priced by it (a model it does not name by the prices its submission
+    /// states, if any).
+    #[arg(long, env = "MCPBENCH_PRICES", default_value = "", value_parser = price_table)]
+    pub prices: PriceTable,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

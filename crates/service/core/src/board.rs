@@ -7,7 +7,7 @@ use crate::CoreError;
 use crate::about::{About, Scaffold, Track, Weights};
 use mcpbench_db::leaderboard::{self, Entry};
 use mcpbench_db::{AnomalyKind, PgPool, SetState};
-use mcpbench_scoring::{Metrics, ProcessMetrics, Spend};
+use mcpbench_scoring::{Conditions, Metrics, ProcessMetrics, RunConditions, Spend, conditions};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -65,6 +65,13 @@ pub struct BoardEntry {
     /// The kinds of anomaly flag raised on this submission: a reason to look closer, not a
     /// verdict (`task_spike`, which names a task, is never among them).
     pub flags: Vec<AnomalyKind>,
+    /// The conditions its runs were measured under; `null` for entries scored before they were
+    /// recorded.
+    pub conditions: Option<Conditions>,
+    /// How its conditions differ from the board's usual ones, one phrase each (empty: measured
+    /// as the rest were). An entry is ranked with the others either way; this says how far
+    /// the comparison holds.
+    pub condition_marks: Vec<String>,
 }
 
 /// Where an entry's agent ran, and so what could see the tasks it ran: `sandboxed`, a Docker
@@ -164,6 +171,10 @@ pub struct Board {
     /// yardsticks), ranked among themselves.
     #[serde(default, skip_serializing_if = "Filter::is_empty")]
     pub filter: Filter,
+    /// The conditions most of its entries were measured under (the sandbox: most of those run
+    /// in one); `null` when no entry's are known. Entries measured otherwise say how in their
+    /// `condition_marks`.
+    pub conditions: Option<RunConditions>,
     pub entries: Vec<BoardEntry>,
 }
 
@@ -327,6 +338,8 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
         flags: (entry.flags.iter())
             .filter_map(|f| AnomalyKind::parse(f))
             .collect(),
+        conditions: entry.conditions.as_ref().and_then(|c| c.get().cloned()),
+        condition_marks: Vec::new(),
     })
 }
 
@@ -353,14 +366,29 @@ fn rank(q: &Query, standing: Standing, entries: Vec<Entry>) -> Board {
         previous = Some(key);
     }
     rank_ranges(&mut lines);
+    let usual = mark_conditions(&mut lines);
     Board {
         set: q.set.clone(),
         standing,
         server: q.server.clone(),
         category: q.category.clone(),
         filter: q.filter.clone(),
+        conditions: usual,
         entries: lines,
     }
+}
+
+/// Marks each line measured under other conditions than most of the board's, and gives those
+/// usual conditions. Lines without recorded conditions are marked so once any line has them.
+fn mark_conditions(lines: &mut [BoardEntry]) -> Option<RunConditions> {
+    let usual = conditions::usual(lines.iter().filter_map(|l| l.conditions.as_ref()))?;
+    for line in lines.iter_mut() {
+        line.condition_marks = match &line.conditions {
+            Some(c) => c.differences(&usual),
+            None => vec!["conditions not recorded (scored before they were)".into()],
+        };
+    }
+    Some(usual)
 }
 
 /// Each entry's rank range and tie group from the intervals (the clustered one when known).
@@ -408,6 +436,8 @@ pub fn line(rate: f64, ci: [f64; 2], clustered: Option<[f64; 2]>) -> BoardEntry 
         spend: Spend::default(),
         finished_at: OffsetDateTime::UNIX_EPOCH,
         flags: Vec::new(),
+        conditions: None,
+        condition_marks: Vec::new(),
     }
 }
 
@@ -427,6 +457,7 @@ mod tests {
             server: None,
             category: None,
             filter,
+            conditions: None,
             entries,
         };
         let made_up = Filter {
@@ -458,6 +489,40 @@ mod tests {
         for state in [Draft, Active, Retired] {
             assert_eq!(Standing::of(true, false, state), Standing::Practice);
         }
+    }
+
+    #[test]
+    fn entries_measured_otherwise_than_most_are_marked_with_how() {
+        let measured = |budget: u64| {
+            conditions::combine([&RunConditions {
+                harness: "mcpbench 0.1.0".into(),
+                time_budget_secs: budget,
+                max_requests: 2000,
+                mcp_offered: vec!["2025-11-25".into()],
+                mcp_spoken: vec!["2025-11-25".into()],
+                sandbox: None,
+            }])
+        };
+        let mut lines: Vec<BoardEntry> = [measured(120), measured(120), measured(60), None]
+            .into_iter()
+            .map(|conditions| BoardEntry {
+                conditions,
+                ..line(0.5, [0.4, 0.6], None)
+            })
+            .collect();
+        let usual = mark_conditions(&mut lines).unwrap();
+        assert_eq!(usual.time_budget_secs, 120);
+        let marks: Vec<&[String]> = lines.iter().map(|l| &l.condition_marks[..]).collect();
+        assert!(marks[0].is_empty() && marks[1].is_empty());
+        assert_eq!(marks[2], ["time budget 60 s (usual: 120 s)"]);
+        assert_eq!(
+            marks[3],
+            ["conditions not recorded (scored before they were)"]
+        );
+        // A board where nothing was recorded has no usual conditions and marks nothing.
+        let mut old = vec![line(0.5, [0.4, 0.6], None)];
+        assert_eq!(mark_conditions(&mut old), None);
+        assert!(old[0].condition_marks.is_empty());
     }
 
     #[test]

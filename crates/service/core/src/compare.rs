@@ -96,6 +96,7 @@ fn outcomes(runs: &[RunOutcome]) -> Vec<Outcome> {
             analysis: None,
             duration_ms: None,
             usage: None,
+            usage_measured: false,
         })
         .collect()
 }

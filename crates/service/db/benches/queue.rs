@@ -20,6 +20,8 @@ fn noop() -> RunRecord {
         trace_key: None,
         analysis: None,
         usage: None,
+        usage_measured: false,
+        conditions: None,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::runs::{stored_count, stored_tokens};
 use crate::{DbError, JobState, RunReason, SubmissionStatus};
-use mcpbench_scoring::{RunAnalysis, RunCounts, Usage};
+use mcpbench_scoring::{RunAnalysis, RunConditions, RunCounts, Usage};
 use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool};
 use std::time::Duration;
@@ -47,6 +47,10 @@ pub struct RunRecord {
     pub analysis: Option<RunAnalysis>,
     /// What the agent said the run used; `None` when it said nothing.
     pub usage: Option<Usage>,
+    /// The service counted `usage` itself (its own agent drove the model).
+    pub usage_measured: bool,
+    /// What the harness gave the run.
+    pub conditions: Option<RunConditions>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,9 +247,10 @@ pub async fn complete(
                INSERT INTO runs (id, job_id, submission_id, task_id, trial, passed, reason, detail,
                                  tool_calls, hallucinated_calls, invalid_calls, errors_observed,
                                  budget_exceeded, duration_ms, trace_key, analysis,
-                                 input_tokens, output_tokens, cost_usd)
+                                 input_tokens, output_tokens, cost_usd, usage_measured,
+                                 conditions)
                SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                      $18, $19, $20
+                      $18, $19, $20, $21, $22
                FROM job
                ON CONFLICT (submission_id, task_id, trial) DO NOTHING
                RETURNING 1),
@@ -277,7 +282,9 @@ pub async fn complete(
         run.analysis.as_ref().map(Json) as Option<Json<&RunAnalysis>>,
         usage.and_then(|u| u.input_tokens).map(stored_tokens),
         usage.and_then(|u| u.output_tokens).map(stored_tokens),
-        usage.and_then(|u| u.cost_usd)
+        usage.and_then(|u| u.cost_usd),
+        run.usage_measured && usage.is_some(),
+        run.conditions.as_ref().map(Json) as Option<Json<&RunConditions>>
     )
     .fetch_one(pool)
     .await?;

@@ -1,7 +1,8 @@
 //! Recorded runs: what scoring reads, what the owner and the public may see.
 
+use crate::Stored;
 use crate::{DbError, RunReason, SetState};
-use mcpbench_scoring::{RunAnalysis, RunCounts, Usage};
+use mcpbench_scoring::{RunAnalysis, RunConditions, RunCounts, Usage};
 use sqlx::PgPool;
 use sqlx::types::Json;
 use time::OffsetDateTime;
@@ -24,6 +25,11 @@ pub struct ScoredRun {
     pub duration_ms: i64,
     /// What the agent said the run used; `None` when it said nothing.
     pub usage: Option<Usage>,
+    /// The service counted `usage` itself.
+    pub usage_measured: bool,
+    /// What the harness gave the run; `None` for runs recorded before conditions were (or
+    /// whose record does not read).
+    pub conditions: Option<RunConditions>,
 }
 
 /// A run as the API shows it, with what decides who may read its trace.
@@ -206,7 +212,8 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
                 r.invalid_calls, r.errors_observed, r.budget_exceeded,
                 t.server, t.category, t.difficulty, t.max_steps,
                 r.analysis AS "analysis: Json<RunAnalysis>",
-                r.duration_ms, r.input_tokens, r.output_tokens, r.cost_usd
+                r.duration_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.usage_measured,
+                r.conditions AS "conditions: Stored<RunConditions>"
          FROM runs r
          JOIN submissions s ON s.id = r.submission_id
          JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
@@ -236,6 +243,8 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
             analysis: r.analysis.map(|a| a.0),
             duration_ms: r.duration_ms,
             usage: loaded_usage(r.input_tokens, r.output_tokens, r.cost_usd),
+            usage_measured: r.usage_measured,
+            conditions: r.conditions.and_then(|c| c.0),
         })
         .collect())
 }

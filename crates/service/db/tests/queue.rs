@@ -26,6 +26,8 @@ fn record(passed: bool) -> RunRecord {
         trace_key: None,
         analysis: None,
         usage: None,
+        usage_measured: false,
+        conditions: None,
     }
 }
 
@@ -287,6 +289,7 @@ fn scores(tasks: usize, passed: usize) -> mcpbench_scoring::Scores {
             analysis: None,
             duration_ms: None,
             usage: None,
+            usage_measured: false,
         })
         .collect();
     mcpbench_scoring::score(&outcomes)

@@ -3,7 +3,7 @@
 use mcpbench_db::runs::{self, ScoredRun};
 use mcpbench_db::submissions::{self, Finished};
 use mcpbench_db::{DbError, PgPool};
-use mcpbench_scoring::{Outcome, Scores, score};
+use mcpbench_scoring::{Outcome, Scores, conditions, score};
 use uuid::Uuid;
 
 /// Scores a submission from its recorded runs and finishes it (exactly once; see
@@ -13,7 +13,8 @@ pub async fn finish(pool: &PgPool, id: Uuid) -> Result<Finished, DbError> {
     submissions::finish(pool, id, &final_scores(&runs)).await
 }
 
-/// The scores of a set of runs, each trial counted as one outcome.
+/// The scores of a set of runs, each trial counted as one outcome, with the conditions they
+/// were measured under.
 pub fn final_scores(runs: &[ScoredRun]) -> Scores {
     let outcomes: Vec<Outcome> = runs
         .iter()
@@ -28,7 +29,11 @@ pub fn final_scores(runs: &[ScoredRun]) -> Scores {
             analysis: r.analysis.clone(),
             duration_ms: u64::try_from(r.duration_ms).ok(),
             usage: r.usage,
+            usage_measured: r.usage_measured,
         })
         .collect();
-    score(&outcomes)
+    Scores {
+        conditions: conditions::combine(runs.iter().filter_map(|r| r.conditions.as_ref())),
+        ..score(&outcomes)
+    }
 }

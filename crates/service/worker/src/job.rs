@@ -42,6 +42,9 @@ impl Worker {
         };
         self.stage("prepare", started);
         let image_saw_task = matches!(&agent, Agent::Docker(image) if image.withhold_details);
+        let mut conditions = self.run_conditions(&agent);
+        // On the standard track our own agent counted the model's tokens.
+        let usage_measured = matches!(&agent, Agent::Model(_));
         let (result, logs) = match self
             .run_agent(&claim, &prepared, agent, &set, shutdown)
             .await
@@ -66,8 +69,11 @@ impl Worker {
             Ok(key) => key,
             Err(why) => return self.give_up(&claim, why).await,
         };
+        conditions.mcp_spoken = crate::conditions::spoken(&result.trace);
         let mut record = record(&result, key);
         record.analysis = analysis;
+        record.usage_measured = usage_measured;
+        record.conditions = Some(conditions);
         // What quotes a private task stays in the sealed trace until the set retires.
         Recorded {
             set_public: target_public,
@@ -423,5 +429,7 @@ fn record(r: &RunResult, trace_key: String) -> RunRecord {
         trace_key: Some(trace_key),
         analysis: None,
         usage: r.usage,
+        usage_measured: false,
+        conditions: None,
     }
 }

@@ -17,6 +17,7 @@
 //! Shutdown: no new claims; running jobs get [`Config::drain`] to finish, then give their lease
 //! back ([`mcpbench_db::queue::release`]) so another worker takes them at once.
 
+mod conditions;
 mod finish;
 mod job;
 mod judging;
@@ -81,6 +82,9 @@ pub struct Config {
     /// The wait after a completion webhook's first failed attempt (six times longer after
     /// each next one).
     pub webhook_backoff: Duration,
+    /// The deployment's price table (`MCPBENCH_PRICES`), by which the standard track's
+    /// measured tokens are priced.
+    pub prices: mcpbench_config::PriceTable,
 }
 
 impl Config {
@@ -101,6 +105,7 @@ impl Config {
             judge_private_sets: false,
             gateway_internal_url: None,
             webhook_backoff: Duration::from_secs(10),
+            prices: mcpbench_config::PriceTable::default(),
         }
     }
 }
@@ -390,6 +395,7 @@ impl Config {
             judge: judge_from_args(&args.judge)?,
             judge_private_sets: args.judge.judge_private_sets,
             gateway_internal_url: args.gateway_internal_url.clone(),
+            prices: args.prices.clone(),
             ..Self::new("")
         })
     }

@@ -64,14 +64,20 @@ impl Worker {
             }
             _ => None,
         };
-        let prices =
-            target
-                .price_input
-                .zip(target.price_output)
-                .map(|(input_per_mtok, output_per_mtok)| Prices {
+        // The deployment's table first: the standard track's cost is the service's own
+        // measure, priced alike for every entry; the submission's stated prices otherwise.
+        let prices = match self.config.prices.get(model) {
+            Some(p) => Some(Prices {
+                input_per_mtok: p.input_per_mtok,
+                output_per_mtok: p.output_per_mtok,
+            }),
+            None => target.price_input.zip(target.price_output).map(
+                |(input_per_mtok, output_per_mtok)| Prices {
                     input_per_mtok,
                     output_per_mtok,
-                });
+                },
+            ),
+        };
         Ok(LlmConfig {
             base_url: base_url.clone(),
             model: model.clone(),

@@ -4,6 +4,7 @@
 use super::charts::{INK, MARK, TRACK, px};
 use maud::{Markup, html};
 use mcpbench_core::board::BoardEntry;
+use mcpbench_scoring::CostBasis;
 
 /// The frontier's colour (Okabe-Ito vermilion, 3:1 against white and against [`INK`]).
 const FRONTIER: &str = "#d55e00";
@@ -16,6 +17,9 @@ pub(crate) struct Point {
     pub cost: f64,
     /// The cost rests on only some of the entry's runs.
     pub partial: bool,
+    /// The service measured the usage the cost rests on (the standard track); the agents
+    /// reported it otherwise.
+    pub measured: bool,
 }
 
 /// The indices of the points on the frontier, cheapest first: those for which no other point
@@ -44,6 +48,7 @@ pub(crate) fn points(entries: &[&BoardEntry]) -> (Vec<Point>, Vec<String>) {
                 success: e.success_rate,
                 cost,
                 partial: i64::try_from(e.spend.cost_runs).unwrap_or(i64::MAX) < e.tasks,
+                measured: e.spend.cost_basis == Some(CostBasis::Measured),
             }),
             None => unknown.push(name),
         }
@@ -115,7 +120,9 @@ pub(crate) fn plot(entries: &[&BoardEntry]) -> Markup {
         figure.frontier {
             figcaption { "Success rate against cost per task (logarithmic). "
                 span style=(format!("color:{FRONTIER}")) { "The cost frontier" }
-                " joins the entries no other beats on both; hollow marks are costs only some runs reported." }
+                " joins the entries no other beats on both. Circles are costs the service measured \
+                  (its own agent counted the model's tokens, priced by one table); squares are \
+                  costs the agents reported; hollow marks rest on only some runs." }
             svg width=(W) height=(H) viewBox=(format!("0 0 {W} {H}")) role="img" aria-label=(label) {
                 @for v in [0.0, 0.5, 1.0] {
                     line x1=(LEFT) x2=(W - RIGHT) y1=(px(y(v))) y2=(px(y(v))) stroke=(TRACK) {}
@@ -130,11 +137,19 @@ pub(crate) fn plot(entries: &[&BoardEntry]) -> Markup {
                 polyline points=(line.join(" ")) fill="none" stroke=(FRONTIER) stroke-width="2" {}
                 @for (i, p) in points.iter().enumerate() {
                     @let edge = if on.contains(&i) { FRONTIER } else { INK };
-                    circle cx=(px(x(p.cost))) cy=(px(y(p.success))) r=(if on.contains(&i) { "5" } else { "4" })
-                        fill=(if p.partial { "#fff" } else { edge }) stroke=(edge) stroke-width="2"
-                        data-frontier=[on.contains(&i).then_some("yes")] {
-                        title { (p.name) ": " (format!("{:.2}", p.success)) " for " (dollars(p.cost)) " per task"
-                            @if p.partial { " (not every run reported its cost)" } }
+                    @let r = if on.contains(&i) { 5.0 } else { 4.0 };
+                    @let fill = if p.partial { "#fff" } else { edge };
+                    @let (cx, cy) = (x(p.cost), y(p.success));
+                    @let frontier = on.contains(&i).then_some("yes");
+                    @let title = html! { title { (p.name) ": " (format!("{:.2}", p.success)) " for " (dollars(p.cost)) " per task"
+                        (if p.measured { " (measured)" } else { " (reported by the agent)" })
+                        @if p.partial { " (not every run has a cost)" } } };
+                    @if p.measured {
+                        circle cx=(px(cx)) cy=(px(cy)) r=(r) fill=(fill) stroke=(edge) stroke-width="2"
+                            data-frontier=[frontier] data-cost="measured" { (title) }
+                    } @else {
+                        rect x=(px(cx - r)) y=(px(cy - r)) width=(2.0 * r) height=(2.0 * r) fill=(fill)
+                            stroke=(edge) stroke-width="2" data-frontier=[frontier] data-cost="reported" { (title) }
                     }
                 }
                 line x1=(LEFT) x2=(LEFT) y1=(TOP) y2=(H - BOTTOM) stroke=(MARK) {}
@@ -156,6 +171,7 @@ mod tests {
             success,
             cost,
             partial: false,
+            measured: false,
         }
     }
 
@@ -201,10 +217,29 @@ mod tests {
         assert!(!known[0].partial && known[1].partial);
         assert_eq!(unknown, ["silent"]);
         let svg = plot(&refs).into_string();
-        assert_eq!(svg.matches("<circle").count(), 2);
+        assert_eq!(svg.matches("data-cost=\"reported\"").count(), 2);
         assert!(svg.contains("Not plotted, cost unknown: silent."));
         assert!(svg.contains("fill=\"#fff\""), "the partial one is hollow");
         assert!(plot(&refs[2..]).into_string().is_empty());
+    }
+
+    #[test]
+    fn a_measured_cost_is_drawn_apart_from_a_reported_one() {
+        let mut measured = mcpbench_core::board::line(0.6, [0.5, 0.7], None);
+        measured.name = "standard".into();
+        measured.spend.cost_per_task = Some(0.02);
+        measured.spend.cost_runs = 100;
+        measured.spend.cost_basis = Some(CostBasis::Measured);
+        let mut reported = mcpbench_core::board::line(0.7, [0.6, 0.8], None);
+        reported.name = "own".into();
+        reported.spend.cost_per_task = Some(0.01);
+        reported.spend.cost_runs = 100;
+        reported.spend.cost_basis = Some(CostBasis::Reported);
+        let svg = plot(&[&measured, &reported]).into_string();
+        assert_eq!(svg.matches("<circle").count(), 1);
+        assert_eq!(svg.matches("<rect").count(), 1);
+        assert!(svg.contains("standard: 0.60 for $0.02 per task (measured)"));
+        assert!(svg.contains("own: 0.70 for $0.01 per task (reported by the agent)"));
     }
 
     #[test]

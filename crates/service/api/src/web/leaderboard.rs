@@ -266,6 +266,7 @@ async fn content(
                 a href=(View { set, server: f.server, category: f.category, filter: &Filter { organisation: None, ..f.filter.clone() }, sort: sort.0 }.href(sort.0, 1)) { "Every organisation" } }
         }
         (table(&entries, &View { set, server: f.server, category: f.category, filter: f.filter, sort: sort.0 }, f.page))
+        (super::conditions::usual(board.conditions.as_ref()))
         (plot(&entries))
         p.ref { "This board as "
             a href=(export_href(set, f, "csv")) { "CSV" } " or "
@@ -479,6 +480,7 @@ fn row(e: &BoardEntry, leader: Option<Uuid>, view: &View<'_>) -> Markup {
                     } }
                 @if e.reference { " " span.ref { "(reference agent)" } }
                 @for f in &e.flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }
+                (super::conditions::marks(e))
                 @if let Some(first) = leader.filter(|l| *l != id) {
                     " " a.ref href=(format!("/web/compare?a={first}&b={id}")) { "vs #1" }
                 }
@@ -516,6 +518,7 @@ fn cost(e: &BoardEntry) -> Markup {
         @match e.spend.cost_per_task {
             Some(c) => {
                 (dollars(c))
+                (super::conditions::basis(e.spend.cost_basis))
                 @if runs < tasks { br; span.ref title="The mean of the runs whose agent reported a cost" { "from " (runs) " of " (tasks) " runs" } }
             },
             None => span.ref title="No run's agent reported a cost: unknown, not free" { "unknown" },

@@ -6,6 +6,7 @@
 
 mod charts;
 mod compare;
+mod conditions;
 mod error;
 mod frontier;
 mod history;
@@ -187,6 +188,7 @@ form.inline{display:inline;margin:0}footer{margin:2rem 0 1rem;color:#444;font-si
 th,td{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}\
 td.num{text-align:right;font-variant-numeric:tabular-nums}td.agent{min-width:14rem}\
 .badge{display:inline-block;background:#7c2d12;color:#fff;border-radius:.25rem;padding:0 .4rem;font-size:.8rem;margin-left:.25rem}\
+.badge.cond{background:#1e3a8a}\
 .pass{color:#065f46;font-weight:600}.fail{color:#991b1b;font-weight:600}\
 .ref{color:#444;font-size:.85rem}form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin:1rem 0}\
 form.filters label,form.stack label{display:flex;flex-direction:column;font-size:.9rem}\

@@ -5,7 +5,7 @@
 use super::charts::{self, Group};
 use super::rate;
 use maud::{Markup, html};
-use mcpbench_scoring::{Metrics, Scores};
+use mcpbench_scoring::{CostBasis, Metrics, Scores};
 use std::collections::BTreeMap;
 
 /// A figure as the JSON it is stored in writes it (`1200.0`, not `1200`).
@@ -66,7 +66,12 @@ pub(super) fn score_section(scores: &Scores) -> Markup {
                 dt { "Hallucinated-tool rate" } dd { (rate(o.hallucinated_tool_rate)) }
                 dt { "Recovery rate" } dd { (rate(o.recovery_rate)) span.ref { " (tasks passed after an error was seen)" } }
                 dt { "Cost per task" } dd { @match spend.cost_per_task {
-                    Some(c) => { (super::frontier::dollars(c)) span.ref { " (the mean of the " (spend.cost_runs) " of " (o.tasks) " runs whose agent reported a cost)" } },
+                    Some(c) => { (super::frontier::dollars(c)) span.ref { " (the mean of the " (spend.cost_runs) " of " (o.tasks) " runs with a cost; "
+                        (match spend.cost_basis {
+                            Some(CostBasis::Measured) => "measured: our agent counted the model's tokens",
+                            Some(CostBasis::Mixed) => "partly measured, partly reported by the agent",
+                            _ => "reported by the agent",
+                        }) ")" } },
                     None => { "unknown" span.ref { " (no run's agent reported a cost)" } },
                 } }
                 dt { "Tokens per task" } dd { @match spend.tokens_per_task {
@@ -87,6 +92,16 @@ pub(super) fn score_section(scores: &Scores) -> Markup {
                     ", calls " (rate(p.call_ratio)) "×, resolved " (rate(p.resolved_rate)) }
                 dt { "Distractors" } dd { "accuracy " (p.distractor_accuracy.map_or("–".into(), |a| format!("{a:.1}")))
                     " of 100, calls to distractor servers " (rate(p.distractor_call_share)) }
+                dt { "Run conditions" } dd.conditions { @match &scores.conditions {
+                    Some(c) => {
+                        (c.runs.harness) "; " (c.runs.time_budget_secs) " s a task; at most " (c.runs.max_requests)
+                        " MCP requests a run; MCP " (c.runs.mcp_offered.join(" and ")) " offered"
+                        @if !c.runs.mcp_spoken.is_empty() { ", " (c.runs.mcp_spoken.join(" and ")) " spoken" }
+                        @if let Some(s) = &c.runs.sandbox { "; sandbox " (s.describe()) }
+                        @if !c.varied.is_empty() { br; strong { "Changed between its runs: " (c.varied.join(", ")) } }
+                    },
+                    None => { "not recorded" span.ref { " (run before conditions were)" } },
+                } }
             }
             div.charts {
                 (charts::breakdown("Success rate by server", &groups(&scores.by_server)))

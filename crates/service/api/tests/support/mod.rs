@@ -77,6 +77,8 @@ pub struct Options {
     pub key_grace: Duration,
     /// The calendar the API runs (none by default: the tests' months are turned by hand).
     pub calendar: Option<mcpbench_api::CalendarRun>,
+    /// The worker's price table (`MCPBENCH_PRICES`; empty by default).
+    pub prices: mcpbench_config::PriceTable,
 }
 
 impl Default for Options {
@@ -101,6 +103,7 @@ impl Default for Options {
             kept_for: mcpbench_api::KEPT_FOR,
             key_grace: Duration::from_secs(86_400),
             calendar: None,
+            prices: Default::default(),
         }
     }
 }
@@ -153,6 +156,7 @@ impl Service {
             config.keyring = Some(Arc::new(Keyring::parse(&keyring_spec).unwrap()));
             // A failed completion webhook is tried again within the test's patience.
             config.webhook_backoff = Duration::from_millis(300);
+            config.prices = options.prices.clone();
             let worker = mcpbench_testkit::loopback::worker(
                 pool.clone(),
                 store.clone(),
@@ -200,6 +204,33 @@ impl Service {
             stop,
             handles,
         }
+    }
+
+    /// One more worker on this service's database and trace store, set as `adjust` leaves the
+    /// test worker's settings; it stops when the returned sender sends `true`.
+    pub async fn worker(
+        &self,
+        adjust: impl FnOnce(&mut mcpbench_worker::Config),
+    ) -> (
+        tokio::sync::watch::Sender<bool>,
+        tokio::task::JoinHandle<Result<(), String>>,
+    ) {
+        let mut config = mcpbench_worker::Config::new("extra-worker");
+        config.egress = Policy::local();
+        config.lease = Duration::from_secs(5);
+        config.poll = Duration::from_millis(200);
+        adjust(&mut config);
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let store = TraceStore::local(self.traces.path()).unwrap();
+        let handle = mcpbench_testkit::loopback::worker(
+            self.pool.clone(),
+            store,
+            mcpbench_telemetry::Metrics::new(),
+            config,
+            stopped,
+        )
+        .await;
+        (stop, handle)
     }
 
     /// The whole database as `pg_dump` writes it.
