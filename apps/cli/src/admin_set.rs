@@ -129,6 +129,15 @@ pub enum SetCommand {
     /// minute): draft the month due, activate it, retire the last one, release what retired
     /// months withheld. With --dry-run, print the plan and change nothing.
     Calendar(crate::admin_calendar::CalendarCommand),
+    /// Queue the baselines a live set lacks (the workers queue them by themselves on every
+    /// live set; this queues again one that failed): `--agents` as MCPBENCH_BASELINES takes.
+    Baselines {
+        id: String,
+        #[arg(long, default_value = "all", value_parser = mcpbench_config::baselines)]
+        agents: mcpbench_config::Baselines,
+        #[command(flatten)]
+        db: Db,
+    },
 }
 
 pub(crate) fn custody(args: &CustodyArgs) -> anyhow::Result<mcpbench_sets::Custody> {
@@ -288,6 +297,15 @@ pub async fn run(cmd: SetCommand) -> anyhow::Result<()> {
             );
         }
         SetCommand::Calendar(cmd) => crate::admin_calendar::run(cmd).await?,
+        SetCommand::Baselines { id, agents, db } => {
+            let pool = db.connect().await?;
+            let plan = mcpbench_worker::Baselines::agents(&agents.0);
+            let queued = mcpbench_worker::queue_baselines(&pool, None, &id, &plan).await?;
+            for (agent, submission) in &queued {
+                println!("{agent}\t{submission}");
+            }
+            eprintln!("{} baselines queued on set {id:?}", queued.len());
+        }
         SetCommand::Bundle { id, db } => {
             let pool = db.connect().await?;
             let bytes = mcpbench_sets::reveal_bundle(&pool, &id).await?;

@@ -3,20 +3,19 @@
 //! Without `DATABASE_URL` a PostgreSQL cluster is started in `DIR/postgres` (and stopped on
 //! Ctrl-C); traces go to `DIR/traces`. The API and a worker run in this process; the dev set
 //! is loaded under the id its manifest names (`dev-v2`; a set without one is `dev`, benchmark
-//! version 1, whose results stay on the board under that id); on the first start the reference
-//! agents (oracle, null, random, heuristic, script) are run on it so the leaderboard is not empty; a
+//! version 1, whose results stay on the board under that id); the worker runs the baselines on
+//! it as on every live set (oracle, null, random, heuristic, script), so the leaderboard is not
+//! empty, and a first start sums up how they did; a
 //! `demo` vendor gets a fresh key at each start (the earlier ones are revoked). The URL, the database URL (its password masked) and the demo key are
 //! printed, and written to `DIR/up.json` (mode 0600).
 
 use anyhow::Context;
 use clap::Args;
-use mcpbench_agents::AgentKind;
 use mcpbench_config::{ApiArgs, CustodyArgs, WorkerArgs, shutdown_signal};
-use mcpbench_db::{DbError, PgPool, leaderboard, submissions, vendors};
+use mcpbench_db::{DbError, PgPool, baselines, leaderboard, submissions, vendors};
 use mcpbench_egress::Policy;
 use mcpbench_pgcluster::{Cluster, Options};
 use mcpbench_sets::PublicSet;
-use mcpbench_tasks::Task;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,7 +36,7 @@ pub struct UpArgs {
     /// The dev set's task files.
     #[arg(long, default_value = "tasks/dev")]
     tasks: PathBuf,
-    /// Skip the reference agents' runs.
+    /// Run no baselines on the dev set (as `MCPBENCH_BASELINES=off`).
     #[arg(long)]
     no_reference: bool,
     /// Log every run (at `debug`), not only each finished submission.
@@ -175,6 +174,11 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
     let fingerprint = api_config.custody.signer.as_ref().map(|s| s.fingerprint());
     let mut worker_config = mcpbench_worker::Config::from_args(&args.worker, Policy::local())
         .map_err(anyhow::Error::msg)?;
+    if args.no_reference {
+        worker_config.baselines = Default::default();
+    }
+    let worker_baselines =
+        worker_config.baselines.agents.len() + worker_config.baselines.models.len();
     worker_config.keyring = mcpbench_sets::keyring_from_args(&custody.keys)
         .map_err(anyhow::Error::msg)?
         .map(Arc::new);
@@ -211,21 +215,21 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
     let api = tokio::spawn(mcpbench_api::serve(listener, state, async move {
         let _ = api_stopped.wait_for(|s| *s).await;
     }));
-    let reference = if args.no_reference {
+    // The worker queues the baselines on the dev set as on every live set; a first start
+    // says how they did once they all ended.
+    let summarized = Arc::new(AtomicBool::new(false));
+    let baselines = worker_baselines;
+    let summary = if baselines == 0 || baselines_ran(&pool, set).await? {
         None
     } else {
-        reference_runs(&pool, set, &dev.tasks).await?
-    };
-    let summarized = Arc::new(AtomicBool::new(false));
-    let summary = reference.as_ref().map(|(vendor, _)| {
-        tokio::spawn(summarize_references(
+        Some(tokio::spawn(summarize_references(
             pool.clone(),
-            *vendor,
             set.to_string(),
+            baselines,
             url.clone(),
             summarized.clone(),
-        ))
-    });
+        )))
+    };
 
     write_up_json(&args.data_dir, &url, database_url, &demo_key)?;
     println!("MCPBench is up at {url}");
@@ -242,11 +246,11 @@ async fn serve(args: &UpArgs, database_url: &str, dev: &PublicSet) -> anyhow::Re
     println!("Press Ctrl-C to stop.");
 
     shutdown_signal().await;
-    if let (Some(task), Some((vendor, _))) = (summary, &reference) {
+    if let Some(task) = summary {
         task.abort();
         // Stopped between the last finish and the next look: say it now, if it can be said.
         if !summarized.load(Ordering::SeqCst)
-            && let Some(line) = reference_summary(&pool, *vendor, set, &url).await
+            && let Some(line) = reference_summary(&pool, set, baselines, &url).await
         {
             println!("{line}");
         }
@@ -287,21 +291,17 @@ fn masked(url: &str) -> String {
     }
 }
 
-/// The reference agents a first start runs on the dev set, in the order they are queued.
-const REFERENCE_AGENTS: [(AgentKind, &str); 5] = [
-    (AgentKind::Oracle, "oracle"),
-    (AgentKind::Null, "null"),
-    (AgentKind::Random, "random"),
-    (AgentKind::Heuristic, "heuristic"),
-    (AgentKind::Script, "script"),
-];
-
-/// The line that sums up the reference submissions queued at this start, once they all ended.
-async fn reference_summary(pool: &PgPool, vendor: i64, set: &str, url: &str) -> Option<String> {
-    let all = submissions::list(pool, vendor, None, REFERENCE_AGENTS.len() as i64)
+/// The line that sums up the `n` baselines on the dev set (which the worker queues as on every
+/// live set), once they all ended.
+async fn reference_summary(pool: &PgPool, set: &str, n: usize, url: &str) -> Option<String> {
+    let vendor = vendors::id_by_name(pool, baselines::VENDOR).await.ok()??;
+    let all: Vec<_> = submissions::list(pool, vendor, None, 100)
         .await
-        .ok()?;
-    if all.is_empty() || all.iter().any(|s| s.status.is_open()) {
+        .ok()?
+        .into_iter()
+        .filter(|s| s.set_id == set)
+        .collect();
+    if all.len() < n || all.iter().any(|s| s.status.is_open()) {
         return None;
     }
     let rates: Vec<String> = all
@@ -321,14 +321,14 @@ async fn reference_summary(pool: &PgPool, vendor: i64, set: &str, url: &str) -> 
 /// Prints the reference summary once it can be made: what a first start has to show.
 async fn summarize_references(
     pool: PgPool,
-    vendor: i64,
     set: String,
+    n: usize,
     url: String,
     printed: Arc<AtomicBool>,
 ) {
     loop {
         tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-        if let Some(line) = reference_summary(&pool, vendor, &set, &url).await {
+        if let Some(line) = reference_summary(&pool, &set, n, &url).await {
             println!("{line}");
             printed.store(true, Ordering::SeqCst);
             return;
@@ -336,79 +336,10 @@ async fn summarize_references(
     }
 }
 
-/// Serves the reference agents on loopback and submits each once, unless the leaderboard
-/// has reference entries for the dev set already: the reference vendor and the servers, which
-/// live as long as the handles.
-async fn reference_runs(
-    pool: &PgPool,
-    set: &str,
-    tasks: &[Task],
-) -> anyhow::Result<Option<(i64, Vec<tokio::task::JoinHandle<()>>)>> {
+/// Whether the baselines ran on `set` already (on an earlier start): nothing to sum up then.
+async fn baselines_ran(pool: &PgPool, set: &str) -> anyhow::Result<bool> {
     let entries = leaderboard::entries(pool, set).await?;
-    if entries.iter().any(|e| e.is_reference) {
-        return Ok(None);
-    }
-    let vendor = match vendors::create(pool, "reference", false, true).await {
-        Ok((v, _)) => v.id,
-        Err(DbError::Conflict(_)) => vendors::id_by_name(pool, "reference")
-            .await?
-            .context("the reference vendor")?,
-        Err(e) => return Err(e.into()),
-    };
-    // Runs queued by an earlier start that was stopped before they ended point at agents
-    // that died with it: cancel them rather than rank them at zero.
-    for old in submissions::list(pool, vendor, None, 100).await? {
-        if old.status.is_open() {
-            submissions::cancel(pool, old.id, vendor).await?;
-        }
-    }
-    let tasks: Vec<Arc<Task>> = tasks.iter().cloned().map(Arc::new).collect();
-    let mut servers = Vec::new();
-    for (kind, name) in REFERENCE_AGENTS {
-        let mut secret = [0u8; 32];
-        getrandom::fill(&mut secret).map_err(|e| anyhow::anyhow!("random source: {e}"))?;
-        let listener = mcpbench_config::bind(mcpbench_config::LOOPBACK)?;
-        let endpoint = format!("http://{}/", listener.local_addr()?);
-        let app = mcpbench_agents::router(kind, &tasks, &secret);
-        servers.push(tokio::spawn(async move {
-            let _ = mcpbench_agents::serve(listener, app).await;
-        }));
-        submissions::create(
-            pool,
-            &submissions::NewSubmission {
-                vendor_id: vendor,
-                set_id: set,
-                name,
-                model: &format!("reference-{name}"),
-                agent: submissions::Agent::Endpoint(&endpoint),
-                signing_secret: &secret,
-                trials: 1,
-                max_attempts: 3,
-                monthly_quota: None,
-                max_open: None,
-                distractors: None,
-                about: &reference_about(),
-                webhook_url: None,
-            },
-        )
-        .await?;
-    }
-    eprintln!(
-        "queued the reference agents oracle, null, random, heuristic and script on the dev set {set}"
-    );
-    Ok(Some((vendor, servers)))
-}
-
-/// What a reference agent's submission says of itself: ours, this version, the standard
-/// harness; no model, so no weights to state.
-fn reference_about() -> submissions::About {
-    submissions::About {
-        organisation: Some("MCPBench".into()),
-        model_version: Some(env!("CARGO_PKG_VERSION").into()),
-        weights: None,
-        framework: Some("mcpbench".into()),
-        scaffold: Some("standard".into()),
-    }
+    Ok(entries.iter().any(|e| e.is_reference))
 }
 
 fn write_up_json(dir: &Path, url: &str, database_url: &str, key: &str) -> anyhow::Result<()> {

@@ -114,6 +114,8 @@ pub fn worker_command(
         )
         .env("MCPBENCH_ALLOW_PRIVATE_AGENTS", "true")
         .env("MCPBENCH_LEASE_SECS", "3")
+        // The tests here count their own jobs: no baselines beside them.
+        .env("MCPBENCH_BASELINES", "off")
         .env("MCPBENCH_WORKER_CONCURRENCY", "4")
         .env("MCPBENCH_LOG", "warn");
     for (k, v) in env {

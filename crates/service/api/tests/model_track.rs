@@ -264,6 +264,49 @@ async fn the_deployment_s_price_table_prices_what_our_agent_measured() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_s_model_runs_as_a_baseline_on_the_standard_track() {
+    let svc = Service::start(Options {
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    let (base_url, model) = scripted_model(&svc.tasks).await;
+    let plan = mcpbench_worker::Baselines {
+        agents: Vec::new(),
+        models: vec![mcpbench_config::BaselineModel {
+            model: "scripted-1".into(),
+            base_url,
+            key: Some(KEY.into()),
+        }],
+    };
+    let (_stop, _worker) = svc.worker(|c| c.baselines = plan).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let entry = loop {
+        let (_, board) = svc.get("/leaderboard?set=dev", None).await;
+        if let Some(e) = board["entries"].as_array().unwrap().first() {
+            break e.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no baseline: {board}"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    // Ours, on the standard track, its tokens measured; the key went to the model alone.
+    assert_eq!(entry["name"], "scripted-1", "{entry}");
+    assert_eq!(entry["vendor"], "MCPBench");
+    assert_eq!(entry["reference"], true);
+    assert_eq!(entry["track"], "standard");
+    assert_eq!(entry["success_rate"], 1.0);
+    assert_eq!(entry["cost_basis"], "measured");
+    model.saw_only_the_key_and_the_model(2 * svc.tasks.len());
+    assert!(
+        !svc.pg_dump().contains(KEY),
+        "the key is in the database in clear"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_model_submission_is_refused_with_the_reason_and_creates_nothing() {
     let svc = Service::start(Options {
         worker: false,

@@ -9,11 +9,16 @@
 //! shared by the same binaries: how they listen ([`bind`], with an accept queue long enough
 //! for a burst of agents) and the open-file limit they raise at start ([`raise_open_files`]).
 
+mod baselines;
 mod calendar;
 mod limits;
 mod listen;
 mod prices;
 
+pub use baselines::{
+    BASELINE_AGENTS, BaselineArgs, BaselineModel, BaselineModels, Baselines, ModelKeys,
+    baseline_models, baselines, model_keys,
+};
 pub use calendar::{CalendarArgs, Schedule};
 pub use limits::{OpenFiles, open_files_for, raise_open_files};
 pub use listen::{BACKLOG, LOOPBACK, bind};
@@ -139,6 +144,8 @@ pub struct WorkerArgs {
     /// states, if any).
     #[arg(long, env = "MCPBENCH_PRICES", default_value = "", value_parser = price_table)]
     pub prices: PriceTable,
+    #[command(flatten)]
+    pub baselines: BaselineArgs,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

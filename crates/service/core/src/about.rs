@@ -56,7 +56,9 @@ impl Track {
     pub fn of(kind: mcpbench_db::AgentKind) -> Self {
         match kind {
             mcpbench_db::AgentKind::Model => Track::Standard,
-            mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Docker => Track::Open,
+            mcpbench_db::AgentKind::Endpoint
+            | mcpbench_db::AgentKind::Docker
+            | mcpbench_db::AgentKind::Baseline => Track::Open,
         }
     }
 }

@@ -78,7 +78,8 @@ pub struct BoardEntry {
 /// image run in our sandbox, which saw each task with no way out; `sandboxed-model`, a Docker
 /// image run in our sandbox whose one way out was the vendor's model, which could receive
 /// every goal it ran; `hosted`, the vendor's own endpoint (or, on the standard track, the
-/// vendor's model), which received every goal.
+/// vendor's model), which received every goal; `in-service`, a baseline of ours run inside
+/// the worker, which nothing outside the service saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
@@ -91,6 +92,9 @@ pub enum Hosting {
     /// The vendor's own endpoint (or, on the standard track, the vendor's model), which
     /// received every goal.
     Hosted,
+    /// One of our reference agents run inside the worker (a baseline): nothing outside the
+    /// service saw the tasks.
+    InService,
 }
 
 impl Hosting {
@@ -99,6 +103,7 @@ impl Hosting {
             Hosting::Sandboxed => "sandboxed",
             Hosting::SandboxedModel => "sandboxed-model",
             Hosting::Hosted => "hosted",
+            Hosting::InService => "in-service",
         }
     }
 }
@@ -319,6 +324,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
             (mcpbench_db::AgentKind::Endpoint | mcpbench_db::AgentKind::Model, _) => {
                 Hosting::Hosted
             }
+            (mcpbench_db::AgentKind::Baseline, _) => Hosting::InService,
         },
         track: Track::of(entry.kind),
         tasks: f.tasks,

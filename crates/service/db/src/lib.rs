@@ -9,6 +9,7 @@
 //! recorded exactly once however often a job is run.
 
 pub mod anomalies;
+pub mod baselines;
 mod error;
 pub mod exclusive;
 pub mod exports;

@@ -75,7 +75,8 @@ impl fmt::Display for SubmissionStatus {
 }
 
 /// How a submission's agent is reached: a hosted HTTP endpoint, a Docker image run in the
-/// sandbox, or (the standard track) our own `llm` agent driving the vendor's model endpoint.
+/// sandbox, (the standard track) our own `llm` agent driving the vendor's model endpoint, or
+/// one of our reference agents run inside the worker (a baseline, which the service submits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
@@ -84,6 +85,7 @@ pub enum AgentKind {
     Endpoint,
     Docker,
     Model,
+    Baseline,
 }
 
 impl AgentKind {
@@ -92,6 +94,7 @@ impl AgentKind {
             AgentKind::Endpoint => "endpoint",
             AgentKind::Docker => "docker",
             AgentKind::Model => "model",
+            AgentKind::Baseline => "baseline",
         }
     }
 }
@@ -99,9 +102,14 @@ impl AgentKind {
 impl AgentKind {
     /// Whether the vendor's own machine receives each goal it runs (a hosted agent, the model
     /// the standard track's agent asks, or the model an image calls, `calls_model`): a private
-    /// task sent there is exposed. Only an image without a model keeps it in the sandbox.
+    /// task sent there is exposed. An image without a model keeps it in the sandbox, and a
+    /// baseline never leaves the worker.
     pub fn sees_goals(self, calls_model: bool) -> bool {
-        self != AgentKind::Docker || calls_model
+        match self {
+            AgentKind::Docker => calls_model,
+            AgentKind::Baseline => false,
+            AgentKind::Endpoint | AgentKind::Model => true,
+        }
     }
 }
 

@@ -131,6 +131,11 @@ impl Worker {
                 let result = self.run_leased(claim, run, shutdown).await?;
                 Some(result.map(|(result, logs)| (result, Some(logs))))
             }
+            Agent::Baseline(baseline) => {
+                let run = self.run_baseline(task, set, baseline);
+                let result = self.run_leased(claim, run, shutdown).await?;
+                Some(result.map(|result| (result, None)))
+            }
         }
     }
 
@@ -300,6 +305,7 @@ impl Worker {
                 withhold_details: !target.set_public,
             }),
             AgentKind::Model => Agent::Model(self.model_agent(target)?),
+            AgentKind::Baseline => Agent::Baseline(self.baseline_agent(target)?),
         };
         if sees_goals && !set_public {
             // The goal is about to leave our hands: recorded first, or not sent at all.

@@ -17,6 +17,7 @@
 //! Shutdown: no new claims; running jobs get [`Config::drain`] to finish, then give their lease
 //! back ([`mcpbench_db::queue::release`]) so another worker takes them at once.
 
+mod baselines;
 mod conditions;
 mod finish;
 mod job;
@@ -29,6 +30,7 @@ mod sandboxed;
 mod tasks;
 mod webhooks;
 
+pub use baselines::{Baselines, queue as queue_baselines};
 pub use finish::{final_scores, finish};
 pub use rescore::{RescoreError, Rescored, rescore_set};
 
@@ -85,6 +87,10 @@ pub struct Config {
     /// The deployment's price table (`MCPBENCH_PRICES`), by which the standard track's
     /// measured tokens are priced.
     pub prices: mcpbench_config::PriceTable,
+    /// The baselines queued on every live set (`MCPBENCH_BASELINES`,
+    /// `MCPBENCH_BASELINE_MODELS`); none by default here, every reference agent in a
+    /// deployment's settings.
+    pub baselines: Baselines,
 }
 
 impl Config {
@@ -106,6 +112,7 @@ impl Config {
             gateway_internal_url: None,
             webhook_backoff: Duration::from_secs(10),
             prices: mcpbench_config::PriceTable::default(),
+            baselines: Baselines::default(),
         }
     }
 }
@@ -306,8 +313,8 @@ impl Worker {
     }
 
     /// Every half lease: say what this worker can run, re-queue stale leases, finish
-    /// submissions whose finisher died, send the completion webhooks due, remove sandbox
-    /// leftovers, and refresh the queue gauges.
+    /// submissions whose finisher died, queue the baselines a live set lacks, send the
+    /// completion webhooks due, remove sandbox leftovers, and refresh the queue gauges.
     async fn housekeeping(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
         let period = (self.config.lease / 2).max(Duration::from_millis(200));
         loop {
@@ -340,6 +347,7 @@ impl Worker {
                 }
                 Err(e) => tracing::warn!(error = %e, "sweeping unfinished submissions failed"),
             }
+            self.queue_baselines().await;
             webhooks::send_due(
                 &self.pool,
                 &self.webhook_http,
@@ -396,6 +404,7 @@ impl Config {
             judge_private_sets: args.judge.judge_private_sets,
             gateway_internal_url: args.gateway_internal_url.clone(),
             prices: args.prices.clone(),
+            baselines: Baselines::from_args(&args.baselines)?,
             ..Self::new("")
         })
     }
@@ -467,6 +476,13 @@ pub async fn run_with_gateway(
     mut config: Config,
     shutdown: watch::Receiver<bool>,
 ) -> Result<(), String> {
+    if config.baselines.has_keys() && config.keyring.is_none() {
+        return Err(
+            "MCPBENCH_BASELINE_MODEL_KEYS needs the task keyring (MCPBENCH_TASK_KEYS) \
+                    to seal the keys with"
+                .into(),
+        );
+    }
     let local = listener
         .local_addr()
         .map_err(|e| format!("the gateway's address: {e}"))?;

@@ -93,20 +93,37 @@ impl Worker {
         set: &str,
         agent: ModelAgent,
     ) -> Result<RunResult, String> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|e| format!("could not start the standard agent: {e}"))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("could not start the standard agent: {e}"))?;
         let app = mcpbench_agents::llm_router_with(
             agent.config,
             self.model_http.clone(),
             &agent.signing_secret,
         );
+        let own = OwnAgent {
+            app,
+            label: agent.label,
+            signing_secret: agent.signing_secret,
+        };
+        self.run_own_agent(task, set, own).await
+    }
+
+    /// One run of `task` with one of our own agents (the standard track's, a baseline),
+    /// served on loopback for the run alone.
+    pub(crate) async fn run_own_agent(
+        &self,
+        task: Arc<Task>,
+        set: &str,
+        agent: OwnAgent,
+    ) -> Result<RunResult, String> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| format!("could not start our agent: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("could not start our agent: {e}"))?;
+        let app = agent.app;
         let server = AbortOnDrop(tokio::spawn(async move {
             if let Err(e) = mcpbench_agents::serve(listener, app).await {
-                tracing::warn!(error = %e, "the standard agent's server stopped");
+                tracing::warn!(error = %e, "our agent's server stopped");
             }
         }));
         // Our own agent on loopback: the runner reaches it without the egress policy (as a
@@ -121,6 +138,13 @@ impl Worker {
         drop(server);
         Ok(result)
     }
+}
+
+/// One of our own agents for one run: its routes, and who it runs for.
+pub(crate) struct OwnAgent {
+    pub app: axum::Router,
+    pub label: String,
+    pub signing_secret: Vec<u8>,
 }
 
 /// Stops a server of one run (our agent, an image's model relay) when the run ends, or when

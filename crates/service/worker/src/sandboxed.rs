@@ -18,6 +18,8 @@ pub(crate) enum Agent {
     Docker(DockerAgent),
     /// The standard track: our own agent driving the vendor's model.
     Model(crate::model::ModelAgent),
+    /// One of our reference agents, run in the worker.
+    Baseline(crate::baselines::BaselineAgent),
 }
 
 pub(crate) struct DockerAgent {

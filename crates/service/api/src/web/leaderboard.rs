@@ -477,6 +477,7 @@ fn row(e: &BoardEntry, leader: Option<Uuid>, view: &View<'_>) -> Markup {
                         Hosting::Sandboxed => { " · " span title="A Docker image run in our sandbox: it saw each task with no way out" { "sandboxed image" } },
                         Hosting::SandboxedModel => { " · " span title="A Docker image run in our sandbox whose one way out was the vendor's model: that model could receive every goal" { "sandboxed image, hosted model" } },
                         Hosting::Hosted => { " · " span title="The vendor's own endpoint: it received every goal it ran" { "hosted endpoint" } },
+                        Hosting::InService => { " · " span title="A baseline of ours, run inside the service: nothing outside it saw the tasks" { "baseline" } },
                     } }
                 @if e.reference { " " span.ref { "(reference agent)" } }
                 @for f in &e.flags { span.badge title="An anomaly flag: a reason to look closer, not a verdict" { (f) } }

@@ -44,6 +44,8 @@ pub struct Service {
     /// The keys of private sets, shared with the API (the worker holds the same keyring).
     pub custody: Arc<Custody>,
     pub db_url: String,
+    /// The keyring the workers open private sets with, as `MCPBENCH_TASK_KEYS` says it.
+    keyring_spec: String,
     stop: tokio::sync::watch::Sender<bool>,
     handles: Vec<tokio::task::AbortHandle>,
 }
@@ -201,6 +203,7 @@ impl Service {
             traces,
             custody,
             db_url: url,
+            keyring_spec,
             stop,
             handles,
         }
@@ -219,6 +222,7 @@ impl Service {
         config.egress = Policy::local();
         config.lease = Duration::from_secs(5);
         config.poll = Duration::from_millis(200);
+        config.keyring = Some(Arc::new(Keyring::parse(&self.keyring_spec).unwrap()));
         adjust(&mut config);
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let store = TraceStore::local(self.traces.path()).unwrap();

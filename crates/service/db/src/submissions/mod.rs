@@ -62,6 +62,9 @@ pub enum Agent<'a> {
     },
     /// The standard track: our `llm` agent driving the vendor's model.
     Model(&'a ModelEndpoint),
+    /// One of our reference agents, run inside the worker: `oracle`, `null`, `random`,
+    /// `heuristic` or `script` (see [`crate::baselines`]).
+    Baseline(&'a str),
 }
 
 /// A model to drive: an OpenAI-compatible chat-completions endpoint and the model's name there.
@@ -172,6 +175,8 @@ pub struct Target {
     pub model_key: Option<Vec<u8>>,
     pub price_input: Option<f64>,
     pub price_output: Option<f64>,
+    /// Which of our reference agents a baseline is (`oracle`, ...); `None` for the rest.
+    pub baseline: Option<String>,
 }
 
 /// The one rule of which sets take submissions: an active one. `state` is the set's, `None`
@@ -188,6 +193,29 @@ pub fn takes_submissions(id: &str, state: Option<SetState>) -> Result<(), DbErro
 
 /// Creates a submission over every task of its set and queues its jobs, atomically.
 pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbError> {
+    let baseline = match s.agent {
+        Agent::Baseline(name) => Some(name),
+        _ => None,
+    };
+    insert(pool, s, baseline).await
+}
+
+/// Creates a baseline of ours under its `name` (a reference agent's, or `llm:<model>` for a
+/// model on the standard track), which a set holds at most one live submission of: a second
+/// is refused by the index `submissions_one_baseline` ([`crate::baselines::is_duplicate`]).
+pub async fn create_baseline(
+    pool: &PgPool,
+    s: &NewSubmission<'_>,
+    name: &str,
+) -> Result<Uuid, DbError> {
+    insert(pool, s, Some(name)).await
+}
+
+async fn insert(
+    pool: &PgPool,
+    s: &NewSubmission<'_>,
+    baseline: Option<&str>,
+) -> Result<Uuid, DbError> {
     let mut tx = pool.begin().await?;
     let set = sqlx::query!(
         // FOR SHARE: a set cannot retire (which locks it FOR UPDATE) while a submission to it
@@ -275,6 +303,7 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
             model,
         } => (AgentKind::Docker, None, Some(image), archive, model),
         Agent::Model(m) => (AgentKind::Model, None, None, None, Some(m)),
+        Agent::Baseline(_) => (AgentKind::Baseline, None, None, None, None),
     };
     let key = model.and_then(|m| m.sealed_key.as_ref());
     let prices = model.and_then(|m| m.prices);
@@ -284,9 +313,9 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
                                   status, tasks_total, trials, distractors, organisation,
                                   model_version, weights, framework, scaffold, model_base_url,
                                   model_id, model_key_id, model_key, price_input, price_output,
-                                  webhook_url)
+                                  webhook_url, baseline)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', $12, $13, $14, $15,
-                 $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+                 $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)",
         id,
         s.vendor_id,
         s.set_id,
@@ -312,7 +341,8 @@ pub async fn create(pool: &PgPool, s: &NewSubmission<'_>) -> Result<Uuid, DbErro
         key.map(|k| k.1.as_slice()),
         prices.map(|p| p[0]),
         prices.map(|p| p[1]),
-        s.webhook_url
+        s.webhook_url,
+        baseline
     )
     .execute(&mut *tx)
     .await?;
@@ -427,7 +457,7 @@ pub async fn target(pool: &PgPool, id: Uuid) -> Result<Target, DbError> {
         r#"SELECT s.set_id, s.kind AS "kind: AgentKind", s.endpoint_url, s.image, s.image_archive,
                 t.public AS set_public, s.signing_secret, v.name AS vendor, s.distractors,
                 s.vendor_id, s.model_base_url, s.model_id, s.model_key_id, s.model_key,
-                s.price_input, s.price_output
+                s.price_input, s.price_output, s.baseline
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
          JOIN task_sets t ON t.id = s.set_id WHERE s.id = $1"#,
         id
