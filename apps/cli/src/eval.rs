@@ -22,9 +22,11 @@ pub struct EvalArgs {
     #[arg(long)]
     tasks: PathBuf,
     /// `oracle`, `null`, `random`, `heuristic`, `script` (reference agents served here), or an agent's
-    /// URL.
-    #[arg(long)]
-    agent: String,
+    /// URL; or --image.
+    #[arg(long, required_unless_present = "image")]
+    agent: Option<String>,
+    #[command(flatten)]
+    image: crate::eval_image::ImageArgs,
     /// Runs at a time.
     #[arg(long, default_value_t = 4)]
     concurrency: usize,
@@ -174,7 +176,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         let gateway = LocalGateway::start(GatewayConfig::default())
             .await
             .context("starting the gateway")?;
-        let (agent, _server) = agent_target(&args, &tasks).await?;
+        let agent = match &args.image.image {
+            Some(image) => Agent::Image(args.image.prepare(image).await?, gateway_addr(&gateway)?),
+            None => {
+                let (target, _server) = agent_target(&args, &tasks).await?;
+                Agent::Target(target)
+            }
+        };
         let runner = Arc::new(Runner::new(
             gateway.gateway.clone(),
             &gateway.base_url,
@@ -186,7 +194,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             let runs: Vec<Arc<Task>> = (tasks.iter())
                 .flat_map(|t| std::iter::repeat_n(t.clone(), args.trials as usize))
                 .collect();
-            let (mut report, results) = one_pass(&args, &runner, runs.clone(), agent).await;
+            let (mut report, results) = one_pass(&args, &runner, runs.clone(), &agent).await;
             if let Some(judge) = &judge {
                 judging::judge_report(judge, &runs, &results, &mut report, args.concurrency).await;
             }
@@ -205,7 +213,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
                 .map(|t| Arc::new(with_distractors(t, *level)))
                 .collect();
             eprintln!("distractor level {level}");
-            let (report, results) = one_pass(&args, &runner, variants.clone(), agent.clone()).await;
+            let (report, results) = one_pass(&args, &runner, variants.clone(), &agent).await;
             let dir = args.out.join(format!("level-{level}"));
             write_outputs(&dir, &report, &results)?;
             passes.push((*level, variants, report));
@@ -225,22 +233,42 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What runs the tasks: an agent at a URL (a reference agent served here runs until the
+/// process ends), or an image in the sandbox with the gateway its pods reach.
+enum Agent {
+    Target(AgentTarget),
+    Image(crate::eval_image::ImageAgent, std::net::SocketAddr),
+}
+
+/// The gateway's address, which pods reach through their proxy.
+fn gateway_addr(gateway: &LocalGateway) -> anyhow::Result<std::net::SocketAddr> {
+    let addr = gateway.base_url.trim_start_matches("http://");
+    addr.parse()
+        .with_context(|| format!("the gateway's address {addr:?}"))
+}
+
 /// The tasks against the agent once, with progress on standard error.
 async fn one_pass(
     args: &EvalArgs,
     runner: &Arc<Runner>,
     tasks: Vec<Arc<Task>>,
-    agent: AgentTarget,
+    agent: &Agent,
 ) -> (Report, Vec<RunResult>) {
     let mut progress = Progress::new(std::io::stderr().is_terminal());
     let options = EvalOptions {
         concurrency: args.concurrency,
         ..EvalOptions::default()
     };
-    let out = evaluate(runner.clone(), tasks, agent, &options, |done, total, r| {
-        progress.show(done, total, r)
-    })
-    .await;
+    let on_done = |done, total, r: &RunResult| progress.show(done, total, r);
+    let out = match agent {
+        Agent::Target(target) => {
+            evaluate(runner.clone(), tasks, target.clone(), &options, on_done).await
+        }
+        Agent::Image(image, gateway) => {
+            let budget = Duration::from_secs(args.time_budget);
+            (image.evaluate(runner.clone(), *gateway, tasks, &options, budget, on_done)).await
+        }
+    };
     progress.finish();
     out
 }
@@ -250,7 +278,8 @@ async fn agent_target(
     args: &EvalArgs,
     tasks: &[Arc<Task>],
 ) -> anyhow::Result<(AgentTarget, Option<tokio::task::JoinHandle<()>>)> {
-    match args.agent.parse::<AgentKind>() {
+    let agent = args.agent.as_deref().unwrap_or_default();
+    match agent.parse::<AgentKind>() {
         Ok(kind) => {
             let mut secret = [0u8; 32];
             getrandom::fill(&mut secret)
@@ -263,7 +292,7 @@ async fn agent_target(
             });
             Ok((
                 AgentTarget {
-                    label: args.agent.clone(),
+                    label: agent.to_string(),
                     url,
                     signing_secret: secret.to_vec(),
                     sandbox_gateway: None,
@@ -271,10 +300,10 @@ async fn agent_target(
                 Some(server),
             ))
         }
-        Err(_) if args.agent.starts_with("http://") || args.agent.starts_with("https://") => Ok((
+        Err(_) if agent.starts_with("http://") || agent.starts_with("https://") => Ok((
             AgentTarget {
-                label: args.agent.clone(),
-                url: args.agent.clone(),
+                label: agent.to_string(),
+                url: agent.to_string(),
                 signing_secret: args.signing_secret.clone().into_bytes(),
                 sandbox_gateway: None,
             },

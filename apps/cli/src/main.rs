@@ -7,6 +7,7 @@ mod admin_set;
 mod agent;
 mod curve;
 mod eval;
+mod eval_image;
 mod judging;
 mod remote;
 mod tasks;

@@ -125,30 +125,47 @@ pub async fn evaluate(
     tasks: Vec<Arc<Task>>,
     agent: AgentTarget,
     options: &EvalOptions,
+    on_done: impl FnMut(usize, usize, &RunResult),
+) -> (Report, Vec<RunResult>) {
+    let (set, label) = (runner.set.clone(), agent.label.clone());
+    let agent = Arc::new(agent);
+    let run = move |task: Arc<Task>| {
+        let (runner, agent) = (runner.clone(), agent.clone());
+        let run: RunFuture = Box::pin(async move { runner.run(task, &agent).await });
+        run
+    };
+    evaluate_each(&set, &label, tasks, options, run, on_done).await
+}
+
+/// One run, as [`evaluate_each`] is given it.
+pub type RunFuture = std::pin::Pin<Box<dyn std::future::Future<Output = RunResult> + Send>>;
+
+/// [`evaluate`] with each run made by `run` (an image needs a fresh pod for each): every task
+/// of `set` against the agent `label`, `concurrency` at a time, a harness error tried again.
+pub async fn evaluate_each(
+    set: &str,
+    label: &str,
+    tasks: Vec<Arc<Task>>,
+    options: &EvalOptions,
+    run: impl Fn(Arc<Task>) -> RunFuture + Clone + Send + 'static,
     mut on_done: impl FnMut(usize, usize, &RunResult),
 ) -> (Report, Vec<RunResult>) {
     let started = Instant::now();
     let permits = Arc::new(Semaphore::new(options.concurrency.max(1)));
-    let agent = Arc::new(agent);
-    let mut set = JoinSet::new();
+    let mut set_of_runs = JoinSet::new();
     for (i, task) in tasks.iter().cloned().enumerate() {
-        let (runner, agent, permits, retries) = (
-            runner.clone(),
-            agent.clone(),
-            permits.clone(),
-            options.retries,
-        );
-        set.spawn(async move {
+        let (run, permits, retries) = (run.clone(), permits.clone(), options.retries);
+        set_of_runs.spawn(async move {
             let _permit = permits
                 .acquire_owned()
                 .await
                 .expect("the semaphore is never closed");
-            let mut result = runner.run(task.clone(), &agent).await;
+            let mut result = run(task.clone()).await;
             for _ in 0..retries {
                 if result.reason != Reason::HarnessError {
                     break;
                 }
-                result = runner.run(task.clone(), &agent).await;
+                result = run(task.clone()).await;
             }
             (i, result)
         });
@@ -156,7 +173,7 @@ pub async fn evaluate(
     let mut results: Vec<Option<RunResult>> = (0..tasks.len()).map(|_| None).collect();
     let mut analyses: Vec<Option<RunAnalysis>> = vec![None; tasks.len()];
     let mut done = 0;
-    while let Some(joined) = set.join_next().await {
+    while let Some(joined) = set_of_runs.join_next().await {
         let (i, mut result) = joined.expect("a run panicked");
         done += 1;
         on_done(done, tasks.len(), &result);
@@ -198,8 +215,8 @@ pub async fn evaluate(
         })
         .collect();
     let report = Report {
-        agent: agent.label.clone(),
-        set: runner.set.clone(),
+        agent: label.to_string(),
+        set: set.to_string(),
         scores: score(&counted),
         harness_errors: results
             .iter()

@@ -15,9 +15,12 @@ mod run;
 mod signature;
 
 pub use curve::{Curve, CurvePoint, Rate, point, svg};
-pub use eval::{EvalOptions, Report, RunEntry, analysis, analysis_with, evaluate, outcome};
+pub use eval::{
+    EvalOptions, Report, RunEntry, RunFuture, analysis, analysis_with, evaluate, evaluate_each,
+    outcome,
+};
 pub use protocol::{AgentReply, AgentRequest, McpServerRef, PROTOCOL};
-pub use run::{AgentTarget, FinalState, Reason, RunResult, Runner};
+pub use run::{AgentTarget, FinalState, Reason, RunResult, Runner, harness_error_result};
 pub use signature::{
     ID_HEADER, LEGACY_HEADER, Refusal, SIGNATURE_HEADER, Signed, TIMESTAMP_HEADER, TOLERANCE_SECS,
     Verifier, sign, sign_request,

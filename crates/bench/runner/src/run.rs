@@ -402,6 +402,12 @@ async fn read_capped(mut response: reqwest::Response) -> Result<Vec<u8>, String>
     Ok(out)
 }
 
+/// A run our side could not carry out, for a caller that made the run itself (a pod that
+/// could not be started): never scored, tried again by [`crate::evaluate_each`].
+pub fn harness_error_result(task: &Task, detail: String) -> RunResult {
+    harness_error(task, detail, Instant::now())
+}
+
 fn harness_error(task: &Task, detail: String, started: Instant) -> RunResult {
     RunResult {
         task_id: task.id.clone(),

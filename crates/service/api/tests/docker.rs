@@ -18,12 +18,14 @@ async fn sandbox(name: &str) -> mcpbench_sandbox::Sandbox {
     support::sandbox(support::sandbox_config(name)).await
 }
 
-/// Scores without `median_seconds` anywhere in them (overall and in every breakdown).
+/// Scores without `median_seconds` anywhere in them (overall and in every breakdown), nor the
+/// sandbox among their conditions.
 fn without_times(scores: &Value) -> Value {
     match scores {
         Value::Object(map) => Value::Object(
             map.iter()
-                .filter(|(k, _)| k.as_str() != "median_seconds")
+                // The sandbox is a condition of an image's runs alone (asserted apart).
+                .filter(|(k, _)| !matches!(k.as_str(), "median_seconds" | "sandbox"))
                 .map(|(k, v)| (k.clone(), without_times(v)))
                 .collect(),
         ),
@@ -152,6 +154,14 @@ async fn an_uploaded_image_scores_as_the_same_agent_does_as_an_endpoint() {
         without_times(&endpoint_done["scores"])
     );
     assert!(docker_done["scores"]["median_seconds"].as_f64().is_some());
+    // Measured under the same conditions, but for the sandbox the image ran in.
+    let sandbox = &docker_done["scores"]["conditions"]["sandbox"];
+    assert_eq!(sandbox["memory_mib"], 512, "{sandbox}");
+    assert!(
+        endpoint_done["scores"]["conditions"]
+            .get("sandbox")
+            .is_none()
+    );
     let by_endpoint = outcomes(&svc, &token, endpoint_id).await;
     let by_image = outcomes(&svc, &token, docker_id).await;
     let strip = |runs: &[(String, bool, String)]| -> Vec<(String, bool)> {

@@ -33,6 +33,7 @@ mod webhooks;
 pub use baselines::{Baselines, queue as queue_baselines};
 pub use finish::{final_scores, finish};
 pub use rescore::{RescoreError, Rescored, rescore_set};
+pub use sandboxed::{PodRun, run_in_pod};
 
 use axum::serve::ListenerExt;
 use mcpbench_db::{PgPool, queue, submissions, workers};

@@ -5,8 +5,8 @@
 use crate::Worker;
 use mcpbench_db::queue::Claim;
 use mcpbench_gateway::trace::{Header, Line, RunSummary};
-use mcpbench_runner::{AgentTarget, Reason, RunResult};
-use mcpbench_sandbox::{Finished, ModelRoute, PodSpec};
+use mcpbench_runner::{AgentTarget, Reason, RunResult, Runner};
+use mcpbench_sandbox::{Finished, ModelRoute, PodSpec, Sandbox};
 use mcpbench_scoring::RunCounts;
 use mcpbench_tasks::Task;
 use std::sync::Arc;
@@ -80,11 +80,14 @@ impl Worker {
                 (Some(route), Some(guard))
             }
         };
-        let readiness = docker.sandbox.config().readiness;
-        let spec = PodSpec {
-            image: agent.image.clone(),
-            lifetime: readiness + self.config.time_budget + KILL_GRACE,
+        let pod = PodRun {
+            task,
+            set,
+            image: &agent.image,
+            label: &agent.label,
+            signing_secret: &agent.signing_secret,
             gateway: docker.gateway,
+            time_budget: self.config.time_budget,
             labels: vec![
                 (
                     "mcpbench.submission".into(),
@@ -94,52 +97,7 @@ impl Worker {
             ],
             model,
         };
-        let started = Instant::now();
-        let pod = match docker.sandbox.start(&spec).await {
-            Ok(pod) => pod,
-            Err(e) => match e.image_fault() {
-                // The image's own fault: a result for the vendor, not a retry for us.
-                Some(reason) => {
-                    let result = not_run(&task, &agent.label, &self.runner.set, reason, started);
-                    return Ok((result, Vec::new()));
-                }
-                None => {
-                    tracing::warn!(error = %e, "starting a sandbox pod failed");
-                    return Err("the agent's container could not be started on our side".into());
-                }
-            },
-        };
-        let ready = pod.ready(readiness).await;
-        let result = match &ready {
-            Err(not_ready) => not_run(
-                &task,
-                &agent.label,
-                &self.runner.set,
-                not_ready.0.clone(),
-                started,
-            ),
-            Ok(()) => {
-                let target = AgentTarget {
-                    label: agent.label.clone(),
-                    url: pod.agent_url().to_string(),
-                    signing_secret: agent.signing_secret.clone(),
-                    sandbox_gateway: Some(pod.gateway_url()),
-                };
-                self.runner.run_in_set(task, &target, set).await
-            }
-        };
-        if ready.is_ok() && result.reason == Reason::AgentError {
-            // The agent's connection failed: give its container a moment to be seen exiting,
-            // so that an out-of-memory kill is told from our own kill below.
-            pod.settle(SETTLE).await;
-        }
-        let finished = pod.stop().await;
-        // A readiness failure already says how the agent ended.
-        let result = match ready {
-            Ok(()) => explain(result, &finished, &docker.sandbox.config().limits),
-            Err(_) => result,
-        };
-        Ok((result, finished.logs))
+        run_in_pod(&docker.sandbox, &self.runner, pod).await
     }
 
     /// Loads or pulls the submission's image unless the engine has it.
@@ -207,6 +165,83 @@ impl Worker {
                 }),
         }
     }
+}
+
+/// One run in a fresh pod, as the worker makes it and `mcpbench eval --image` too.
+pub struct PodRun<'a> {
+    pub task: Arc<Task>,
+    pub set: &'a str,
+    /// An image id or a reference the engine has.
+    pub image: &'a str,
+    pub label: &'a str,
+    pub signing_secret: &'a [u8],
+    /// Where the gateway the pod's MCP requests go to listens (on this host).
+    pub gateway: std::net::SocketAddr,
+    pub time_budget: Duration,
+    /// Labels for operators (submission, job).
+    pub labels: Vec<(String, String)>,
+    /// The model relay the pod may reach, when the agent names a model.
+    pub model: Option<ModelRoute>,
+}
+
+/// Runs `run.task` by `run.image` in a fresh pod of `sandbox`, the runner's gateway reached
+/// through the pod's proxy, and tears the pod down however the run ends: the result (an image
+/// that never became ready, or died, says so in it) and the container's output; an error only
+/// when the fault is ours (the engine, the proxy).
+pub async fn run_in_pod(
+    sandbox: &Sandbox,
+    runner: &Runner,
+    run: PodRun<'_>,
+) -> Result<(RunResult, Vec<u8>), String> {
+    let readiness = sandbox.config().readiness;
+    let spec = PodSpec {
+        image: run.image.to_string(),
+        lifetime: readiness + run.time_budget + KILL_GRACE,
+        gateway: run.gateway,
+        labels: run.labels,
+        model: run.model,
+    };
+    let (task, set, label) = (run.task, run.set, run.label);
+    let started = Instant::now();
+    let pod = match sandbox.start(&spec).await {
+        Ok(pod) => pod,
+        Err(e) => match e.image_fault() {
+            // The image's own fault: a result for the vendor, not a retry for us.
+            Some(reason) => {
+                let result = not_run(&task, label, set, reason, started);
+                return Ok((result, Vec::new()));
+            }
+            None => {
+                tracing::warn!(error = %e, "starting a sandbox pod failed");
+                return Err("the agent's container could not be started on our side".into());
+            }
+        },
+    };
+    let ready = pod.ready(readiness).await;
+    let result = match &ready {
+        Err(not_ready) => not_run(&task, label, set, not_ready.0.clone(), started),
+        Ok(()) => {
+            let target = AgentTarget {
+                label: label.to_string(),
+                url: pod.agent_url().to_string(),
+                signing_secret: run.signing_secret.to_vec(),
+                sandbox_gateway: Some(pod.gateway_url()),
+            };
+            runner.run_in_set(task, &target, set).await
+        }
+    };
+    if ready.is_ok() && result.reason == Reason::AgentError {
+        // The agent's connection failed: give its container a moment to be seen exiting,
+        // so that an out-of-memory kill is told from our own kill below.
+        pod.settle(SETTLE).await;
+    }
+    let finished = pod.stop().await;
+    // A readiness failure already says how the agent ended.
+    let result = match ready {
+        Ok(()) => explain(result, &finished, &sandbox.config().limits),
+        Err(_) => result,
+    };
+    Ok((result, finished.logs))
 }
 
 /// Adds what the sandbox saw to the run's reason: an out-of-memory kill or an early exit
