@@ -1,7 +1,9 @@
 -- Baselines (docs/metrics.md, "Baselines"): what the service itself submits on every set when
 -- it goes live. Its reference agents run inside the worker (nothing they are sent leaves the
--- service): submissions of kind 'baseline' naming the agent. Models an operator names run on
--- the standard track: submissions of kind 'model' named 'llm:<model>'. A set holds at most one
+-- service): submissions of kind 'baseline' naming the agent; or, on a private set of a
+-- deployment that names a baseline image, in the sandbox: kind 'docker' naming the agent (never
+-- the oracle, which needs the references). Models an operator names run on the standard track:
+-- submissions of kind 'model' named 'llm:<model>'. A set holds at most one
 -- baseline of each name that is not failed or cancelled, so queueing them twice (two workers,
 -- a restart) queues them once.
 ALTER TABLE submissions ADD COLUMN baseline TEXT
@@ -21,6 +23,8 @@ ALTER TABLE submissions ADD CONSTRAINT submissions_kind_target CHECK (
 ALTER TABLE submissions ADD CONSTRAINT submissions_baseline_kind CHECK (
     CASE kind WHEN 'baseline' THEN baseline IS NOT NULL AND baseline NOT LIKE 'llm:%'
               WHEN 'model' THEN baseline IS NULL OR baseline LIKE 'llm:%'
+              WHEN 'docker' THEN baseline IS NULL
+                                 OR (baseline NOT LIKE 'llm:%' AND baseline <> 'oracle')
               ELSE baseline IS NULL END);
 CREATE UNIQUE INDEX submissions_one_baseline ON submissions (set_id, baseline)
     WHERE baseline IS NOT NULL AND status NOT IN ('failed', 'cancelled');

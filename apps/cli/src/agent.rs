@@ -14,7 +14,7 @@ pub enum AgentCommand {
         /// oracle, null, random, heuristic, script, or llm: the standard scaffold driving the model
         /// named by MCPBENCH_MODEL at OPENAI_BASE_URL (an OpenAI-compatible chat-completions
         /// API; OPENAI_API_KEY when it needs a key).
-        #[arg(long)]
+        #[arg(long, env = "MCPBENCH_AGENT_KIND")]
         kind: String,
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: String,

@@ -133,6 +133,7 @@ impl ImageAgent {
                     time_budget,
                     labels: vec![("mcpbench.eval".into(), std::process::id().to_string())],
                     model: None,
+                    baseline: None,
                 };
                 match run_in_pod(&sandbox, &runner, pod).await {
                     Ok((result, _logs)) => result,

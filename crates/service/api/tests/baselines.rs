@@ -3,6 +3,8 @@
 //! the service sees a private task, and shows them as MCPBench's, never a vendor's. Queued
 //! once, however many workers look.
 
+#[path = "../../sandbox/tests/support/images.rs"]
+mod images;
 mod support;
 
 use mcpbench_db::baselines;
@@ -129,4 +131,75 @@ async fn an_operator_may_queue_again_a_baseline_that_failed() {
     // A worker's own round never queues a failed one again (it leaves that to the operator).
     let missing = baselines::missing(&svc.pool, &agents).await.unwrap();
     assert!(missing.is_empty(), "{missing:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_a_baseline_image_a_private_month_s_baselines_run_in_the_sandbox() {
+    let svc = Service::start(Options {
+        worker: false,
+        ..Options::default()
+    })
+    .await;
+    let month = "2026-11";
+    svc.private_set(month, &svc.tasks).await;
+    // deploy/Dockerfile's `baseline-agent`: the static binary, serving the agent the worker
+    // names in MCPBENCH_AGENT_KIND.
+    let static_cli = std::env::var_os("MCPBENCH_STATIC_CLI")
+        .map(std::path::PathBuf::from)
+        .expect(
+            "MCPBENCH_STATIC_CLI must name a statically linked mcpbench; scripts/test builds it",
+        );
+    let tag = format!("mcpbench-test-baseline:{}", std::process::id());
+    let image = images::build_image(
+        &tag,
+        &[
+            (&static_cli, "/mcpbench"),
+            (
+                std::path::Path::new("/etc/ssl/certs/ca-certificates.crt"),
+                "/etc/ssl/certs/ca-certificates.crt",
+            ),
+        ],
+        &["/mcpbench", "agent", "serve", "--addr", "0.0.0.0:8080"],
+    );
+    let sandbox = support::sandbox(support::sandbox_config("baselines")).await;
+    let plan = mcpbench_worker::Baselines {
+        agents: ["oracle", "null", "heuristic"].map(String::from).to_vec(),
+        models: Vec::new(),
+        image: Some(image),
+    };
+    let (_stop, _worker) = svc
+        .worker(|c| {
+            c.sandbox = Some(sandbox);
+            c.baselines = plan;
+        })
+        .await;
+    let hosting = |entries: &[Value], name: &str| {
+        let e = entries.iter().find(|e| e["name"] == name).unwrap();
+        (
+            e["hosting"].as_str().unwrap().to_string(),
+            e["success_rate"].as_f64().unwrap(),
+        )
+    };
+    // The month: the oracle inside the worker (it plays the references no image holds), the
+    // others in the sandbox as a vendor's image runs; the image saw the tasks with no way out.
+    let entries = completed_baselines(&svc, month, 3).await;
+    assert_eq!(hosting(&entries, "oracle"), ("in-service".into(), 1.0));
+    assert_eq!(hosting(&entries, "null"), ("sandboxed".into(), 0.0));
+    let (heuristic, _) = hosting(&entries, "heuristic");
+    assert_eq!(heuristic, "sandboxed");
+    for e in &entries {
+        assert_eq!(e["reference"], true, "{e}");
+        // The image served the agent it was told to: no run failed as the agent's fault.
+        assert!(e["failures"].get("agent_error").is_none(), "{e}");
+    }
+    let exposed = mcpbench_db::exposures::exposed_tasks(&svc.pool, month)
+        .await
+        .unwrap();
+    assert_eq!(exposed, 0);
+    // The public set's run inside the worker: its tasks are no secret.
+    let entries = completed_baselines(&svc, "dev", 3).await;
+    for name in ["oracle", "null", "heuristic"] {
+        assert_eq!(hosting(&entries, name).0, "in-service", "{name}");
+    }
+    images::remove_image(&tag);
 }

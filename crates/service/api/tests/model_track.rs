@@ -272,6 +272,7 @@ async fn an_operator_s_model_runs_as_a_baseline_on_the_standard_track() {
     .await;
     let (base_url, model) = scripted_model(&svc.tasks).await;
     let plan = mcpbench_worker::Baselines {
+        image: None,
         agents: Vec::new(),
         models: vec![mcpbench_config::BaselineModel {
             model: "scripted-1".into(),

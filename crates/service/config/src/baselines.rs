@@ -28,6 +28,11 @@ pub struct BaselineArgs {
     #[arg(long, env = "MCPBENCH_BASELINE_MODEL_KEYS", hide_env_values = true, default_value = "",
           value_parser = model_keys)]
     pub baseline_model_keys: ModelKeys,
+    /// An image of `mcpbench agent serve` (deploy/Dockerfile's `baseline-agent`) on every
+    /// Docker worker's engine: the reference agents but the oracle then run in the sandbox on
+    /// private sets, as a vendor's image does. Unset: every baseline runs inside the worker.
+    #[arg(long, env = "MCPBENCH_BASELINE_IMAGE")]
+    pub baseline_image: Option<String>,
 }
 
 /// The reference agents run as baselines; empty: none.
@@ -191,6 +196,7 @@ mod tests {
     #[test]
     fn model_baselines_pair_with_their_keys_which_no_refusal_or_debug_prints() {
         let args = BaselineArgs {
+            baseline_image: None,
             baselines: Baselines::default(),
             baseline_models: baseline_models(
                 "gpt-4.1@https://api.example/v1, llama@http://10.0.0.5:8000/v1",

@@ -34,6 +34,7 @@ fn main() {
             gateway: gateway.local_addr().unwrap(),
             labels: Vec::new(),
             model: None,
+            baseline: None,
         };
         // One warm-up pod: the first start pays for image and page caches.
         one_pod(&sandbox, &spec).await;

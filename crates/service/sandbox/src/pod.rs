@@ -45,6 +45,9 @@ pub struct PodSpec {
     pub labels: Vec<(String, String)>,
     /// The vendor's model, when the submission named one: a second way out of the pod.
     pub model: Option<ModelRoute>,
+    /// The reference agent a baseline's image serves, given to it as `MCPBENCH_AGENT_KIND`
+    /// (`mcpbench agent serve` reads it); `None` for a vendor's image.
+    pub baseline: Option<String>,
 }
 
 /// A model the agent may call: the pod's `127.0.0.1:MODEL_PORT` reaches `relay`, where the
@@ -131,6 +134,9 @@ impl Sandbox {
             AGENT_PORT.to_string(),
         ];
         let mut env = vec![format!("PORT={AGENT_PORT}")];
+        if let Some(kind) = &spec.baseline {
+            env.push(format!("MCPBENCH_AGENT_KIND={kind}"));
+        }
         if let Some(model) = &spec.model {
             let sock = dir.join("model.sock");
             let listener = UnixListener::bind(&sock)?;

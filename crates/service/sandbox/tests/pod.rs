@@ -55,6 +55,7 @@ fn spec(image: &str, gateway: SocketAddr) -> PodSpec {
         gateway,
         labels: vec![("mcpbench.test".into(), "pod".into())],
         model: None,
+        baseline: None,
     }
 }
 

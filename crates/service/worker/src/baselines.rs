@@ -32,6 +32,9 @@ pub(crate) struct BaselineAgent {
 pub struct Baselines {
     pub agents: Vec<String>,
     pub models: Vec<BaselineModel>,
+    /// The image the reference agents but the oracle run from, sandboxed, on private sets
+    /// (`MCPBENCH_BASELINE_IMAGE`); `None`: inside the worker.
+    pub image: Option<String>,
 }
 
 /// A model baseline's name in the database, which keeps one live baseline of each name a set.
@@ -44,6 +47,10 @@ impl Baselines {
         Ok(Self {
             agents: args.baselines.0.clone(),
             models: args.models()?,
+            image: args
+                .baseline_image
+                .clone()
+                .filter(|image| !image.trim().is_empty()),
         })
     }
 
@@ -52,6 +59,7 @@ impl Baselines {
         Self {
             agents: agents.to_vec(),
             models: Vec::new(),
+            image: None,
         }
     }
 
@@ -94,6 +102,14 @@ pub async fn queue(
     plan: &Baselines,
 ) -> Result<Vec<(String, Uuid)>, DbError> {
     let vendor = baselines::vendor(pool).await?;
+    // On a private set the image runs the agents it can (the oracle needs the references,
+    // which no image holds) when a Docker worker is there to run it.
+    let image = match &plan.image {
+        Some(image) if !set_is_public(pool, set).await? && docker_available(pool).await? => {
+            Some(image.as_str())
+        }
+        _ => None,
+    };
     let mut queued = Vec::new();
     for name in baselines::missing_on(pool, set, &plan.names()).await? {
         let mut secret = [0u8; 32];
@@ -126,7 +142,17 @@ pub async fn queue(
                 };
                 (Agent::Model(&endpoint), m.model.clone())
             }
-            None => (Agent::Baseline(&name), format!("reference-{name}")),
+            None => match image {
+                Some(image) if name != "oracle" => (
+                    Agent::Docker {
+                        image,
+                        archive: None,
+                        model: None,
+                    },
+                    format!("reference-{name}"),
+                ),
+                _ => (Agent::Baseline(&name), format!("reference-{name}")),
+            },
         };
         let created = submissions::create_baseline(
             pool,
@@ -155,6 +181,17 @@ pub async fn queue(
         }
     }
     Ok(queued)
+}
+
+/// Whether `set` is public (its tasks no secret); refused for a set that is not there.
+async fn set_is_public(pool: &PgPool, set: &str) -> Result<bool, DbError> {
+    let info = mcpbench_db::sets::get(pool, set).await?;
+    info.map(|s| s.public).ok_or(DbError::NotFound)
+}
+
+/// Whether a worker that runs Docker images reported lately.
+async fn docker_available(pool: &PgPool) -> Result<bool, DbError> {
+    mcpbench_db::workers::docker_available(pool, std::time::Duration::from_secs(60)).await
 }
 
 impl Worker {

@@ -303,6 +303,7 @@ impl Worker {
                 label: target.vendor,
                 signing_secret: target.signing_secret,
                 withhold_details: !target.set_public,
+                baseline: target.baseline.clone(),
             }),
             AgentKind::Model => Agent::Model(self.model_agent(target)?),
             AgentKind::Baseline => Agent::Baseline(self.baseline_agent(target)?),

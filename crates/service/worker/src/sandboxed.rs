@@ -33,6 +33,8 @@ pub(crate) struct DockerAgent {
     pub withhold_details: bool,
     /// The model the image calls through the relay, when the submission named one.
     pub model: Option<mcpbench_agents::LlmConfig>,
+    /// The reference agent the image serves, when it is a baseline of ours.
+    pub baseline: Option<String>,
 }
 
 /// How long loading or pulling one image may take.
@@ -96,6 +98,7 @@ impl Worker {
                 ("mcpbench.job".into(), claim.job_id.to_string()),
             ],
             model,
+            baseline: agent.baseline.clone(),
         };
         run_in_pod(&docker.sandbox, &self.runner, pod).await
     }
@@ -182,6 +185,8 @@ pub struct PodRun<'a> {
     pub labels: Vec<(String, String)>,
     /// The model relay the pod may reach, when the agent names a model.
     pub model: Option<ModelRoute>,
+    /// The reference agent a baseline's image serves.
+    pub baseline: Option<String>,
 }
 
 /// Runs `run.task` by `run.image` in a fresh pod of `sandbox`, the runner's gateway reached
@@ -200,6 +205,7 @@ pub async fn run_in_pod(
         gateway: run.gateway,
         labels: run.labels,
         model: run.model,
+        baseline: run.baseline,
     };
     let (task, set, label) = (run.task, run.set, run.label);
     let started = Instant::now();
