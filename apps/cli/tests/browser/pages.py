@@ -144,6 +144,10 @@ def leaderboard(site):
     site.visit("/?set=dev")
     reference = page.locator("table").first.locator("tbody tr").filter(has_text="(reference agent)").first
     expect(reference.locator("td").nth(4)).to_have_text("standard")
+    # A baseline of ours, run inside the service; under the table, what the board's entries
+    # were measured under (an entry measured otherwise would be marked beside its name).
+    expect(reference.get_by_text("baseline", exact=True)).to_be_visible()
+    expect(page.get_by_text("Measured under: mcpbench")).to_be_visible()
     site.follow(reference.get_by_role("link", name="MCPBench"), "the board of one organisation")
     assert parse_qs(urlparse(page.url).query)["organisation"] == ["MCPBench"], page.url
     expect(page.get_by_text("Only MCPBench's models")).to_be_visible()
