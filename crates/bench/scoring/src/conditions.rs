@@ -156,10 +156,25 @@ impl Conditions {
         if !self.varied.is_empty() {
             out.push(format!(
                 "conditions changed between its runs: {}",
-                self.varied.join(", ")
+                (self.varied.iter())
+                    .map(|name| in_words(name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         out
+    }
+}
+
+/// A condition's name (as `varied` keeps it) as a reader of the board says it.
+fn in_words(name: &str) -> &str {
+    match name {
+        "harness" => "the harness",
+        "time_budget_secs" => "the time budget",
+        "max_requests" => "the request cap",
+        "mcp_offered" => "the MCP revisions offered",
+        "sandbox" => "the sandbox",
+        other => other,
     }
 }
 
@@ -220,7 +235,7 @@ mod tests {
         let marks = c.differences(&run(120, &[]));
         assert_eq!(
             marks,
-            ["conditions changed between its runs: time_budget_secs"]
+            ["conditions changed between its runs: the time budget"]
         );
     }
 

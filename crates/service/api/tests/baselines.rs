@@ -88,7 +88,7 @@ async fn every_live_set_gets_the_baselines_once_run_inside_the_service() {
 
     // A vendor cannot submit a baseline of its own.
     let token = svc.vendor("acme", false).await;
-    let body = serde_json::json!({"name": "fake", "model": "m", "kind": "baseline"});
+    let body = serde_json::json!({"name": "my own oracle", "model": "m", "kind": "baseline"});
     let (status, refused) = svc.post("/submissions", Some(&token), &body).await;
     assert!(matches!(status, 400 | 422), "{status} {refused}");
     assert_eq!(baselines_on(&svc, "dev").await, 5);
@@ -128,9 +128,37 @@ async fn an_operator_may_queue_again_a_baseline_that_failed() {
         .unwrap();
     assert_eq!(retried.len(), 1);
     assert_ne!(retried[0].1, queued[0].1);
-    // A worker's own round never queues a failed one again (it leaves that to the operator).
+    // A worker's own round never queues a failed one again (it leaves that to the operator),
+    // even when it queues another agent the set lacks.
+    sqlx::query("UPDATE submissions SET status = 'failed' WHERE id = $1")
+        .bind(retried[0].1)
+        .execute(&svc.pool)
+        .await
+        .unwrap();
     let missing = baselines::missing(&svc.pool, &agents).await.unwrap();
     assert!(missing.is_empty(), "{missing:?}");
+    let plan = mcpbench_worker::Baselines::agents(&["null".into(), "random".into()]);
+    let (_stop, _worker) = svc.worker(|c| c.baselines = plan).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while baselines_on(&svc, "dev").await < 3 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "random was not queued"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let live: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM submissions WHERE set_id = 'dev' AND baseline = 'null'
+           AND status NOT IN ('failed', 'cancelled')",
+    )
+    .fetch_one(&svc.pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        live, 0,
+        "the failed null baseline was queued again by a worker"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -34,8 +34,8 @@ pub async fn vendor(pool: &PgPool) -> Result<i64, DbError> {
     Ok(row.id)
 }
 
-/// The (set, agent) pairs among `agents` that no live set has a baseline of yet, in any
-/// state: a baseline that failed is not queued again by itself (an operator may, with
+/// The (set, agent) pairs of a live set and one of `agents` that it has no baseline of yet, in
+/// any state: a baseline that failed is not queued again by itself (an operator may, with
 /// `mcpbench admin set baselines`).
 pub async fn missing(pool: &PgPool, agents: &[String]) -> Result<Vec<(String, String)>, DbError> {
     let rows = sqlx::query!(

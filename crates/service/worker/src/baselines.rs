@@ -92,14 +92,27 @@ fn about() -> About {
     }
 }
 
-/// Queues a baseline of each of `plan`'s agents and models on `set` that it has none of (live
-/// or completed); the ids queued, by name. What a racing worker queued first is left alone. A
-/// model's key is sealed with `keyring`, which it needs.
+/// Queues a baseline of each of `plan`'s agents and models on `set` that it has none of live
+/// or completed (one that failed is queued again: what an operator asks for); the ids queued,
+/// by name. What a racing worker queued first is left alone. A model's key is sealed with
+/// `keyring`, which it needs.
 pub async fn queue(
     pool: &PgPool,
     keyring: Option<&Keyring>,
     set: &str,
     plan: &Baselines,
+) -> Result<Vec<(String, Uuid)>, DbError> {
+    let names = baselines::missing_on(pool, set, &plan.names()).await?;
+    queue_names(pool, keyring, set, plan, names).await
+}
+
+/// Queues the baselines of `plan` named `names` on `set`.
+async fn queue_names(
+    pool: &PgPool,
+    keyring: Option<&Keyring>,
+    set: &str,
+    plan: &Baselines,
+    names: Vec<String>,
 ) -> Result<Vec<(String, Uuid)>, DbError> {
     let vendor = baselines::vendor(pool).await?;
     // On a private set the image runs the agents it can (the oracle needs the references,
@@ -111,7 +124,7 @@ pub async fn queue(
         _ => None,
     };
     let mut queued = Vec::new();
-    for name in baselines::missing_on(pool, set, &plan.names()).await? {
+    for name in names {
         let mut secret = [0u8; 32];
         getrandom::fill(&mut secret)
             .map_err(|e| DbError::Invalid(format!("no random source for a secret: {e}")))?;
@@ -195,7 +208,8 @@ async fn docker_available(pool: &PgPool) -> Result<bool, DbError> {
 }
 
 impl Worker {
-    /// Queues the configured baselines on every live set without them.
+    /// Queues the configured baselines that a live set never had (one that failed waits for
+    /// an operator).
     pub(crate) async fn queue_baselines(&self) {
         let plan = &self.config.baselines;
         if plan.is_empty() {
@@ -205,10 +219,18 @@ impl Worker {
             Ok(missing) => missing,
             Err(e) => return tracing::warn!(error = %e, "looking for missing baselines failed"),
         };
-        let mut sets: Vec<&str> = missing.iter().map(|(set, _)| set.as_str()).collect();
-        sets.dedup();
-        for set in sets {
-            match queue(&self.pool, self.config.keyring.as_deref(), set, plan).await {
+        // By set, in the order the query gives (sets together).
+        let mut by_set: Vec<(String, Vec<String>)> = Vec::new();
+        for (set, name) in missing {
+            match by_set.last_mut() {
+                Some((last, names)) if *last == set => names.push(name),
+                _ => by_set.push((set, vec![name])),
+            }
+        }
+        let keyring = self.config.keyring.as_deref();
+        for (set, names) in by_set {
+            let set = set.as_str();
+            match queue_names(&self.pool, keyring, set, plan, names).await {
                 Ok(queued) if !queued.is_empty() => {
                     let names: Vec<&str> = queued.iter().map(|(a, _)| a.as_str()).collect();
                     tracing::info!(set, baselines = %names.join(", "), "queued the baselines");
