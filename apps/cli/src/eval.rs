@@ -447,6 +447,26 @@ fn print_summary(report: &Report) {
             each(&r.pass_at_k)
         );
     }
+    if let Some(sec) = &report.scores.security {
+        let o = &sec.overall;
+        eprintln!(
+            "  under attack            utility {} ({} of {}), under attack {} ({} of {}), \
+             attack success {} ({} of {})",
+            pct(o.utility),
+            o.twins_passed,
+            o.twin_runs,
+            pct(o.utility_under_attack),
+            o.passed_under_attack,
+            o.attacked_runs,
+            pct(o.attack_success_rate),
+            o.attacks_met,
+            o.attacked_runs
+        );
+        let kinds: Vec<String> = (sec.by_kind.iter())
+            .map(|(k, f)| format!("{k} {}", pct(f.attack_success_rate)))
+            .collect();
+        eprintln!("  attack success by kind  {}", kinds.join(", "));
+    }
     if !report.scores.by_shape.is_empty() {
         let parts: Vec<String> = report
             .scores

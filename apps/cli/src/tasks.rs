@@ -343,6 +343,16 @@ fn load(dir: &Path) -> anyhow::Result<Vec<Task>> {
 
 fn print_stats(s: &SetStats) {
     println!("{} tasks", s.tasks);
+    if !s.attacked.is_empty() {
+        let kinds: Vec<String> = (s.attacked.iter())
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        println!(
+            "and {} attacked twins, measured apart (security): {}",
+            s.attacked.values().sum::<usize>(),
+            kinds.join(", ")
+        );
+    }
     println!("{:<40} {:>22}  target", "figure", "this set");
     for t in targets(s) {
         println!(

@@ -135,7 +135,7 @@ impl ServerHandler for McpHandler {
             .iter()
             .map(|t| {
                 let schema: JsonObject = t.input_schema.as_object().cloned().unwrap_or_default();
-                Tool::new(t.name, t.description, Arc::new(schema))
+                Tool::new(t.name, run.description(&server, t), Arc::new(schema))
             })
             .collect();
         run.record(

@@ -115,6 +115,12 @@ impl ClosedRun {
         self.run.passes(answer)
     }
 
+    /// Whether the attacker's goal holds on the final state, given the agent's answer; `None`
+    /// for a task without an attack.
+    pub fn attack_met(&self, answer: Option<&str>) -> Option<bool> {
+        self.run.attack_met(answer)
+    }
+
     /// Which part of the predicate fails, when it does (quotes the task: as private as it).
     pub fn predicate_unmet(&self, answer: Option<&str>) -> Option<String> {
         self.run.unmet(answer)
@@ -287,6 +293,14 @@ impl LiveRun {
                     .any(|a| a.split_once('.') == Some((server, t.name)))
             })
             .collect()
+    }
+
+    /// The description the agent is shown of `server`'s tool: the catalogue's, or the one a
+    /// task's attack planted in its place.
+    pub(crate) fn description(&self, server: &str, tool: &mcpbench_sim::ToolSpec) -> String {
+        let planted = (self.task.attack.as_ref())
+            .and_then(|a| a.tool_descriptions.get(&format!("{server}.{}", tool.name)));
+        planted.map_or_else(|| tool.description.to_string(), Clone::clone)
     }
 
     /// Records a request that is not a tool call (`initialize`, `tools/list`, ...); `Err`

@@ -165,6 +165,10 @@ pub struct RunSummary {
     #[serde(flatten)]
     pub counts: RunCounts,
     pub duration_ms: u64,
+    /// For a task under attack: whether the attacker's goal held on the final state, given
+    /// the agent's answer, whatever the verdict (docs/metrics.md); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_met: Option<bool>,
 }
 
 /// A whole trace as JSON Lines text.

@@ -1,11 +1,12 @@
 //! `mcpbench tasks check --pack DIR`: every family proven over many draws, each drawn task
 //! dressed as the generator dresses it (distractor servers, backgrounds) and put through the
 //! validity proof of `tasks check`: its references pass, doing nothing fails, its mutants
-//! fail, and no strategy without skill passes it.
+//! fail, and no strategy without skill passes it. A family with an attack gives each draw's
+//! attacked twin too, proven as such and against its task.
 
 use crate::pack::{LoadedFamily, Pack};
 use mcpbench_sim::Rng;
-use mcpbench_tasks::{Task, check_tasks, dress};
+use mcpbench_tasks::{TWIN_SUFFIX, Task, check_tasks, dress, plant_twin, twin_problems};
 use mcpbench_world::AnyTemplate;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -80,7 +81,8 @@ pub fn check_families(
     }
 }
 
-/// The tasks `draws` draws of `family` give, dressed, with the failures of those that failed.
+/// The tasks `draws` draws of `family` give, dressed (each followed by its attacked twin when
+/// the family has an attack), with the failures of those that failed.
 pub fn draw_tasks(
     family: &LoadedFamily,
     draws: usize,
@@ -101,7 +103,13 @@ pub fn draw_tasks(
                     distractors,
                     &mut Rng::new(seed, i as u64 | (1 << 56)),
                 );
+                let twin = task.unplanted.take().map(|a| plant_twin(&task, &a));
                 tasks.push(task);
+                match twin {
+                    Some(Ok(twin)) => tasks.push(twin),
+                    Some(Err(e)) => failures.push(format!("draw {i}: its attack: {e}")),
+                    None => {}
+                }
             }
             Err(e) => failures.push(format!("draw {i}: {e}")),
         }
@@ -117,6 +125,11 @@ fn check_family(
 ) -> FamilyReport {
     let f = &family.family;
     let (tasks, mut problems) = draw_tasks(family, draws, seed, distractors);
+    problems.extend(
+        twin_problems(&tasks)
+            .into_iter()
+            .map(|p| format!("draw {p}")),
+    );
     let mut valid = 0;
     let (mut mutants, mut killed) = (0, 0);
     for (task, verdict) in tasks.iter().zip(check_tasks(&tasks)) {
@@ -134,7 +147,7 @@ fn check_family(
         servers: f.servers.iter().map(|s| s.to_string()).collect(),
         category: f.category.as_str().into(),
         draws,
-        drawn: tasks.len(),
+        drawn: tasks.iter().filter(|t| t.attack.is_none()).count(),
         valid,
         mutants,
         killed,
@@ -144,6 +157,12 @@ fn check_family(
     }
 }
 
-fn draw_of(id: &str) -> &str {
-    id.rsplit('-').next().unwrap_or(id)
+/// The draw a task's id names (`name-0003`, or its twin `name-0003-attacked`), with a note for
+/// a twin.
+fn draw_of(id: &str) -> String {
+    let (id, twin) = match id.strip_suffix(TWIN_SUFFIX) {
+        Some(task) => (task, " (its attacked twin)"),
+        None => (id, ""),
+    };
+    format!("{}{twin}", id.rsplit('-').next().unwrap_or(id))
 }

@@ -60,6 +60,10 @@ pub struct FamilyFile {
     /// The parameters recorded with each task (a template); none when absent.
     #[serde(default)]
     pub params: Option<Value>,
+    /// An attack planted in a twin of each task (a template of the task format's `attack`,
+    /// without `twin`): the security category. None when absent.
+    #[serde(default)]
+    pub attack: Option<Value>,
 }
 
 /// One wording or several.

@@ -2,7 +2,9 @@
 
 use crate::run::{AgentTarget, Reason, RunResult, Runner};
 use mcpbench_analysis::TaskFacts;
-use mcpbench_scoring::{JudgeSummary, Judgement, Outcome, RunAnalysis, RunCounts, Scores, score};
+use mcpbench_scoring::{
+    AttackOutcome, JudgeSummary, Judgement, Outcome, RunAnalysis, RunCounts, Scores, score,
+};
 use mcpbench_tasks::Task;
 use serde::Serialize;
 use std::sync::Arc;
@@ -116,7 +118,20 @@ pub fn outcome(task: &Task, r: &RunResult, analysis: Option<RunAnalysis>) -> Out
         duration_ms: Some(r.duration.as_millis() as u64),
         usage: r.usage,
         usage_measured: false,
+        attack: attack_outcome(task, r.attack_met),
     }
+}
+
+/// What scoring needs of a run of a task under attack: where the attack stood and whether
+/// the run met its goal (a run that left no verdict on it met nothing).
+pub fn attack_outcome(task: &Task, met: Option<bool>) -> Option<AttackOutcome> {
+    let attack = task.attack.as_ref()?;
+    Some(AttackOutcome {
+        kind: attack.kind.as_str().into(),
+        server: attack.server.clone(),
+        twin: attack.twin.clone(),
+        met: met.unwrap_or(false),
+    })
 }
 
 /// Runs every task; `on_done(done, total, result)` is called as each finishes.

@@ -42,6 +42,8 @@ pub struct RunResult {
     pub answer: Option<String>,
     /// What the agent said the run used; `None` when it said nothing or said it badly.
     pub usage: Option<Usage>,
+    /// For a task under attack, whether the attacker's goal was met (docs/metrics.md).
+    pub attack_met: Option<bool>,
     pub trace: Vec<Line>,
     /// The state the run's calls left (a run the gateway held to the end), for its analysis
     /// without a replay ([`crate::analysis_with`] takes it).
@@ -217,6 +219,7 @@ impl Runner {
                 closed.predicate_unmet(exchange.answer.as_deref()),
             )
         };
+        let attack_met = closed.attack_met(exchange.answer.as_deref());
         let duration = started.elapsed();
         let summary = RunSummary {
             passed: reason == Reason::Passed,
@@ -224,6 +227,7 @@ impl Runner {
             detail: detail.clone(),
             counts,
             duration_ms: duration.as_millis() as u64,
+            attack_met,
         };
         let mut trace = vec![Line::Header(Header::of(
             &task,
@@ -250,6 +254,7 @@ impl Runner {
             duration,
             answer: exchange.answer,
             usage: exchange.usage,
+            attack_met,
             trace,
             final_state: Some(FinalState::new(closed.into_task_run())),
         }
@@ -419,6 +424,7 @@ fn harness_error(task: &Task, detail: String, started: Instant) -> RunResult {
         duration: started.elapsed(),
         answer: None,
         usage: None,
+        attack_met: None,
         trace: Vec::new(),
         final_state: None,
     }

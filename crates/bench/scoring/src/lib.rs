@@ -37,6 +37,10 @@
 //!
 //! [`Scores::conditions`] are the conditions the runs were measured under ([`conditions`]).
 //!
+//! Runs of tasks under attack (an [`Outcome::attack`]) count in [`Scores::security`] alone:
+//! utility, utility under attack and attack success rate ([`security`]); every figure above is
+//! of the other runs.
+//!
 //! For repeated trials, [`pass_hat_k`] (tau-bench's pass^k) and [`pass_at_k`] are in
 //! [`stats`] alongside [`wilson`]; [`repeated`] gives them per task and per submission
 //! ([`Scores::repeated`]). [`cluster`] gives the success rate an interval that counts runs of
@@ -52,6 +56,7 @@ mod metrics;
 mod paired;
 mod process;
 mod reason;
+pub mod security;
 pub mod significance;
 pub mod spend;
 pub mod stats;
@@ -65,6 +70,7 @@ pub use metrics::{Metrics, Outcome, Scores, metrics, score};
 pub use paired::{Paired, paired, solved};
 pub use process::{ProcessMetrics, process_metrics};
 pub use reason::RunReason;
+pub use security::{AttackOutcome, AttackSite, Security, SecurityFigures, security};
 pub use significance::{fisher_greater, mcnemar_exact};
 pub use spend::{CostBasis, Spend, Usage, spend, two_figures};
 pub use stats::{Z95, pass_at_k, pass_hat_k, wilson, wilson_rate};

@@ -10,6 +10,7 @@ use crate::analysis::RunAnalysis;
 use crate::cluster::{cluster_of, clustered};
 use crate::conditions::Conditions;
 use crate::process::{ProcessMetrics, process_metrics};
+use crate::security::{AttackOutcome, Security, security};
 use crate::spend::{Spend, Usage, spend};
 use crate::stats::wilson;
 use crate::trials::{Repeated, repeated};
@@ -42,6 +43,10 @@ pub struct Outcome {
     /// the agent's word for it.
     #[serde(default)]
     pub usage_measured: bool,
+    /// For a task under attack, where the attack stood and whether it succeeded; such a run
+    /// counts in [`Scores::security`] alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackOutcome>,
 }
 
 /// The metrics of a set of outcomes; see the crate documentation for each formula.
@@ -101,6 +106,10 @@ pub struct Scores {
     /// were recorded. [`score`] leaves them to its caller, which has the runs' records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Conditions>,
+    /// Utility, utility under attack and attack success rate, when some runs were of tasks
+    /// under attack ([`crate::security`]); never part of the rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security: Option<Security>,
 }
 
 /// The metrics of `outcomes`, taken together.
@@ -108,8 +117,20 @@ pub fn metrics(outcomes: &[Outcome]) -> Metrics {
     metrics_of(outcomes.iter())
 }
 
-/// The overall metrics of `outcomes` and their breakdowns.
+/// The overall metrics of `outcomes` and their breakdowns. The runs of tasks under attack
+/// count in [`Scores::security`] alone; every other figure is of the other runs.
 pub fn score(outcomes: &[Outcome]) -> Scores {
+    let security = security(outcomes);
+    let unattacked: std::borrow::Cow<[Outcome]> = match security {
+        None => outcomes.into(),
+        Some(_) => outcomes
+            .iter()
+            .filter(|o| o.attack.is_none())
+            .cloned()
+            .collect::<Vec<_>>()
+            .into(),
+    };
+    let outcomes = &unattacked[..];
     Scores {
         overall: metrics(outcomes),
         by_server: group_by(outcomes, |o| &o.server),
@@ -118,6 +139,7 @@ pub fn score(outcomes: &[Outcome]) -> Scores {
         by_shape: by_shape(outcomes),
         repeated: repeated(outcomes),
         conditions: None,
+        security,
     }
 }
 

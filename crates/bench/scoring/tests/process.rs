@@ -145,6 +145,7 @@ fn outcomes_without_an_analysis_are_left_out_of_the_process_metrics_only() {
         duration_ms: None,
         usage: None,
         usage_measured: false,
+        attack: None,
     };
     let outcomes = [outcome(true, Some(a[0].clone())), outcome(false, None)];
     let m = metrics(&outcomes);
@@ -173,6 +174,7 @@ fn runs_are_grouped_by_their_tasks_shape_when_analysed() {
         duration_ms: None,
         usage: None,
         usage_measured: false,
+        attack: None,
     };
     // serial: passed, failed (budget); parallel: failed; one without an analysis.
     let outcomes = [

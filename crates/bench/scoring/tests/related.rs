@@ -21,6 +21,7 @@ fn o(task: &str, passed: bool) -> Outcome {
         duration_ms: None,
         usage: None,
         usage_measured: false,
+        attack: None,
     }
 }
 

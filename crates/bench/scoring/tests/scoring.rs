@@ -43,6 +43,7 @@ fn o(
         duration_ms: None,
         usage: None,
         usage_measured: false,
+        attack: None,
     }
 }
 

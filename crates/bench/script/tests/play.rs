@@ -2,7 +2,7 @@
 //! set and much of a month freshly drawn from the public pack, and almost nothing of a month
 //! drawn from the held-out pack, whose families it was not written against. Every figure is
 //! deterministic (the tasks' worlds and the script's play), so each bound is asserted: at most
-//! 5% of the held-out month (0 of 200), at least half of the dev set (dev-v2-11: 105 of 200,
+//! 5% of the held-out month (0 of 200), at least half of the dev set (dev-v2-12: 105 of its 200 tasks, the attacked twins aside,
 //! with postgres schemas drawn per task, which the script reads before it writes, and
 //! fallbacks whose first choice is open one time in two, which it tries first), and two
 //! fifths of a fresh month, so that a script made weaker is noticed.
@@ -26,7 +26,9 @@ fn rate(tasks: &[Task]) -> (usize, Vec<String>) {
 
 #[test]
 fn the_script_passes_half_of_the_public_dev_set() {
-    let dev = load_dir(&repo().join("tasks/dev")).expect("the dev set loads");
+    let mut dev = load_dir(&repo().join("tasks/dev")).expect("the dev set loads");
+    // The attacked twins repeat their tasks (the security category, measured apart).
+    dev.retain(|t| t.attack.is_none());
     let (n, _) = rate(&dev);
     println!("script on the dev set: {n} of {}", dev.len());
     assert!(n * 2 >= dev.len(), "{n} of {}", dev.len());
@@ -34,7 +36,8 @@ fn the_script_passes_half_of_the_public_dev_set() {
 
 #[test]
 fn the_script_passes_much_of_a_fresh_public_month() {
-    let month = generate_public(77, 100, &[]).expect("a month");
+    let mut month = generate_public(77, 100, &[]).expect("a month");
+    month.retain(|t| t.attack.is_none());
     let (n, _) = rate(&month);
     println!("script on a fresh public month: {n} of {}", month.len());
     assert!(n * 5 >= month.len() * 2, "{n} of {}", month.len());

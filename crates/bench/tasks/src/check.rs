@@ -49,7 +49,8 @@ pub struct CheckReport {
     pub killed: usize,
     pub kill_rate: Option<f64>,
     pub by_server: Vec<ServerSummary>,
-    /// Files that did not load, with every reason.
+    /// Files that did not load, with every reason, and problems of the set as a whole (an
+    /// attacked task without its twin).
     pub load_errors: Vec<String>,
     pub verdicts: Vec<TaskVerdict>,
 }
@@ -138,6 +139,7 @@ pub fn check_dir(dir: &Path) -> CheckReport {
             load_errors.push(format!("task id {} is used twice", t.id));
         }
     }
+    load_errors.extend(crate::attack::twin_problems(&tasks));
     CheckReport::from_verdicts(check_tasks(&tasks), load_errors)
 }
 
@@ -181,6 +183,11 @@ fn check_task(task: &Task) -> TaskVerdict {
         }
     };
     problems.extend(report.problems);
+    if let Some(attack) = &task.attack
+        && problems.is_empty()
+    {
+        problems.extend(crate::attack::proof(task, attack));
+    }
     if problems.is_empty() {
         problems.extend(
             crate::no_skill::tricks_passing(task)

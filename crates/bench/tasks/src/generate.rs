@@ -6,6 +6,10 @@
 //! Goals are unique within a set as far as the templates allow, and no strategy without skill
 //! passes a task (either makes the slot draw again, up to 50 times).
 //!
+//! A family that draws an attack (the security category) gives its task and the task's
+//! attacked twin (`<id>-attacked`, [`crate::attack::plant_twin`]) right after it, so such a
+//! set holds a twin beside `count` tasks.
+//!
 //! Balance: servers take turns (slot `i` is filed under server `i mod 10`); within a server,
 //! its `k`-th task takes the category `MIX[k mod 5]` (a fifth single-tool, two fifths
 //! composition, two fifths recovery) and a family its authors expect of the difficulty
@@ -30,13 +34,15 @@ use std::path::Path;
 /// version 14). Version 12
 /// labels each task with its computed difficulty and draws postgres schemas per task; version
 /// 13 draws whether a fallback's first choice is blocked (before, it always was); version 14
-/// draws triage handles, the place of the wanted report and who-posted's wording and decoys.
-pub const GENERATOR_VERSION: &str = "14";
+/// draws triage handles, the place of the wanted report and who-posted's wording and decoys;
+/// version 15 gives each task of a family with an attack its attacked twin (the security
+/// category), the tasks drawn otherwise as in version 14.
+pub const GENERATOR_VERSION: &str = "15";
 
 /// The id the public dev set is published under. A set id names one list of tasks for good:
 /// when the generator's dev set changes, so does this id, and the results run on the old set
 /// stay under the old id (the store refuses other tasks under an id that has runs).
-pub const DEV_SET: &str = "dev-v2-11";
+pub const DEV_SET: &str = "dev-v2-12";
 
 /// The id of dev sets whose manifest names none: benchmark version 1.
 pub const DEV_SET_V1: &str = "dev";
@@ -272,7 +278,22 @@ pub fn generate_from(
         // The label is what the task asks, dressed as it is published (its tools shown, its
         // reference's hops), not what its family's authors expected.
         task.difficulty = crate::difficulty::computed(&task).difficulty;
+        // A family's attack goes into a twin beside the task, dressed as it is, so that the
+        // two differ only by what was planted (the security category's pairs).
+        let twin = match task.unplanted.take() {
+            Some(attack) => {
+                Some(
+                    crate::attack::plant_twin(&task, &attack).map_err(|reason| GenerateError {
+                        slot: slot.i,
+                        template: slot.template.id.clone(),
+                        reason: format!("its attack: {reason}"),
+                    })?,
+                )
+            }
+            None => None,
+        };
         out.push(task);
+        out.extend(twin);
     }
     Ok(out)
 }

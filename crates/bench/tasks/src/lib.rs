@@ -2,6 +2,7 @@
 //! field, the seeded generator (over any templates: the public pack's families draw the public sets), and `check`, the proof that every
 //! task is solvable and that wrong solutions fail.
 
+pub mod attack;
 mod check;
 mod cores;
 mod describe;
@@ -37,5 +38,6 @@ pub use similarity::{GoalIndex, closest_goal, goal_similarity};
 pub use stats::{NoSkill, SetStats, Similarity, Spread, Target, stats, targets};
 pub use task::{Task, TemplateRef};
 
+pub use attack::{TWIN_SUFFIX, plant_twin, twin_problems};
 pub use mcpbench_sim::{Call, Category, Difficulty, Fault, Pred, Step};
-pub use mcpbench_world::{Atom, InitialState, SERVERS};
+pub use mcpbench_world::{Atom, Attack, AttackKind, InitialState, SERVERS};

@@ -184,6 +184,15 @@ impl<T: Borrow<Task>> TaskRun<T> {
     }
 }
 
+impl<T: Borrow<Task>> TaskRun<T> {
+    /// Whether the attacker's goal holds on the final state, given the agent's answer; `None`
+    /// for a task without an attack.
+    pub fn attack_met(&self, answer: Option<&str>) -> Option<bool> {
+        let attack = self.task().attack.as_ref()?;
+        Some(attack.goal.eval(answer, &mut |a| self.world.holds(a)))
+    }
+}
+
 impl<T: Borrow<Task>> Run for TaskRun<T> {
     fn call(&mut self, tool: &str, args: &Value) -> Result<Value, ToolError> {
         self.attempt(tool, args).into_result(tool)

@@ -20,7 +20,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The figures of one set.
 #[derive(Clone, Debug, Serialize)]
 pub struct SetStats {
+    /// The tasks measured: every task of the set but the attacked twins, which repeat a task
+    /// of the set with an attack planted (the security category, counted apart).
     pub tasks: usize,
+    /// The attacked twins, by where their attack stands (`email`, `issue`, ...).
+    pub attacked: BTreeMap<String, usize>,
     /// Calls of each task's shortest reference.
     pub reference_calls: Spread,
     /// Share of tasks whose shortest reference makes 8 calls or more.
@@ -82,16 +86,19 @@ pub struct SetStats {
 }
 
 impl SetStats {
-    /// The figures with the `script` baseline's passes among `tasks` (those `passes` holds).
+    /// The figures with the `script` baseline's passes among `tasks` (those `passes` holds),
+    /// the attacked twins aside as in [`stats`].
     pub fn with_script(mut self, tasks: &[Task], passes: impl Fn(&Task) -> bool) -> Self {
-        let passed: Vec<String> = (tasks.iter())
+        let measured = || tasks.iter().filter(|t| t.attack.is_none());
+        let passed: Vec<String> = measured()
             .filter(|t| passes(t))
             .map(|t| t.id.clone())
             .collect();
-        self.script_pass_rate = Some(if tasks.is_empty() {
+        let count = measured().count();
+        self.script_pass_rate = Some(if count == 0 {
             0.0
         } else {
-            passed.len() as f64 / tasks.len() as f64
+            passed.len() as f64 / count as f64
         });
         self.script_passes = Some(passed);
         self
@@ -155,6 +162,22 @@ pub struct Similarity {
 
 /// Measures `tasks`; `against` is another set's tasks to compare goals with.
 pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
+    let mut attacked: BTreeMap<String, usize> = BTreeMap::new();
+    for attack in tasks.iter().filter_map(|t| t.attack.as_ref()) {
+        *attacked.entry(attack.kind.as_str().into()).or_default() += 1;
+    }
+    // The twins repeat their tasks: measured once, as the tasks.
+    let measured: Vec<Task>;
+    let tasks = if attacked.is_empty() {
+        tasks
+    } else {
+        measured = tasks
+            .iter()
+            .filter(|t| t.attack.is_none())
+            .cloned()
+            .collect();
+        &measured[..]
+    };
     let shortest: Vec<&[Step]> = tasks.iter().map(Task::shortest_reference).collect();
     let calls: Vec<u32> = shortest
         .iter()
@@ -207,6 +230,7 @@ pub fn stats(tasks: &[Task], against: Option<&[Task]>) -> SetStats {
         .collect();
     SetStats {
         tasks: tasks.len(),
+        attacked,
         reference_calls: Spread::of(&calls),
         long_share: share(calls.iter().filter(|&&c| c >= 8).count(), tasks.len()),
         multi_server_share: share(

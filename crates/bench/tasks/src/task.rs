@@ -1,7 +1,7 @@
 //! The task format (schemas/task.schema.json): the spec's fields verbatim, then our extensions.
 
 use mcpbench_sim::{Category, Difficulty, Fault, Pred, Step};
-use mcpbench_world::{Atom, InitialState, SERVERS, TaskBody, World, tool_spec};
+use mcpbench_world::{Atom, Attack, InitialState, SERVERS, TaskBody, World, tool_spec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -49,6 +49,15 @@ pub struct Task {
     /// The template and parameters the task was sampled from (extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<TemplateRef>,
+    /// The attack planted in this task's world (extension, benchmark version 3): the task is
+    /// in the security category's count, and its `initial_state` holds the plant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<Attack>,
+    /// An attack its family drew with the task, which the generator plants in a twin of the
+    /// task once it is dressed ([`crate::generate`]); never written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unplanted: Option<Box<Attack>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -151,6 +160,8 @@ impl Task {
                 id: template.to_string(),
                 params: body.params,
             }),
+            attack: None,
+            unplanted: body.attack.map(Box::new),
         }
     }
 
@@ -274,6 +285,9 @@ impl Task {
         // Built to check the seeds, not kept (`World::new` keeps what runs will copy).
         if let Err(e) = World::build(&self.initial_state, &offered) {
             bad("initial_state", e.to_string());
+        }
+        if let Some(attack) = &self.attack {
+            out.extend(crate::attack::problems(self, attack));
         }
         out
     }

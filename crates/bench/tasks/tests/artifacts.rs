@@ -114,6 +114,10 @@ const PUBLISHED: &[(&str, &str)] = &[
         "dev-v2-11",
         "a5c0287ac22fc93f1264cd492b684c13841daf7f7696f9b0cd261ca5c39f9800",
     ),
+    (
+        "dev-v2-12",
+        "cdb48cc116649b857c47a92e9136b60c6be2748b8181314a5503c2e91da34158",
+    ),
 ];
 
 #[test]

@@ -304,11 +304,13 @@ fn oversized_files_are_refused_before_parsing() {
 #[test]
 fn check_fails_a_task_whose_reference_does_not_pass_or_whose_goal_is_met_already() {
     let dir = tempfile::tempdir().unwrap();
-    // Ten tasks of the dev set, which `tasks check` proves whole.
+    // Ten tasks of the dev set, which `tasks check` proves whole (no attacked twin, which
+    // would need its task beside it).
     let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
     let good: Vec<Task> = load_dir(&dev)
         .expect("the dev set")
         .into_iter()
+        .filter(|t| t.attack.is_none())
         .take(10)
         .collect();
     for t in &good {

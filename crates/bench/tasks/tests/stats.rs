@@ -36,7 +36,8 @@ fn goal_similarity_is_jaccard_of_word_triples() {
 fn the_dev_set_measures_as_it_stands() {
     let tasks = dev();
     let s = stats(&tasks, Some(&tasks));
-    assert_eq!(s.tasks, 200);
+    assert_eq!(s.tasks, 200, "the attacked twins are measured apart");
+    assert_eq!(s.attacked.values().sum::<usize>(), 23);
     assert_eq!((s.reference_calls.median, s.reference_calls.max), (5.0, 15));
     assert_eq!(
         s.long_share, 0.4,

@@ -6,12 +6,14 @@
 //! and [`World`], the set of live servers of one run. Adding a server is one line here.
 //! `cache.rs` keeps each seed's built world, which later runs copy.
 
+pub mod attack;
 mod cache;
 mod macros;
 mod samples;
 mod slot;
 mod template;
 
+pub use attack::{Attack, AttackKind, Plant};
 pub use cache::{CAPACITY, cached_worlds};
 pub use samples::{call_on_seed, sample_seed};
 pub use template::{AnyTemplate, Build, Composed, TaskBody};

@@ -1,6 +1,6 @@
 //! Templates of any server, with their drafts turned into task bodies of the whole world.
 
-use crate::{Atom, InitialState};
+use crate::{Atom, Attack, InitialState};
 use mcpbench_sim::{Category, Difficulty, Fault, Pred, Rng, Simulated, Step, Template};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -19,6 +19,8 @@ pub struct TaskBody {
     pub faults: Vec<Fault>,
     pub reference_solutions: Vec<Vec<Step>>,
     pub params: BTreeMap<String, Value>,
+    /// An attack the generator plants in a twin of the task (a pack's family may draw one).
+    pub attack: Option<Attack>,
 }
 
 /// What a template across servers builds: a task body but for what the template declares
@@ -79,6 +81,7 @@ impl AnyTemplate {
                     faults: c.faults,
                     reference_solutions: c.reference_solutions,
                     params: c.params,
+                    attack: None,
                 })
             }),
         }
@@ -127,6 +130,7 @@ impl AnyTemplate {
                     faults: d.faults,
                     reference_solutions: d.references,
                     params: d.params,
+                    attack: None,
                 })
             }),
         }

@@ -86,7 +86,7 @@ pub(crate) fn attachment(filename: &str, body: impl Into<Body>) -> Response {
 }
 
 /// The columns of the board's CSV, in order (docs/data.md lists what each means).
-pub(crate) const BOARD_COLUMNS: [&str; 40] = [
+pub(crate) const BOARD_COLUMNS: [&str; 44] = [
     "rank",
     "rank_low",
     "rank_high",
@@ -127,6 +127,10 @@ pub(crate) const BOARD_COLUMNS: [&str; 40] = [
     "flags",
     "cost_basis",
     "condition_marks",
+    "utility",
+    "utility_under_attack",
+    "attack_success_rate",
+    "attacked_runs",
 ];
 
 /// The board, one row per entry in rank order.
@@ -142,6 +146,7 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
     let opt = |v: &Option<String>| text(v.as_deref().unwrap_or_default());
     let p = &e.process;
     let clustered = e.success_ci95_clustered;
+    let security = e.security.as_ref().map(|s| &s.overall);
     vec![
         int(e.rank),
         int(e.rank_range[0]),
@@ -189,6 +194,10 @@ fn entry_row(e: &BoardEntry) -> Vec<String> {
         ),
         text(e.spend.cost_basis.map(|b| b.as_str()).unwrap_or_default()),
         text(&e.condition_marks.join(";")),
+        num(security.and_then(|s| s.utility)),
+        num(security.and_then(|s| s.utility_under_attack)),
+        num(security.and_then(|s| s.attack_success_rate)),
+        security.map_or_else(String::new, |s| int(s.attacked_runs)),
     ]
 }
 

@@ -7,7 +7,9 @@ use crate::CoreError;
 use crate::about::{About, Scaffold, Track, Weights};
 use mcpbench_db::leaderboard::{self, Entry};
 use mcpbench_db::{AnomalyKind, PgPool, SetState};
-use mcpbench_scoring::{Conditions, Metrics, ProcessMetrics, RunConditions, Spend, conditions};
+use mcpbench_scoring::{
+    Conditions, Metrics, ProcessMetrics, RunConditions, Security, Spend, conditions,
+};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -72,6 +74,10 @@ pub struct BoardEntry {
     /// as the rest were). An entry is ranked with the others either way; this says how far
     /// the comparison holds.
     pub condition_marks: Vec<String>,
+    /// Utility, utility under attack and attack success rate, overall, by kind of attack and
+    /// by server (docs/metrics.md, "Agents under attack"): shown beside the rank, never part
+    /// of it; `null` when the set holds no task under attack.
+    pub security: Option<Security>,
 }
 
 /// Where an entry's agent ran, and so what could see the tasks it ran: `sandboxed`, a Docker
@@ -346,6 +352,7 @@ fn group(entry: &Entry, q: &Query) -> Option<BoardEntry> {
             .collect(),
         conditions: entry.conditions.as_ref().and_then(|c| c.get().cloned()),
         condition_marks: Vec::new(),
+        security: entry.security.as_ref().and_then(|s| s.get().cloned()),
     })
 }
 
@@ -444,6 +451,7 @@ pub fn line(rate: f64, ci: [f64; 2], clustered: Option<[f64; 2]>) -> BoardEntry 
         flags: Vec::new(),
         conditions: None,
         condition_marks: Vec::new(),
+        security: None,
     }
 }
 

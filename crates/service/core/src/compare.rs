@@ -97,6 +97,7 @@ fn outcomes(runs: &[RunOutcome]) -> Vec<Outcome> {
             duration_ms: None,
             usage: None,
             usage_measured: false,
+            attack: None,
         })
         .collect()
 }

@@ -22,6 +22,7 @@ fn noop() -> RunRecord {
         usage: None,
         usage_measured: false,
         conditions: None,
+        attack_met: None,
     }
 }
 
@@ -41,6 +42,7 @@ async fn round(cluster: &Cluster, workers: usize, vendors: usize) -> f64 {
             difficulty: "easy".into(),
             max_steps: 4,
             task: serde_json::json!({}),
+            attack: None,
         })
         .collect();
     sets::put_public_set(&pool, "dev", &set).await.expect("set");

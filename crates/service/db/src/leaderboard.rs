@@ -2,7 +2,7 @@
 //! [`crate::submissions::finish`] and read here.
 
 use crate::{AgentKind, DbError, Stored};
-use mcpbench_scoring::{Conditions, Metrics, ProcessMetrics, Spend};
+use mcpbench_scoring::{Conditions, Metrics, ProcessMetrics, Security, Spend};
 use sqlx::PgPool;
 use std::collections::BTreeMap;
 use time::OffsetDateTime;
@@ -40,6 +40,8 @@ pub struct Entry {
     pub spend: Stored<Spend>,
     /// The conditions its runs were measured under (`None`: not recorded).
     pub conditions: Option<Stored<Conditions>>,
+    /// Its security figures (`None`: its set holds no task under attack).
+    pub security: Option<Stored<Security>>,
     pub finished_at: OffsetDateTime,
     /// The anomaly flags on this submission (kinds), shown as badges.
     pub flags: Vec<String>,
@@ -84,7 +86,8 @@ pub async fn entries(pool: &PgPool, set: &str) -> Result<Vec<Entry>, DbError> {
                 l.by_server AS "by_server: Stored<Breakdown>",
                 l.by_category AS "by_category: Stored<Breakdown>",
                 l.process AS "process: Stored<ProcessMetrics>", l.spend AS "spend: Stored<Spend>",
-                l.conditions AS "conditions: Stored<Conditions>", l.finished_at,
+                l.conditions AS "conditions: Stored<Conditions>",
+                l.security AS "security: Stored<Security>", l.finished_at,
                 ARRAY(SELECT DISTINCT f.kind FROM anomaly_flags f
                       WHERE f.submission_id = l.submission_id ORDER BY f.kind) AS "flags!",
                 s.organisation, s.model_version, s.weights, s.framework, s.scaffold,

@@ -51,6 +51,8 @@ pub struct RunRecord {
     pub usage_measured: bool,
     /// What the harness gave the run.
     pub conditions: Option<RunConditions>,
+    /// For a task under attack, whether the attacker's goal was met.
+    pub attack_met: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,9 +250,9 @@ pub async fn complete(
                                  tool_calls, hallucinated_calls, invalid_calls, errors_observed,
                                  budget_exceeded, duration_ms, trace_key, analysis,
                                  input_tokens, output_tokens, cost_usd, usage_measured,
-                                 conditions)
+                                 conditions, attack_met)
                SELECT $3, job.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                      $18, $19, $20, $21, $22
+                      $18, $19, $20, $21, $22, $23
                FROM job
                ON CONFLICT (submission_id, task_id, trial) DO NOTHING
                RETURNING 1),
@@ -284,7 +286,8 @@ pub async fn complete(
         usage.and_then(|u| u.output_tokens).map(stored_tokens),
         usage.and_then(|u| u.cost_usd),
         run.usage_measured && usage.is_some(),
-        run.conditions.as_ref().map(Json) as Option<Json<&RunConditions>>
+        run.conditions.as_ref().map(Json) as Option<Json<&RunConditions>>,
+        run.attack_met
     )
     .fetch_one(pool)
     .await?;

@@ -2,7 +2,7 @@
 
 use crate::Stored;
 use crate::{DbError, RunReason, SetState};
-use mcpbench_scoring::{RunAnalysis, RunConditions, RunCounts, Usage};
+use mcpbench_scoring::{AttackOutcome, AttackSite, RunAnalysis, RunConditions, RunCounts, Usage};
 use sqlx::PgPool;
 use sqlx::types::Json;
 use time::OffsetDateTime;
@@ -30,6 +30,9 @@ pub struct ScoredRun {
     /// What the harness gave the run; `None` for runs recorded before conditions were (or
     /// whose record does not read).
     pub conditions: Option<RunConditions>,
+    /// For a task under attack: where the attack stood and whether the run met its goal (a
+    /// run recorded without a verdict on it met nothing).
+    pub attack: Option<AttackOutcome>,
 }
 
 /// A run as the API shows it, with what decides who may read its trace.
@@ -213,7 +216,8 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
                 t.server, t.category, t.difficulty, t.max_steps,
                 r.analysis AS "analysis: Json<RunAnalysis>",
                 r.duration_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.usage_measured,
-                r.conditions AS "conditions: Stored<RunConditions>"
+                r.conditions AS "conditions: Stored<RunConditions>",
+                t.attack AS "attack: Stored<AttackSite>", r.attack_met
          FROM runs r
          JOIN submissions s ON s.id = r.submission_id
          JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
@@ -245,6 +249,7 @@ pub async fn for_scoring(pool: &PgPool, submission: Uuid) -> Result<Vec<ScoredRu
             usage: loaded_usage(r.input_tokens, r.output_tokens, r.cost_usd),
             usage_measured: r.usage_measured,
             conditions: r.conditions.and_then(|c| c.0),
+            attack: (r.attack.and_then(|a| a.0)).map(|a| a.outcome(r.attack_met == Some(true))),
         })
         .collect())
 }
@@ -380,7 +385,8 @@ pub struct RunOutcome {
     pub task_open: bool,
 }
 
-/// Every run of a submission, in the set's task order.
+/// Every run of a submission, in the set's task order, but those of tasks under attack (which
+/// count in the security figures alone, never in a comparison of utility).
 pub async fn outcomes(pool: &PgPool, submission: Uuid) -> Result<Vec<RunOutcome>, DbError> {
     let rows = sqlx::query_as!(
         RunOutcome,
@@ -391,7 +397,7 @@ pub async fn outcomes(pool: &PgPool, submission: Uuid) -> Result<Vec<RunOutcome>
            JOIN submissions s ON s.id = r.submission_id
            JOIN task_sets ts ON ts.id = s.set_id
            JOIN set_tasks t ON t.set_id = s.set_id AND t.task_id = r.task_id
-           WHERE r.submission_id = $1
+           WHERE r.submission_id = $1 AND t.attack IS NULL
            ORDER BY t.position, r.trial"#,
         submission
     )

@@ -28,6 +28,7 @@ fn record(passed: bool) -> RunRecord {
         usage: None,
         usage_measured: false,
         conditions: None,
+        attack_met: None,
     }
 }
 
@@ -290,6 +291,7 @@ fn scores(tasks: usize, passed: usize) -> mcpbench_scoring::Scores {
             duration_ms: None,
             usage: None,
             usage_measured: false,
+            attack: None,
         })
         .collect();
     mcpbench_scoring::score(&outcomes)

@@ -142,7 +142,18 @@ pub fn set_task(task: &Task) -> sets::SetTask {
         difficulty: task.difficulty.as_str().into(),
         max_steps: task.max_steps as i32,
         task: as_value(task),
+        attack: attack_site(task),
     }
+}
+
+/// Where `task`'s attack stood, as its set row keeps it in clear.
+pub fn attack_site(task: &Task) -> Option<mcpbench_scoring::AttackSite> {
+    let attack = task.attack.as_ref()?;
+    Some(mcpbench_scoring::AttackSite {
+        kind: attack.kind.as_str().into(),
+        server: attack.server.clone(),
+        twin: attack.twin.clone(),
+    })
 }
 
 fn draft_task(task: &Task, content: Content, first_set: &str) -> DraftTask {
@@ -153,6 +164,7 @@ fn draft_task(task: &Task, content: Content, first_set: &str) -> DraftTask {
         category: row.category,
         difficulty: row.difficulty,
         max_steps: row.max_steps,
+        attack: row.attack,
         content,
         first_set: first_set.into(),
     }

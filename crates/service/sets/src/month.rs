@@ -146,10 +146,11 @@ pub fn fresh_month(
 
 /// Gives every task of `tasks` an id of its server, six hex digits of SHA-256 over the seed and
 /// the task's place, and the month `set` (`shop-3f9a0c-202611`), none in `taken` and no two
-/// alike.
+/// alike; an attacked task's twin is named by its new id.
 pub fn opaque_ids(tasks: &mut [Task], seed: u64, set: &str, taken: &HashSet<String>) {
     let suffix = set.replace('-', "");
     let mut used: HashSet<String> = taken.clone();
+    let mut renamed = std::collections::HashMap::new();
     for (place, task) in tasks.iter_mut().enumerate() {
         let prefix = short_name(&task.server).unwrap_or("task");
         let mut salt = 0u64;
@@ -166,6 +167,11 @@ pub fn opaque_ids(tasks: &mut [Task], seed: u64, set: &str, taken: &HashSet<Stri
             salt += 1;
         };
         used.insert(id.clone());
-        task.id = id;
+        renamed.insert(std::mem::replace(&mut task.id, id.clone()), id);
+    }
+    for attack in tasks.iter_mut().filter_map(|t| t.attack.as_mut()) {
+        if let Some(new) = attack.twin.as_ref().and_then(|t| renamed.get(t)) {
+            attack.twin = Some(new.clone());
+        }
     }
 }

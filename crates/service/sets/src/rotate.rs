@@ -70,7 +70,17 @@ pub fn plan_rotation(
     // The exposed tasks first, in the seed's order among themselves; then the rest in it.
     let exposed: HashSet<&str> = exposed.iter().map(String::as_str).collect();
     order.sort_by_key(|&i| !exposed.contains(previous[i].id.as_str()));
-    let leaving: HashSet<usize> = order[..leaving_count].iter().copied().collect();
+    let mut leaving: HashSet<usize> = order[..leaving_count].iter().copied().collect();
+    // An attacked task leaves with its twin (it is measured beside it); the fresh tasks that
+    // take the places carry no attack, so every pair stays whole.
+    let leaving_ids: HashSet<&str> = leaving.iter().map(|&i| previous[i].id.as_str()).collect();
+    let followers: Vec<usize> = (0..n)
+        .filter(|&i| {
+            let twin = previous[i].attack.as_ref().and_then(|a| a.twin.as_deref());
+            twin.is_some_and(|t| leaving_ids.contains(t))
+        })
+        .collect();
+    leaving.extend(followers);
     // The first of the leaving positions, in the seed's order, take private families' tasks.
     let private: HashSet<usize> = order[..draw.from_families(leaving_count)]
         .iter()
@@ -85,7 +95,7 @@ pub fn plan_rotation(
     let apart = |tasks: Vec<Task>| -> Vec<Option<Task>> {
         tasks
             .into_iter()
-            .filter(|t| !public.near(&t.goal, MAX_GOAL_SIMILARITY))
+            .filter(|t| t.attack.is_none() && !public.near(&t.goal, MAX_GOAL_SIMILARITY))
             .map(Some)
             .collect()
     };
@@ -185,6 +195,13 @@ pub(crate) fn prove_each(tasks: &[Task]) -> Vec<usize> {
 /// The validity proof of `mcpbench tasks check`: references pass, doing nothing fails,
 /// mutants fail.
 pub(crate) fn prove(tasks: &[Task]) -> Result<(), SetError> {
+    if let Some(problem) = mcpbench_tasks::twin_problems(tasks).first() {
+        // Names the task only by its opaque id, as below.
+        let id = problem.split(':').next().unwrap_or_default();
+        return Err(SetError::Invalid(format!(
+            "fresh task {id:?} is not paired with its twin: the generator is at fault"
+        )));
+    }
     match check_tasks(tasks)
         .into_iter()
         .find(|v| !v.problems.is_empty())

@@ -30,6 +30,7 @@ pub fn final_scores(runs: &[ScoredRun]) -> Scores {
             duration_ms: u64::try_from(r.duration_ms).ok(),
             usage: r.usage,
             usage_measured: r.usage_measured,
+            attack: r.attack.clone(),
         })
         .collect();
     Scores {

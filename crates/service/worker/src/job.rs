@@ -438,5 +438,6 @@ fn record(r: &RunResult, trace_key: String) -> RunRecord {
         usage: r.usage,
         usage_measured: false,
         conditions: None,
+        attack_met: r.attack_met,
     }
 }

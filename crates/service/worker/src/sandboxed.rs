@@ -310,6 +310,7 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
             detail: Some(detail.clone()),
             counts: RunCounts::default(),
             duration_ms: duration.as_millis() as u64,
+            attack_met: not_met(task),
         }),
     ];
     RunResult {
@@ -322,7 +323,13 @@ fn not_run(task: &Task, agent: &str, set: &str, detail: String, started: Instant
         duration,
         answer: None,
         usage: None,
+        attack_met: not_met(task),
         trace,
         final_state: None,
     }
+}
+
+/// An agent that never ran met no attacker's goal.
+fn not_met(task: &Task) -> Option<bool> {
+    task.attack.as_ref().map(|_| false)
 }

@@ -101,6 +101,7 @@ pub fn traced<'t>(
         detail: None,
         counts,
         duration_ms: 1,
+        attack_met: None,
     }));
     (lines, run)
 }

@@ -9,7 +9,7 @@ use crate::expr::{Expr, from_json, kind, to_json};
 use crate::template::Node;
 use jaq_json::Val;
 use mcpbench_sim::{Fault, Pred, Rng, Step as RefStep};
-use mcpbench_world::{Atom, InitialState, TaskBody, qualified_tools};
+use mcpbench_world::{Atom, Attack, InitialState, TaskBody, qualified_tools};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -78,6 +78,17 @@ impl Family {
             Some(p) => typed(part(p, "params")?, "params")?,
             None => BTreeMap::new(),
         };
+        // Last, so that a family's tasks draw the same with an attack as without.
+        let attack: Option<Attack> = match &self.attack {
+            Some(a) => Some(typed(part(a, "attack")?, "attack")?),
+            None => None,
+        };
+        if let Some(twin) = attack.as_ref().and_then(|a| a.twin.as_ref()) {
+            return Err(broken(
+                "attack.twin",
+                format!("{twin:?}: the generator names the twin, a family does not"),
+            ));
+        }
         Ok(TaskBody {
             servers: self.servers.iter().map(|s| s.to_string()).collect(),
             category: self.category,
@@ -90,6 +101,7 @@ impl Family {
             faults,
             reference_solutions,
             params,
+            attack,
         })
     }
 }

@@ -37,6 +37,7 @@ pub struct Family {
     references: Node,
     faults: Option<Node>,
     params: Option<Node>,
+    attack: Option<Node>,
 }
 
 #[derive(Debug)]
@@ -142,6 +143,7 @@ pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String
     let references = part(&file.references, "references");
     let faults = file.faults.as_ref().map(|f| part(f, "faults"));
     let params = file.params.as_ref().map(|p| part(p, "params"));
+    let attack = file.attack.as_ref().map(|a| part(a, "attack"));
     // Every expression is known: the family's program is compiled once.
     if let Err(problems) = c.exprs.finish() {
         c.errors.extend(problems);
@@ -166,6 +168,7 @@ pub fn compile_family(file: &FamilyFile, lib: &str) -> Result<Family, Vec<String
         references: some(references),
         faults: faults.map(some),
         params: params.map(some),
+        attack: attack.map(some),
     })
 }
 
@@ -349,6 +352,11 @@ impl Compiler {
 }
 
 impl Family {
+    /// Whether the family draws an attack (each task then has an attacked twin).
+    pub fn has_attack(&self) -> bool {
+        self.attack.is_some()
+    }
+
     /// The shapes of the goal's wordings, each slot that only repeats a text a `wording` step
     /// drew (`{$goal_text}`) replaced by that step's wordings (`Shape::Drawn`): every phrasing
     /// the family can give, with the slots that hold values.

@@ -50,7 +50,7 @@ type Sort = (
 );
 
 /// The columns a board sorts by.
-const SORTS: [Sort; 9] = [
+const SORTS: [Sort; 11] = [
     ("success", "Success rate", |e| Some(e.success_rate), true),
     ("coverage", "Claims coverage", |e| e.process.coverage, true),
     (
@@ -80,6 +80,18 @@ const SORTS: [Sort; 9] = [
     ("recovery", "Recovery rate", |e| e.recovery_rate, true),
     ("cost", "Cost per task", |e| e.spend.cost_per_task, false),
     ("time", "Median run time", |e| e.spend.median_seconds, false),
+    (
+        "under-attack",
+        "Utility under attack",
+        |e| e.security.as_ref()?.overall.utility_under_attack,
+        true,
+    ),
+    (
+        "attack-success",
+        "Attack success rate",
+        |e| e.security.as_ref()?.overall.attack_success_rate,
+        false,
+    ),
 ];
 
 pub(crate) async fn page(
@@ -390,6 +402,8 @@ fn table(entries: &[&BoardEntry], view: &View<'_>, page: usize) -> Markup {
         .iter()
         .find(|e| e.rank == 1)
         .map(|e| e.submission_id);
+    // The security figures have columns on a board whose set holds tasks under attack.
+    let attacked = entries.iter().any(|e| e.security.is_some());
     html! {
         div.scroll {
             table {
@@ -411,9 +425,14 @@ fn table(entries: &[&BoardEntry], view: &View<'_>, page: usize) -> Markup {
                     (sortable("recovery", "Recovery"))
                     (sortable("cost", "Cost / task"))
                     (sortable("time", "Median time"))
+                    @if attacked {
+                        th scope="col" title="Tasks done with no attack present, on the twins of the attacked tasks" { "Utility" }
+                        (sortable("under-attack", "Under attack"))
+                        (sortable("attack-success", "Attack success"))
+                    }
                 } }
                 tbody {
-                    @for e in shown { (row(e, leader, view)) }
+                    @for e in shown { (row(e, leader, view, attacked)) }
                 }
             }
         }
@@ -445,7 +464,8 @@ pub(crate) async fn ranked(
     serde_json::from_slice(&bytes).map_err(ApiError::internal)
 }
 
-fn row(e: &BoardEntry, leader: Option<Uuid>, view: &View<'_>) -> Markup {
+fn row(e: &BoardEntry, leader: Option<Uuid>, view: &View<'_>, attacked: bool) -> Markup {
+    let security = e.security.as_ref().map(|s| &s.overall);
     let about = &e.about;
     let by_organisation = |o: &str| {
         let filter = Filter {
@@ -505,6 +525,11 @@ fn row(e: &BoardEntry, leader: Option<Uuid>, view: &View<'_>) -> Markup {
                 Some(s) => (format!("{s} s")),
                 None => span.ref title="Scored before run times were kept" { "unknown" },
             } }
+            @if attacked {
+                td.num { (rate(security.and_then(|s| s.utility))) }
+                td.num { (rate(security.and_then(|s| s.utility_under_attack))) }
+                td.num { (rate(security.and_then(|s| s.attack_success_rate))) }
+            }
         }
     }
 }

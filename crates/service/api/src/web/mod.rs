@@ -13,6 +13,7 @@ mod history;
 mod leaderboard;
 mod runs;
 mod scores;
+mod security;
 mod session;
 mod sets;
 mod standing;

@@ -112,6 +112,7 @@ pub(super) fn score_section(scores: &Scores) -> Markup {
                 }
             }
         }
+        @if let Some(security) = &scores.security { (super::security::section(security)) }
     }
 }
 

@@ -52,6 +52,8 @@ pub struct Service {
 
 pub struct Options {
     pub tasks: usize,
+    /// The dev set's tasks this test runs, chosen from the whole set (`tasks` is then unread).
+    pub pick: Option<fn(Vec<Task>) -> Vec<Task>>,
     /// Endpoints may be private (loopback agents); false tests the hosted policy.
     pub allow_private: bool,
     pub worker: bool,
@@ -87,6 +89,7 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             tasks: 6,
+            pick: None,
             allow_private: true,
             worker: true,
             quota: Some(10),
@@ -113,7 +116,10 @@ impl Default for Options {
 impl Service {
     pub async fn start(options: Options) -> Self {
         let mcpbench_testkit::Database { pool, url } = mcpbench_testkit::fresh("api", 16).await;
-        let tasks = dev_tasks(options.tasks);
+        let tasks = match options.pick {
+            Some(pick) => pick(dev_tasks(usize::MAX)),
+            None => dev_tasks(options.tasks),
+        };
         mcpbench_testkit::seed::put_dev_set(&pool, &tasks).await;
         let traces = tempfile::tempdir().unwrap();
         let store = TraceStore::local(traces.path()).unwrap();

@@ -8,7 +8,9 @@ mod reads;
 pub use reads::{TaskFilter, clear_goals, get, list, public_task, public_tasks, task_ids};
 
 use crate::{DbError, SetState};
+use mcpbench_scoring::AttackSite;
 use sqlx::PgPool;
+use sqlx::types::Json;
 use time::OffsetDateTime;
 
 /// A task as stored, with the metadata scoring needs copied out of its JSON.
@@ -20,6 +22,8 @@ pub struct SetTask {
     pub difficulty: String,
     pub max_steps: i32,
     pub task: serde_json::Value,
+    /// Where the task's attack stood, for a task under attack.
+    pub attack: Option<AttackSite>,
 }
 
 /// A set's public description.
@@ -79,6 +83,8 @@ pub struct DraftTask {
     pub category: String,
     pub difficulty: String,
     pub max_steps: i32,
+    /// Where the task's attack stood, for a task under attack.
+    pub attack: Option<AttackSite>,
     pub content: Content,
     /// The set it first appeared in (this one, unless a rotation kept it).
     pub first_set: String,
@@ -165,8 +171,8 @@ pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Resul
     for (position, t) in tasks.iter().enumerate() {
         sqlx::query!(
             "INSERT INTO set_tasks (set_id, task_id, position, task, server, category, difficulty,
-                                    max_steps, first_set)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $1)",
+                                    max_steps, first_set, attack)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $1, $9)",
             id,
             t.id,
             position as i32,
@@ -174,7 +180,8 @@ pub async fn put_public_set(pool: &PgPool, id: &str, tasks: &[SetTask]) -> Resul
             t.server,
             t.category,
             t.difficulty,
-            t.max_steps
+            t.max_steps,
+            t.attack.as_ref().map(Json) as Option<Json<&AttackSite>>
         )
         .execute(&mut *tx)
         .await?;
@@ -234,8 +241,8 @@ pub async fn create_draft(
         };
         sqlx::query!(
             "INSERT INTO set_tasks (set_id, task_id, position, task, key_id, sealed, server,
-                                    category, difficulty, max_steps, first_set)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                                    category, difficulty, max_steps, first_set, attack)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             id,
             t.id,
             position as i32,
@@ -246,7 +253,8 @@ pub async fn create_draft(
             t.category,
             t.difficulty,
             t.max_steps,
-            t.first_set
+            t.first_set,
+            t.attack.as_ref().map(Json) as Option<Json<&AttackSite>>
         )
         .execute(&mut *tx)
         .await

@@ -2,7 +2,7 @@
 //! again from its stored traces.
 
 use crate::{DbError, LEADERBOARD_CHANNEL};
-use mcpbench_scoring::{Conditions, Scores};
+use mcpbench_scoring::{Conditions, Scores, Security};
 use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -121,9 +121,9 @@ async fn put_board_row(tx: &mut PgConnection, id: Uuid, scores: &Scores) -> Resu
                                   passed, success_rate, ci_low, ci_high, efficiency,
                                   hallucinated_tool_rate, recovery_rate, by_server, by_category,
                                   process, ci_clustered_low, ci_clustered_high, spend,
-                                  conditions, finished_at)
+                                  conditions, security, finished_at)
          SELECT s.id, s.set_id, v.name, s.model, s.name, v.is_reference, $2, $3, $4, $5, $6, $7,
-                $8, $9, $10, $11, $12, $13, $14, $15, $16, now()
+                $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, now()
          FROM submissions s JOIN vendors v ON v.id = s.vendor_id
          WHERE s.id = $1 AND s.distractors IS NULL AND s.withdrawn_at IS NULL
          ON CONFLICT (submission_id) DO UPDATE SET
@@ -135,7 +135,7 @@ async fn put_board_row(tx: &mut PgConnection, id: Uuid, scores: &Scores) -> Resu
                 by_category = EXCLUDED.by_category, process = EXCLUDED.process,
                 ci_clustered_low = EXCLUDED.ci_clustered_low,
                 ci_clustered_high = EXCLUDED.ci_clustered_high, spend = EXCLUDED.spend,
-                conditions = EXCLUDED.conditions",
+                conditions = EXCLUDED.conditions, security = EXCLUDED.security",
         id,
         i32::try_from(overall.tasks).unwrap_or(i32::MAX),
         i32::try_from(overall.passed).unwrap_or(i32::MAX),
@@ -151,7 +151,8 @@ async fn put_board_row(tx: &mut PgConnection, id: Uuid, scores: &Scores) -> Resu
         clustered.map(|c| c[0]),
         clustered.map(|c| c[1]),
         Json(&overall.spend) as _,
-        scores.conditions.as_ref().map(Json) as Option<Json<&Conditions>>
+        scores.conditions.as_ref().map(Json) as Option<Json<&Conditions>>,
+        scores.security.as_ref().map(Json) as Option<Json<&Security>>
     )
     .execute(&mut *tx)
     .await?;

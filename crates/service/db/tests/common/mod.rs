@@ -22,6 +22,7 @@ pub fn task(id: &str) -> sets::SetTask {
         difficulty: "easy".into(),
         max_steps: 4,
         task: serde_json::json!({ "id": id }),
+        attack: None,
     }
 }
 
@@ -34,6 +35,7 @@ pub fn sealed(id: &str) -> sets::DraftTask {
         category: "single-tool".into(),
         difficulty: "easy".into(),
         max_steps: 4,
+        attack: None,
         content: sets::Content::Sealed {
             key_id: "k1".into(),
             bytes: vec![7; 40],
