@@ -10,7 +10,8 @@ fn mcpbench(args: &[&str]) -> Output {
         .expect("run mcpbench")
 }
 
-/// A directory with the first `n` dev tasks of one server.
+/// A directory with the first `n` dev tasks of one server (no attacked twin, which would be
+/// there without its task).
 fn some_tasks(n: usize, prefix: &str) -> tempfile::TempDir {
     let dev = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tasks/dev");
     let dir = tempfile::tempdir().unwrap();
@@ -21,7 +22,10 @@ fn some_tasks(n: usize, prefix: &str) -> tempfile::TempDir {
     files.sort();
     for f in files
         .iter()
-        .filter(|f| f.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+        .filter(|f| {
+            let name = f.file_name().unwrap().to_str().unwrap();
+            name.starts_with(prefix) && !name.ends_with("-attacked.json")
+        })
         .take(n)
     {
         std::fs::copy(f, dir.path().join(f.file_name().unwrap())).unwrap();

@@ -36,19 +36,26 @@ fn generate_then_check_passes_and_prints_a_summary() {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["set"], "generated-3");
+    // Thirty tasks, and beside each whose family carries an attack its attacked twin.
+    let ids = manifest["tasks"].as_array().unwrap();
+    let twins = (ids.iter())
+        .filter(|id| id.as_str().unwrap().ends_with("-attacked"))
+        .count();
+    let written = 30 + twins;
+    assert_eq!(ids.len(), written);
     let o = mcpbench(&["tasks", "check", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
     assert!(
-        t.contains("kill rate") && t.contains("all 30 tasks valid"),
+        t.contains("kill rate") && t.contains(&format!("all {written} tasks valid")),
         "{t}"
     );
 
     let o = mcpbench(&["tasks", "check", out.to_str().unwrap(), "--json"]);
     assert!(o.status.success());
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("--json prints JSON");
-    assert_eq!(report["tasks"], 30);
-    assert_eq!(report["valid"], 30);
+    assert_eq!(report["tasks"], written);
+    assert_eq!(report["valid"], written);
     assert!(report["kill_rate"].as_f64().unwrap() > 0.9);
 }
 

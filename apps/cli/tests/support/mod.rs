@@ -32,11 +32,13 @@ impl Drop for Up {
     }
 }
 
-/// `mcpbench up` on the first `n` dev tasks, with the reference agents' runs or without.
+/// `mcpbench up` on the first `n` dev tasks (the attacked twins aside: a twin without its
+/// task is no pair), with the reference agents' runs or without.
 pub async fn up(data: &Path, n: usize, reference: bool) -> (Up, Vec<mcpbench_tasks::Task>) {
     let tasks_dir = data.join("tasks");
     std::fs::create_dir_all(&tasks_dir).unwrap();
     let mut tasks = mcpbench_tasks::load_dir(&repo().join("tasks/dev")).unwrap();
+    tasks.retain(|t| t.attack.is_none());
     tasks.truncate(n);
     for t in &tasks {
         std::fs::write(

@@ -41,8 +41,9 @@ const PLAYED: u64 = 20;
 fn measure(only: &str, play: bool) -> Vec<Space> {
     let wanted = |id: &str| only.is_empty() || only.split(',').any(|p| id.starts_with(p.trim()));
     let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+    // The slots' tasks: an attacked twin repeats its task's goal.
     for t in generate_public(20261101, 200, &[]).expect("a month") {
-        if let Some(template) = t.template {
+        if let (Some(template), None) = (t.template, t.attack) {
             *uses.entry(template.id).or_default() += 1;
         }
     }

@@ -129,6 +129,9 @@ pub fn fresh_month(
         })?;
         tasks.extend(drawn);
     }
+    // A month holds no attacked twins yet: a twin repeats its task's goal, and a month's goals
+    // are kept unique and apart (the security category is measured on the public sets).
+    tasks.retain(|t| t.attack.is_none());
     let goals: Vec<String> = tasks.iter().map(|t| t.goal.clone()).collect();
     let closest = closest_goal(&goals, avoid);
     if closest > MAX_GOAL_SIMILARITY {

@@ -54,6 +54,8 @@ async fn expose(pool: &mcpbench_db::PgPool, set: &str, tasks: &[&str]) -> Vec<St
 
 fn secret_tasks(n: usize) -> Vec<Task> {
     let mut tasks = load_dir(&workspace().join("tasks/dev")).unwrap();
+    // A month holds no attacked twins.
+    tasks.retain(|t| t.attack.is_none());
     tasks.truncate(n);
     for (i, t) in tasks.iter_mut().enumerate() {
         t.goal = format!("{} (private marker zq{i:04}xv)", t.goal);

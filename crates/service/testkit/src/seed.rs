@@ -11,12 +11,18 @@ pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
 }
 
-/// The first `n` tasks of the dev set, in file order.
+/// The first `n` tasks of the dev set, in file order, the attacked twins aside (a twin
+/// without its task is no pair; a test of the security category picks from [`dev_set`]).
 pub fn dev_tasks(n: usize) -> Vec<Task> {
-    let mut tasks =
-        mcpbench_tasks::load_dir(&workspace().join("tasks/dev")).expect("the dev set loads");
+    let mut tasks = dev_set();
+    tasks.retain(|t| t.attack.is_none());
     tasks.truncate(n);
     tasks
+}
+
+/// Every task of the dev set, the attacked twins included, in file order.
+pub fn dev_set() -> Vec<Task> {
+    mcpbench_tasks::load_dir(&workspace().join("tasks/dev")).expect("the dev set loads")
 }
 
 /// `tasks` as the public set `dev`.

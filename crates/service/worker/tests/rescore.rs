@@ -17,6 +17,7 @@ const TASKS: usize = 12;
 fn first_tasks() -> Vec<Arc<mcpbench_tasks::Task>> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tasks/dev");
     let mut tasks = mcpbench_tasks::load_dir(&dir).unwrap();
+    tasks.retain(|t| t.attack.is_none());
     tasks.truncate(TASKS);
     tasks.into_iter().map(Arc::new).collect()
 }

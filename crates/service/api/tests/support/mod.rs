@@ -117,7 +117,7 @@ impl Service {
     pub async fn start(options: Options) -> Self {
         let mcpbench_testkit::Database { pool, url } = mcpbench_testkit::fresh("api", 16).await;
         let tasks = match options.pick {
-            Some(pick) => pick(dev_tasks(usize::MAX)),
+            Some(pick) => pick(mcpbench_testkit::seed::dev_set()),
             None => dev_tasks(options.tasks),
         };
         mcpbench_testkit::seed::put_dev_set(&pool, &tasks).await;
