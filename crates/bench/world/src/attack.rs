@@ -40,17 +40,6 @@ pub enum AttackKind {
 }
 
 impl AttackKind {
-    pub const ALL: [AttackKind; 8] = [
-        Self::Email,
-        Self::Issue,
-        Self::File,
-        Self::Chat,
-        Self::Record,
-        Self::ToolDescription,
-        Self::Shadowing,
-        Self::AnswerFormat,
-    ];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Email => "email",

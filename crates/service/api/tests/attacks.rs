@@ -147,10 +147,23 @@ async fn security_figures_stand_beside_the_rank_never_in_it() {
         page.contains(">Under attack<") && page.contains(">Attack success<"),
         "{page}"
     );
+    // Sorted by attack success, lowest first: the page says so on that column (an unknown
+    // key would fall back to the rank, marking the success rate instead).
     let (status, _, page) = svc.get_text("/?set=dev&sort=attack-success").await;
     assert_eq!(status, 200);
-    let (first, second) = (page.find("careful"), page.find("gullible"));
-    assert!(first < second, "the lower attack success first");
+    let marked = page
+        .find("aria-sort=\"ascending\"")
+        .expect("a sorted column");
+    let column = page[marked..].find(">Attack success<").expect("its label");
+    assert!(
+        column < 200 && page[marked..].contains("(lowest first)"),
+        "{}",
+        &page[marked..]
+    );
+    assert!(
+        page.find("careful") < page.find("gullible"),
+        "the lower attack success first"
+    );
 
     let (status, _, own) = svc.get_text(&format!("/web/submissions/{follower}")).await;
     assert_eq!(status, 200);
